@@ -1,0 +1,50 @@
+// The one test command (`npm test`): contract checks, types, lint, then every test suite.
+// Each step prints a header; the first failing step stops the run with its exit code.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+const env = { ...process.env, PATH: `${join(root, 'node_modules', '.bin')}:${process.env.PATH}` };
+
+function step(title, command, args, options = {}) {
+  const started = Date.now();
+  console.log(`\n━━ ${title}`);
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env, ...options });
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  if (result.status !== 0) {
+    console.error(`✗ ${title} failed after ${seconds}s`);
+    process.exit(result.status ?? 1);
+  }
+  console.log(`✓ ${title} (${seconds}s)`);
+}
+
+step('buf lint', 'buf', ['lint', 'proto']);
+step('buf breaking against the 9.9.0 baseline', 'buf', [
+  'breaking',
+  'proto',
+  '--against',
+  'proto/baseline/contract-9.9.0.binpb',
+]);
+step('generated code is fresh', 'node', ['scripts/check-generated.mjs']);
+step('typecheck', 'tsc', ['-p', 'proto']);
+step('eslint', 'eslint', ['.', '--max-warnings=0']);
+step('prettier', 'prettier', ['--check', '.', '--log-level=warn']);
+
+const reportDir = mkdtempSync(join(tmpdir(), 'store-vitest-'));
+const report = join(reportDir, 'vitest.json');
+step('unit and integration tests (vitest)', 'vitest', [
+  'run',
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${report}`,
+]);
+
+if (existsSync(report)) {
+  const summary = JSON.parse(readFileSync(report, 'utf8'));
+  rmSync(reportDir, { recursive: true, force: true });
+  console.log(
+    `\nvitest: ${summary.numPassedTests} passed, ${summary.numFailedTests} failed, ${summary.numPendingTests} skipped`,
+  );
+}
