@@ -24,13 +24,17 @@ step('buf lint', 'buf', ['lint', 'proto']);
 step('buf breaking against the 9.9.0 baseline', 'buf', [
   'breaking',
   'proto',
+  '--exclude-imports',
   '--against',
   'proto/baseline/contract-9.9.0.binpb',
 ]);
 step('generated code is fresh', 'node', ['scripts/check-generated.mjs']);
 step('typecheck', 'tsc', ['-p', 'proto']);
+step('typecheck server', 'tsc', ['-p', 'server']);
 step('eslint', 'eslint', ['.', '--max-warnings=0']);
 step('prettier', 'prettier', ['--check', '.', '--log-level=warn']);
+
+step('PostgreSQL for the storage tests', 'node', ['scripts/ensure-postgres.mjs']);
 
 const reportDir = mkdtempSync(join(tmpdir(), 'store-vitest-'));
 const report = join(reportDir, 'vitest.json');

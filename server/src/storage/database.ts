@@ -1,0 +1,91 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import { migrationProvider } from './migrations/index.js';
+import type { Database } from './schema.js';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface StorageOptions {
+  /** Directory of the SQLite file (STORE_DATA_DIR). */
+  dataDir: string;
+  /** postgres://… switches storage to PostgreSQL (DATABASE_URL). */
+  databaseUrl?: string | undefined;
+  /** PostgreSQL schema to use (created when missing); tests give each run its own. */
+  postgresSchema?: string | undefined;
+  /** Connection pool size for PostgreSQL. */
+  poolSize?: number | undefined;
+}
+
+/** An open database with its migrations applied. */
+export interface Storage {
+  db: Kysely<Database>;
+  dialect: Dialect;
+  close(): Promise<void>;
+}
+
+const SQLITE_FILE = 'store.sqlite';
+
+/** Opens the configured database and applies pending migrations. */
+export async function openStorage(options: StorageOptions): Promise<Storage> {
+  const storage = options.databaseUrl ? await openPostgres(options) : openSqlite(options.dataDir);
+  await migrate(storage);
+  return storage;
+}
+
+function openSqlite(dataDir: string): Storage {
+  mkdirSync(dataDir, { recursive: true });
+  const database = new SQLite(join(dataDir, SQLITE_FILE));
+  // WAL lets readers run beside the writer; FULL sync because the catalog is what a user trusts
+  // after a crash.
+  database.pragma('journal_mode = WAL');
+  database.pragma('synchronous = FULL');
+  database.pragma('busy_timeout = 5000');
+  database.pragma('foreign_keys = ON');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  return { db, dialect: 'sqlite', close: () => db.destroy() };
+}
+
+async function openPostgres(options: StorageOptions): Promise<Storage> {
+  const schema = options.postgresSchema;
+  if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
+    throw new Error(`postgres schema name ${JSON.stringify(schema)} is not a plain identifier`);
+  }
+  if (schema) {
+    const admin = new pg.Client({ connectionString: options.databaseUrl });
+    await admin.connect();
+    try {
+      await admin.query(`create schema if not exists ${schema}`);
+    } catch (error) {
+      // Two replicas creating the schema at once: the loser sees a duplicate; that is fine.
+      const code = (error as { code?: string }).code;
+      if (code !== '42P06' && code !== '23505') throw error;
+    } finally {
+      await admin.end();
+    }
+  }
+  const pool = new pg.Pool({
+    connectionString: options.databaseUrl,
+    max: options.poolSize ?? 10,
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+    // int8 as a JS number: sequences, sizes and epoch-ms times all stay below 2^53.
+    types: {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+        oid === 20
+          ? (value: string) => Number(value)
+          : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+    },
+  });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { db, dialect: 'postgres', close: () => db.destroy() };
+}
+
+async function migrate(storage: Storage): Promise<void> {
+  // Kysely's migrator takes a database lock itself (an advisory lock on PostgreSQL), so replicas
+  // that start together apply each migration once.
+  const migrator = new Migrator({ db: storage.db, provider: migrationProvider(storage.dialect) });
+  const { error } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+}
