@@ -29,8 +29,10 @@ step('buf breaking against the 9.9.0 baseline', 'buf', [
   'proto/baseline/contract-9.9.0.binpb',
 ]);
 step('generated code is fresh', 'node', ['scripts/check-generated.mjs']);
-step('typecheck', 'tsc', ['-p', 'proto']);
-step('typecheck server', 'tsc', ['-p', 'server']);
+step('system packages (apt)', 'node', ['scripts/ensure-system-packages.mjs']);
+for (const project of ['proto', 'server', 'web', 'proxy']) {
+  step(`typecheck ${project}`, 'tsc', ['-p', project]);
+}
 step('eslint', 'eslint', ['.', '--max-warnings=0']);
 step('prettier', 'prettier', ['--check', '.', '--log-level=warn']);
 

@@ -23,6 +23,8 @@ export interface StorageOptions {
 export interface Storage {
   db: Kysely<Database>;
   dialect: Dialect;
+  /** The SQLite file (SQLite only): backup captures open their own snapshot reader on it. */
+  sqliteFile?: string;
   close(): Promise<void>;
 }
 
@@ -31,13 +33,19 @@ const SQLITE_FILE = 'store.sqlite';
 /** Opens the configured database and applies pending migrations. */
 export async function openStorage(options: StorageOptions): Promise<Storage> {
   const storage = options.databaseUrl ? await openPostgres(options) : openSqlite(options.dataDir);
-  await migrate(storage);
+  try {
+    await migrate(storage, options.databaseUrl ? options.postgresSchema : undefined);
+  } catch (error) {
+    await storage.close();
+    throw error;
+  }
   return storage;
 }
 
 function openSqlite(dataDir: string): Storage {
   mkdirSync(dataDir, { recursive: true });
-  const database = new SQLite(join(dataDir, SQLITE_FILE));
+  const sqliteFile = join(dataDir, SQLITE_FILE);
+  const database = new SQLite(sqliteFile);
   // WAL lets readers run beside the writer; FULL sync because the catalog is what a user trusts
   // after a crash.
   database.pragma('journal_mode = WAL');
@@ -45,7 +53,7 @@ function openSqlite(dataDir: string): Storage {
   database.pragma('busy_timeout = 5000');
   database.pragma('foreign_keys = ON');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  return { db, dialect: 'sqlite', sqliteFile, close: () => db.destroy() };
 }
 
 async function openPostgres(options: StorageOptions): Promise<Storage> {
@@ -82,10 +90,15 @@ async function openPostgres(options: StorageOptions): Promise<Storage> {
   return { db, dialect: 'postgres', close: () => db.destroy() };
 }
 
-async function migrate(storage: Storage): Promise<void> {
+async function migrate(storage: Storage, schema: string | undefined): Promise<void> {
   // Kysely's migrator takes a database lock itself (an advisory lock on PostgreSQL), so replicas
-  // that start together apply each migration once.
-  const migrator = new Migrator({ db: storage.db, provider: migrationProvider(storage.dialect) });
+  // that start together apply each migration once. Its bookkeeping tables must live in our
+  // schema: without the schema named, Kysely finds another schema's tables and skips creating them.
+  const migrator = new Migrator({
+    db: storage.db,
+    provider: migrationProvider(storage.dialect),
+    ...(schema !== undefined && { migrationTableSchema: schema }),
+  });
   const { error } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
 }

@@ -1,4 +1,4 @@
-import type { ColumnType } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 /**
  * Table types of the store's database. Times are epoch milliseconds and booleans 0/1 in both
@@ -9,6 +9,15 @@ export interface Database {
   physical_trees: PhysicalTreesTable;
   entries: EntriesTable;
   operations: OperationsTable;
+  api_tokens: ApiTokensTable;
+  schema_policies: SchemaPoliciesTable;
+  schema_version_configs: SchemaVersionConfigsTable;
+  schema_dead_letters: SchemaDeadLettersTable;
+  schema_reports: SchemaReportsTable;
+  backups: BackupsTable;
+  backup_captures: BackupCapturesTable;
+  backup_restores: BackupRestoresTable;
+  backup_scopes: BackupScopesTable;
 }
 
 /** A tenant's logical tree, pointing at the physical tree that currently holds its entries. */
@@ -71,4 +80,143 @@ export interface OperationsTable {
   attempts: ColumnType<number, number | undefined, number>;
   /** Engine-owned resume point of a resumable operation (JSON), or null. */
   checkpoint_json: string | null;
+}
+
+export interface ApiTokensTable {
+  id: string;
+  tenant: string;
+  /** Comma-separated role names. */
+  roles: string;
+  name: string;
+  /** sha256 (hex) of the whole token; tokens are random, so a fast hash is enough. */
+  secret_hash: string;
+  created_at: number;
+  expires_at: number | null;
+  revoked_at: number | null;
+  last_used_at: number | null;
+}
+
+/** A tree's schema policy (one per tenant and tree name). */
+export interface SchemaPoliciesTable {
+  tenant: string;
+  tree_name: string;
+  json_schema: string;
+  /** ENFORCE or AUDIT. */
+  mode: string;
+  version: number;
+  description: string;
+  updated_at: number;
+  updated_by: string;
+}
+
+/** A tree's version config; migrations_json holds the steps with their JSON Patch transforms. */
+export interface SchemaVersionConfigsTable {
+  tenant: string;
+  tree_name: string;
+  current_version: number;
+  target_version: number;
+  migrations_json: string;
+  updated_at: number;
+}
+
+/** A value set aside instead of written; id orders them by arrival. */
+export interface SchemaDeadLettersTable {
+  id: Generated<number>;
+  tenant: string;
+  tree_name: string;
+  key: string;
+  value_json: string;
+  reason: string;
+  /** JSON array of messages. */
+  errors_json: string;
+  source_operation_id: string | null;
+  schema_version: number;
+  dead_lettered_at: number;
+}
+
+/** The latest remediation or migration report of a tree, running or finished. */
+export interface SchemaReportsTable {
+  tenant: string;
+  tree_name: string;
+  /** REMEDIATION, MIGRATION or ADVANCE_AND_MIGRATE. */
+  kind: string;
+  operation_id: string | null;
+  state: OperationState;
+  scanned: number;
+  already_compliant: number;
+  transformed: number;
+  dead_lettered: number;
+  failed: number;
+  from_version: number;
+  to_version: number;
+  started_at: number;
+  finished_at: number | null;
+}
+
+/** The backup catalog: one row per durable backup (its manifest as JSON) with its health state. */
+export interface BackupsTable {
+  tenant: string;
+  id: string;
+  name: string;
+  /** FULL or INCREMENTAL. */
+  kind: string;
+  tree_name: string;
+  key_prefix: string | null;
+  base_backup_id: string | null;
+  set_id: string | null;
+  /** The physical tree captured: an incremental must read the same one as its base. */
+  physical_tree_id: string;
+  created_at: number;
+  completed_at: number;
+  to_sequence: number;
+  manifest_json: string;
+  /** HEALTHY, DEGRADED, CORRUPT, MISSING; null = never checked. */
+  last_health_status: string | null;
+  last_verified_at: number | null;
+  health_report_json: string | null;
+  health_monitoring: number;
+  health_interval_ms: number | null;
+  health_next_check_at: number | null;
+}
+
+/** A capture writing files now; scrub leaves its directory alone while its operation lives. */
+export interface BackupCapturesTable {
+  tenant: string;
+  backup_id: string;
+  operation_id: string;
+  started_at: number;
+}
+
+/** A finished restore, by its restore-engine operation id (idempotency and RevertRestore). */
+export interface BackupRestoresTable {
+  tenant: string;
+  operation_id: string;
+  backup_id: string;
+  target_tree: string;
+  /** IN_PLACE, NEW_TREE or SHADOW. */
+  mode: string;
+  restored_physical_tree_id: string;
+  previous_physical_tree_id: string | null;
+  result_json: string;
+  created_at: number;
+  reverted_at: number | null;
+}
+
+/** Per tree: its full and incremental schedules (null interval = none) and run status. */
+export interface BackupScopesTable {
+  tenant: string;
+  tree_name: string;
+  full_interval_ms: number | null;
+  full_key_prefix: string | null;
+  full_next_run_at: number | null;
+  incremental_interval_ms: number | null;
+  incremental_key_prefix: string | null;
+  incremental_next_run_at: number | null;
+  last_full_run_at: number | null;
+  last_full_success_at: number | null;
+  last_incremental_run_at: number | null;
+  last_incremental_success_at: number | null;
+  /** NONE, SUCCEEDED, FAILED, SKIPPED or RUNNING. */
+  last_outcome: string;
+  updated_at: number;
 }

@@ -49,7 +49,13 @@ export async function openTestStorage(
   dialect: Dialect,
 ): Promise<Storage & { location: TestStorageLocation; dispose(): Promise<void> }> {
   const location = newStorageLocation(dialect);
-  const storage = await openStorage(location);
+  let storage: Storage;
+  try {
+    storage = await openStorage(location);
+  } catch (error) {
+    await removeStorageLocation(location);
+    throw error;
+  }
   return {
     ...storage,
     location,

@@ -1,6 +1,9 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import type { Dialect } from '../database.js';
 import { treesEntriesOperations } from './0001-trees-entries-operations.js';
+import { apiTokens } from './0004-api-tokens.js';
+import { schemaTables } from './0005-schema.js';
+import { backupTables } from './0006-backup.js';
 
 /**
  * Every migration, in order. Names sort in apply order; a released migration is never edited
@@ -9,6 +12,9 @@ import { treesEntriesOperations } from './0001-trees-entries-operations.js';
 export function migrationProvider(dialect: Dialect): MigrationProvider {
   const migrations: Record<string, Migration> = {
     '0001-trees-entries-operations': treesEntriesOperations(dialect),
+    '0004-api-tokens': apiTokens(dialect),
+    '0005-schema': schemaTables(dialect),
+    '0006-backup': backupTables(dialect),
   };
   return { getMigrations: async () => migrations };
 }

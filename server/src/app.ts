@@ -1,0 +1,144 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { HealthCheckResponse_ServingStatus as ServingStatus } from '@store/contract/gen/grpc/health/v1/health_pb.js';
+import type { ServerConfig } from './config/settings.js';
+import { BackupEngine } from './engines/backup/backup-engine.js';
+import { TreeDataEngine } from './engines/data/tree-data-engine.js';
+import type { ApiTokenService } from './engines/identity/api-tokens.js';
+import { OperationRunner } from './engines/operations/operation-runner.js';
+import { SchemaEngine } from './engines/schema/schema-engine.js';
+import { SchemaOperations } from './engines/schema/schema-tracked.js';
+import { createStaticHandler } from './http/static-files.js';
+import { listen } from './http/listeners.js';
+import type { Logger } from './logging/logger.js';
+import { openStorage, type Storage } from './storage/database.js';
+import { HealthRegistry } from './transport/health-service.js';
+import { STORE_SERVICES, createShippedHost } from './transport/routes.js';
+import { SCHEMA_RESULT_MAPPERS } from './transport/schema-mapping.js';
+import { BACKUP_RESULT_MAPPERS } from './transport/backup/backup-mapping.js';
+import { setUpIdentity } from './engines/identity/identity-setup.js';
+
+/** A running server: its ports, its parts (for tests), and a graceful stop. */
+export interface StoreServer {
+  httpUrl: string;
+  grpcUrl: string;
+  storage: Storage;
+  runner: OperationRunner;
+  treeData: TreeDataEngine;
+  schema: SchemaEngine;
+  backup: BackupEngine;
+  /** The first admin token, when this start created it (empty data directory). */
+  bootstrapToken: string | undefined;
+  tokens: ApiTokenService;
+  stop(): Promise<void>;
+}
+
+const DEFAULT_STATIC_DIR = fileURLToPath(new URL('../../web/dist', import.meta.url));
+
+/**
+ * The composition root: storage → engines → operations runner → routes → two listeners. Building
+ * the routes is separate from listening, so tests start the same server on port 0.
+ */
+export async function startStoreServer(config: ServerConfig, logger: Logger): Promise<StoreServer> {
+  const storage = await openStorage({
+    dataDir: config.dataDir,
+    databaseUrl: config.databaseUrl,
+    postgresSchema: config.postgresSchema,
+  });
+  // The schema engine guards tree writes (policies, versions) and annotates ListTrees.
+  const schema = new SchemaEngine({ storage });
+  const treeData = new TreeDataEngine({
+    storage,
+    writeGuard: schema.writeGuard,
+    treeAnnotations: schema.treeAnnotations,
+  });
+  const runner = new OperationRunner({
+    storage,
+    nodeId: randomUUID(),
+    leaseMs: config.operationLeaseMs,
+    concurrency: config.operationConcurrency,
+    logger,
+  });
+  const schemaOperations = new SchemaOperations(schema, runner);
+  schemaOperations.register();
+  // Registers the eight backup kinds on the runner; its scheduler starts with the listeners.
+  const backup = new BackupEngine({
+    storage,
+    artifactDir: config.artifactDir,
+    runner,
+    schedulerMinIntervalMs: config.schedulerMinIntervalSeconds * 1000,
+    healthMonitoring: config.healthMonitoring,
+    logger,
+  });
+  const identity = await setUpIdentity(storage, config, logger);
+  const health = new HealthRegistry(STORE_SERVICES.map((s) => s.typeName));
+  const { routes, interceptors } = createShippedHost(config, {
+    treeData,
+    operations: runner,
+    verify: identity.verify,
+    resultMappers: { ...SCHEMA_RESULT_MAPPERS, ...BACKUP_RESULT_MAPPERS },
+    backup,
+    schema: { engine: schema, tracked: schemaOperations },
+    health,
+    logger,
+  });
+
+  const staticDir =
+    config.staticDir ?? (existsSync(DEFAULT_STATIC_DIR) ? DEFAULT_STATIC_DIR : undefined);
+  const serveStatic = createStaticHandler({
+    root: staticDir,
+    connectSources: config.oidcIssuer ? [new URL(config.oidcIssuer).origin] : [],
+  });
+  const fallback = (req: IncomingMessage, res: ServerResponse) => {
+    if (req.url === '/healthz') {
+      const serving = health.get('') === ServingStatus.SERVING;
+      res.writeHead(serving ? 200 : 503, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ status: serving ? 'SERVING' : 'NOT_SERVING' }));
+      return;
+    }
+    serveStatic(req, res);
+  };
+
+  const listeners = await listen({
+    host: config.host,
+    httpPort: config.httpPort,
+    grpcPort: config.grpcPort,
+    routes,
+    interceptors,
+    maxMessageBytes: config.maxMessageBytes,
+    fallback,
+    logger,
+  });
+  runner.start();
+  backup.start();
+  health.setAll(ServingStatus.SERVING);
+
+  const host = config.host === '0.0.0.0' ? '127.0.0.1' : config.host;
+  let stopping: Promise<void> | undefined;
+  return {
+    httpUrl: `http://${host}:${listeners.httpPort}`,
+    grpcUrl: `http://${host}:${listeners.grpcPort}`,
+    storage,
+    runner,
+    treeData,
+    schema,
+    backup,
+    bootstrapToken: identity.bootstrapToken,
+    tokens: identity.tokens,
+    stop() {
+      stopping ??= (async () => {
+        // Health first, so a proxy stops routing here before connections close.
+        health.close();
+        await backup.stop();
+        await Promise.all([
+          listeners.close(config.shutdownGraceMs),
+          runner.stop({ graceMs: config.shutdownGraceMs }),
+        ]);
+        await storage.close();
+      })();
+      return stopping;
+    },
+  };
+}

@@ -1,0 +1,98 @@
+import { loadConfig } from '../config/load-config.js';
+import { ConfigError } from '../config/settings.js';
+import { ApiTokenService } from '../engines/identity/api-tokens.js';
+import { StoreError } from '../engines/errors.js';
+import { openStorage } from '../storage/database.js';
+import { TokenStore } from '../storage/token-store.js';
+
+const USAGE = `Usage:
+  npm run token -- create --tenant <tenant> --role <viewer|operator|admin> [--role …] [--name <text>] [--ttl <n>(m|h|d)]
+  npm run token -- list [--tenant <tenant>]
+  npm run token -- revoke <token id>
+Storage comes from STORE_DATA_DIR / DATABASE_URL, as for the server.`;
+
+function parseTtl(value: string): number {
+  const match = /^(\d+)([mhd])$/.exec(value);
+  if (!match)
+    throw new ConfigError(`--ttl: expected a number and m, h or d, got ${JSON.stringify(value)}`);
+  const unit = { m: 60_000, h: 3_600_000, d: 86_400_000 }[match[2] as 'm' | 'h' | 'd'];
+  return Number(match[1]) * unit;
+}
+
+/** The token CLI: create, list and revoke API tokens against the configured storage. */
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  const flags: Record<string, string[]> = {};
+  const positional: string[] = [];
+  for (let i = 0; i < rest.length; i++) {
+    const arg = rest[i] as string;
+    if (arg.startsWith('--')) {
+      const value = rest[++i];
+      if (value === undefined) throw new ConfigError(`${arg}: needs a value`);
+      (flags[arg] ??= []).push(value);
+    } else positional.push(arg);
+  }
+  const config = loadConfig({ env: process.env });
+  const storage = await openStorage({
+    dataDir: config.dataDir,
+    databaseUrl: config.databaseUrl,
+    postgresSchema: config.postgresSchema,
+  });
+  const tokens = new ApiTokenService(new TokenStore(storage));
+  try {
+    switch (command) {
+      case 'create': {
+        const tenant = flags['--tenant']?.[0];
+        if (!tenant) throw new ConfigError('--tenant is required');
+        const ttl = flags['--ttl']?.[0];
+        const { token, info } = await tokens.issue({
+          tenant,
+          roles: flags['--role'] ?? [],
+          name: flags['--name']?.[0] ?? '',
+          ...(ttl !== undefined && { ttlMs: parseTtl(ttl) }),
+        });
+        console.log(`token id: ${info.id}  tenant: ${info.tenant}  roles: ${info.roles.join(',')}`);
+        console.log(
+          `expires:  ${info.expiresAt ? new Date(info.expiresAt).toISOString() : 'never'}`,
+        );
+        console.log(`\n${token}\n\nThis is the only time the token is shown.`);
+        return 0;
+      }
+      case 'list': {
+        for (const t of await tokens.list(flags['--tenant']?.[0])) {
+          const state = t.revokedAt
+            ? 'revoked'
+            : t.expiresAt && t.expiresAt < Date.now()
+              ? 'expired'
+              : 'active';
+          console.log(`${t.id}\t${t.tenant}\t${t.roles.join(',')}\t${state}\t${t.name}`);
+        }
+        return 0;
+      }
+      case 'revoke': {
+        const id = positional[0];
+        if (!id) throw new ConfigError('revoke needs a token id');
+        const revoked = await tokens.revoke(id);
+        console.log(revoked ? `revoked ${id}` : `no active token ${id}`);
+        return revoked ? 0 : 1;
+      }
+      default:
+        console.log(USAGE);
+        return command === undefined || command === 'help' ? 0 : 2;
+    }
+  } finally {
+    await storage.close();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    if (error instanceof ConfigError || error instanceof StoreError) {
+      console.error(`token: ${error.message}`);
+      process.exit(2);
+    }
+    console.error(error);
+    process.exit(1);
+  },
+);

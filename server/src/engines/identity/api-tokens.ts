@@ -1,0 +1,135 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { StoredToken, TokenStore } from '../../storage/token-store.js';
+import { invalidArgument } from '../errors.js';
+import { validateTenantId } from '../data/tree-names.js';
+import { CredentialError, parseRole, type Principal, type Role } from './principal.js';
+
+const PREFIX = 'st';
+const TOKEN_PATTERN = /^st_([A-Za-z0-9]{12})_([A-Za-z0-9_-]{43})$/;
+
+/** What an operator sees of a token: never the secret. */
+export interface TokenInfo {
+  id: string;
+  tenant: string;
+  roles: Role[];
+  name: string;
+  createdAt: number;
+  expiresAt: number | null;
+  revokedAt: number | null;
+  lastUsedAt: number | null;
+}
+
+export interface IssueRequest {
+  tenant: string;
+  roles: readonly string[];
+  name?: string;
+  /** Lifetime in ms; undefined for a token that does not expire. */
+  ttlMs?: number;
+  /** Use this exact token (STORE_BOOTSTRAP_TOKEN); otherwise a random one is made. */
+  presetToken?: string;
+}
+
+const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
+const info = (t: StoredToken): TokenInfo => ({
+  id: t.id,
+  tenant: t.tenant,
+  roles: t.roles as Role[],
+  name: t.name,
+  createdAt: t.createdAt,
+  expiresAt: t.expiresAt,
+  revokedAt: t.revokedAt,
+  lastUsedAt: t.lastUsedAt,
+});
+
+/**
+ * API tokens made by the server: random, shown once, stored hashed, compared in constant time,
+ * with a tenant, roles, an optional expiry and revocation.
+ */
+export class ApiTokenService {
+  constructor(
+    private readonly store: TokenStore,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  /** Issues a token; the returned secret is the only time it is ever shown. */
+  async issue(request: IssueRequest): Promise<{ token: string; info: TokenInfo }> {
+    validateTenantId(request.tenant, 'tenant');
+    const roles = request.roles.map((name, i) => {
+      const role = parseRole(name);
+      if (!role) throw invalidArgument(`roles[${i}]`, `${name} is not viewer, operator or admin`);
+      return role;
+    });
+    if (roles.length === 0) throw invalidArgument('roles', 'at least one role is required');
+    let token: string;
+    let id: string;
+    if (request.presetToken !== undefined) {
+      if (request.presetToken.length < 16) {
+        throw invalidArgument('token', 'a preset token needs at least 16 characters');
+      }
+      token = request.presetToken;
+      id = `boot${sha256(token).slice(0, 8)}`;
+    } else {
+      id = randomBytes(9).toString('base64url').replace(/[-_]/g, 'x').slice(0, 12);
+      token = `${PREFIX}_${id}_${randomBytes(32).toString('base64url')}`;
+    }
+    const now = this.clock();
+    const stored: StoredToken = {
+      id,
+      tenant: request.tenant,
+      roles,
+      name: request.name ?? '',
+      secretHash: sha256(token),
+      createdAt: now,
+      expiresAt: request.ttlMs === undefined ? null : now + request.ttlMs,
+      revokedAt: null,
+      lastUsedAt: null,
+    };
+    await this.store.insert(stored);
+    return { token, info: info(stored) };
+  }
+
+  /** Every token (or a tenant's), without secrets. */
+  async list(tenant?: string): Promise<TokenInfo[]> {
+    return (await this.store.list(tenant)).map(info);
+  }
+
+  /** Revokes a token; false when there is no such live token. */
+  revoke(id: string): Promise<boolean> {
+    return this.store.revoke(id, this.clock());
+  }
+
+  /** Whether any token was ever issued (an empty data directory has none). */
+  async any(): Promise<boolean> {
+    return (await this.store.count()) > 0;
+  }
+
+  /** Whether a credential has the shape of one of our tokens (or a preset bootstrap token). */
+  looksLikeApiToken(credential: string): boolean {
+    return TOKEN_PATTERN.test(credential) || !credential.includes('.');
+  }
+
+  /** Resolves a presented token to its principal, or throws CredentialError with the reason. */
+  async verify(credential: string): Promise<Principal> {
+    const match = TOKEN_PATTERN.exec(credential);
+    const id = match ? (match[1] as string) : `boot${sha256(credential).slice(0, 8)}`;
+    const stored = await this.store.get(id);
+    const presented = Buffer.from(sha256(credential), 'hex');
+    // Compare against a same-length hash even when the id is unknown, so timing says nothing.
+    const expected = Buffer.from(stored?.secretHash ?? sha256(`missing:${credential}`), 'hex');
+    const same = timingSafeEqual(presented, expected);
+    if (!stored || !same) throw new CredentialError('unknown', 'unknown API token');
+    if (stored.revokedAt !== null) throw new CredentialError('revoked', 'API token was revoked');
+    const now = this.clock();
+    if (stored.expiresAt !== null && stored.expiresAt <= now) {
+      throw new CredentialError('expired', 'API token has expired');
+    }
+    void this.store.touch(stored.id, now).catch(() => undefined);
+    return {
+      subject: `token:${stored.id}`,
+      displayName: stored.name || `API token ${stored.id}`,
+      schemeId: 'bearer',
+      anonymous: false,
+      grants: new Map([[stored.tenant, stored.roles as Role[]]]),
+    };
+  }
+}

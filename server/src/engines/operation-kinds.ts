@@ -1,0 +1,28 @@
+/**
+ * The kinds of tracked operation, named as the proto enum StoreOperationKind without its prefix,
+ * and which service family sees which (DESIGN.md §3: the backup service sees backup kinds, the
+ * schema service's general RPCs see schema kinds, the compliance-scan RPCs see scans only).
+ */
+export const BACKUP_OPERATION_KINDS = [
+  'BACKUP',
+  'INCREMENTAL_BACKUP',
+  'BACKUP_SET',
+  'RESTORE',
+  'COLD_RESTORE',
+  'BACKUP_HEALTH_CHECK',
+  'CATALOG_REBUILD',
+  'CATALOG_SCRUB',
+] as const;
+
+export const SCHEMA_OPERATION_KINDS = [
+  'COMPLIANCE_SCAN',
+  'REMEDIATION',
+  'MIGRATION',
+  'ADVANCE_AND_MIGRATE',
+] as const;
+
+export const COMPLIANCE_OPERATION_KINDS = ['COMPLIANCE_SCAN'] as const;
+
+export type BackupOperationKind = (typeof BACKUP_OPERATION_KINDS)[number];
+export type SchemaOperationKind = (typeof SCHEMA_OPERATION_KINDS)[number];
+export type OperationKind = BackupOperationKind | SchemaOperationKind;

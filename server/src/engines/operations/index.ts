@@ -1,0 +1,15 @@
+export { OperationRunner } from './operation-runner.js';
+export { canonicalJson, requestFingerprint } from './fingerprint.js';
+export type {
+  OperationContext,
+  OperationHandler,
+  OperationListRequest,
+  OperationLogger,
+  OperationPage,
+  OperationProgress,
+  OperationRecord,
+  OperationRunnerOptions,
+  OperationState,
+  ProgressUpdate,
+  SubmitRequest,
+} from './types.js';

@@ -1,0 +1,187 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { OperationStore } from '../../storage/operation-store.js';
+import { invalidArgument, StoreError } from '../errors.js';
+import { canonicalJson, requestFingerprint } from './fingerprint.js';
+import { toOperationRecord } from './operation-record.js';
+import { OperationWorker } from './operation-worker.js';
+import { decodePageToken, encodePageToken } from './page-token.js';
+import { HandlerRegistry } from './registry.js';
+import type {
+  OperationHandler,
+  OperationListRequest,
+  OperationLogger,
+  OperationPage,
+  OperationRecord,
+  OperationRunnerOptions,
+  OperationState,
+  SubmitRequest,
+} from './types.js';
+
+const DEFAULTS = {
+  leaseMs: 15_000,
+  pollMs: 400,
+  concurrency: 2,
+  retentionMs: 30 * 24 * 60 * 60_000,
+  maxAttempts: 5,
+};
+const DEFAULT_PAGE_SIZE = 50;
+const MAX_PAGE_SIZE = 1000;
+const MAX_TRACKING_ID = 256;
+const STATES: readonly OperationState[] = ['QUEUED', 'RUNNING', 'SUCCEEDED', 'FAILED', 'CANCELLED'];
+const SILENT: OperationLogger = { info() {}, warn() {}, error() {} };
+
+/**
+ * Durable tracked operations shared by the backup and schema engines (DESIGN.md §3): engines
+ * register kinds and submit work; any replica on the same database runs it under a lease and
+ * answers status, list and cancel for it.
+ */
+export class OperationRunner {
+  private readonly store: OperationStore;
+  private readonly registry = new HandlerRegistry();
+  private readonly worker: OperationWorker;
+  private readonly clock: () => number;
+
+  constructor(options: OperationRunnerOptions) {
+    this.store = new OperationStore(options.storage);
+    this.clock = options.clock ?? Date.now;
+    const positive = (value: number | undefined, fallback: number) =>
+      value !== undefined && value > 0 ? value : fallback;
+    const nodeId = options.nodeId ?? `${hostname()}-${process.pid}`;
+    this.worker = new OperationWorker({
+      store: this.store,
+      registry: this.registry,
+      // Unique per runner, so two runners sharing a node id never share a lease.
+      owner: `${nodeId}/${randomUUID().slice(0, 8)}`,
+      leaseMs: positive(options.leaseMs, DEFAULTS.leaseMs),
+      pollMs: positive(options.pollMs, DEFAULTS.pollMs),
+      concurrency: positive(options.concurrency, DEFAULTS.concurrency),
+      retentionMs: positive(options.retentionMs, DEFAULTS.retentionMs),
+      maxAttempts: positive(options.maxAttempts, DEFAULTS.maxAttempts),
+      reclaimOnStart: options.reclaimOnStart ?? options.storage.dialect === 'sqlite',
+      clock: this.clock,
+      logger: options.logger ?? SILENT,
+    });
+  }
+
+  /** Makes this server run operations of `kind` with `handler`. */
+  register<TRequest, TCheckpoint>(
+    kind: string,
+    handler: OperationHandler<TRequest, TCheckpoint>,
+  ): void {
+    this.registry.register(kind, handler);
+  }
+
+  /**
+   * Queues an operation and returns its record at once. A tracking id already used by the
+   * tenant returns that operation when kind and request match, else fails with AlreadyExists.
+   */
+  async submit(input: SubmitRequest): Promise<OperationRecord> {
+    this.registry.require(input.kind);
+    if (!input.tenant) throw invalidArgument('tenant', 'required');
+    const trackingId = input.trackingId ? input.trackingId : null;
+    if (trackingId !== null && trackingId.length > MAX_TRACKING_ID) {
+      throw invalidArgument('tracking_operation_id', `at most ${MAX_TRACKING_ID} characters`);
+    }
+    const requestJson = canonicalJson(input.request);
+    const fingerprint = requestFingerprint(input.kind, requestJson);
+    const { row, inserted } = await this.store.insertIfTrackingIdFree({
+      id: randomUUID(),
+      tenant: input.tenant,
+      kind: input.kind,
+      target_id: input.targetId ?? null,
+      tracking_id: trackingId,
+      request_json: requestJson,
+      request_fingerprint: fingerprint,
+      created_by: input.createdBy,
+      created_at: this.clock(),
+    });
+    if (!inserted && row.request_fingerprint !== fingerprint) {
+      throw new StoreError(
+        'already_exists',
+        `tracking id ${trackingId} already names another operation with a different request`,
+      );
+    }
+    if (inserted) this.worker.wake();
+    return toOperationRecord(row);
+  }
+
+  /** The tenant's operation, or undefined when absent or not of one of `kinds` (when given). */
+  async get(
+    tenant: string,
+    id: string,
+    kinds?: readonly string[],
+  ): Promise<OperationRecord | undefined> {
+    const row = await this.store.get(tenant, id, kinds);
+    return row && toOperationRecord(row);
+  }
+
+  /** A page of the tenant's operations, newest first. */
+  async list(tenant: string, request: OperationListRequest = {}): Promise<OperationPage> {
+    const pageSize = request.pageSize ?? 0;
+    if (!Number.isInteger(pageSize) || pageSize < 0 || pageSize > MAX_PAGE_SIZE) {
+      throw invalidArgument('page_size', `must be between 0 and ${MAX_PAGE_SIZE}`);
+    }
+    const limit = pageSize === 0 ? DEFAULT_PAGE_SIZE : pageSize;
+    for (const state of request.states ?? []) {
+      if (!STATES.includes(state as OperationState)) {
+        throw invalidArgument('states', `${state} is not an operation state`);
+      }
+    }
+    const rows = await this.store.list(tenant, {
+      states: request.states,
+      kinds: request.kinds,
+      targetId: request.targetId || undefined,
+      createdAfter: request.createdAfter,
+      after: request.pageToken ? decodePageToken(request.pageToken) : undefined,
+      limit: limit + 1,
+    });
+    const page = rows.slice(0, limit);
+    const last = page.at(-1);
+    const more = rows.length > limit && last !== undefined;
+    return {
+      operations: page.map(toOperationRecord),
+      nextPageToken: more
+        ? encodePageToken({ createdAt: Number(last.created_at), id: last.id })
+        : '',
+    };
+  }
+
+  /**
+   * Cancels: a queued operation ends CANCELLED at once, a running one is asked to stop (on
+   * whichever replica runs it), a finished one is returned unchanged. Undefined when absent.
+   */
+  async cancel(
+    tenant: string,
+    id: string,
+    kinds?: readonly string[],
+  ): Promise<OperationRecord | undefined> {
+    const row = await this.store.cancel(tenant, id, this.clock(), kinds);
+    // Here the handler hears of it now; elsewhere its runner reads the flag on its next poll.
+    if (row?.state === 'RUNNING') this.worker.abortLocal(row.id, 'cancel');
+    return row && toOperationRecord(row);
+  }
+
+  /** Starts claiming and running operations. */
+  start(): void {
+    this.worker.start();
+  }
+
+  /**
+   * Stops claiming, waits up to graceMs for running handlers, then aborts them and hands their
+   * operations back: resumable ones to the queue, others FAILED "interrupted by shutdown".
+   */
+  stop(options: { graceMs?: number } = {}): Promise<void> {
+    return this.worker.stop(options.graceMs ?? 10_000);
+  }
+
+  /** Deletes finished operations past the retention now (the loop also does it periodically). */
+  purgeExpired(): Promise<number> {
+    return this.worker.purgeExpired();
+  }
+
+  /** Ids of the operations this runner is running now. */
+  runningIds(): string[] {
+    return this.worker.runningIds();
+  }
+}

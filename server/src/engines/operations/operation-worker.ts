@@ -1,0 +1,195 @@
+import type { OperationStore, ResumePolicy } from '../../storage/operation-store.js';
+import { OperationExecution, type AbortCause } from './operation-execution.js';
+import type { HandlerRegistry } from './registry.js';
+import type { OperationLogger } from './types.js';
+
+export interface WorkerConfig {
+  store: OperationStore;
+  registry: HandlerRegistry;
+  owner: string;
+  leaseMs: number;
+  pollMs: number;
+  concurrency: number;
+  retentionMs: number;
+  maxAttempts: number;
+  reclaimOnStart: boolean;
+  clock: () => number;
+  logger: OperationLogger;
+}
+
+const RETENTION_SWEEP_MS = 10 * 60_000;
+const ORPHAN_BATCH = 100;
+/** After aborting on shutdown, how long handlers get to notice before they are abandoned. */
+const ABORT_SETTLE_MS = 2_000;
+
+/**
+ * The loop that claims queued (and resumable orphaned) operations and runs them, up to the
+ * concurrency limit, renewing leases and passing cancel requests from any replica to handlers.
+ */
+export class OperationWorker {
+  private readonly executions = new Map<string, OperationExecution>();
+  private timer: NodeJS.Timeout | undefined;
+  private ticking: Promise<void> | undefined;
+  private wakeAgain = false;
+  private started = false;
+  private stopped = false;
+  private stopping: Promise<void> | undefined;
+  private reclaimPending: boolean;
+  private lastRetentionAt = -Infinity;
+
+  constructor(private readonly config: WorkerConfig) {
+    this.reclaimPending = config.reclaimOnStart;
+  }
+
+  /** Begins polling; the first look for work happens at once. */
+  start(): void {
+    if (this.started || this.stopped) return;
+    this.started = true;
+    this.schedule(0);
+  }
+
+  /** Looks for work now instead of at the next poll (a local submit, a freed slot). */
+  wake(): void {
+    if (!this.started || this.stopped) return;
+    if (this.ticking) this.wakeAgain = true;
+    else this.schedule(0);
+  }
+
+  /** Aborts a run of this process, if it runs here. */
+  abortLocal(id: string, cause: AbortCause): void {
+    this.executions.get(id)?.abort(cause);
+  }
+
+  /** Ids of the operations running in this process now. */
+  runningIds(): string[] {
+    return [...this.executions.keys()];
+  }
+
+  /** Stops claiming, gives running handlers graceMs, then aborts and hands back what is left. */
+  stop(graceMs: number): Promise<void> {
+    this.stopping ??= this.shutdown(graceMs);
+    return this.stopping;
+  }
+
+  /** Deletes finished operations older than the retention; returns how many. */
+  async purgeExpired(): Promise<number> {
+    const { store, clock, retentionMs } = this.config;
+    return store.deleteFinishedBefore(clock() - retentionMs);
+  }
+
+  private async shutdown(graceMs: number): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.ticking;
+    await this.settle(graceMs);
+    for (const execution of this.executions.values()) execution.abort('shutdown');
+    await this.settle(Math.min(ABORT_SETTLE_MS, Math.max(graceMs, 100)));
+    await Promise.all([...this.executions.values()].map((e) => e.abandon()));
+  }
+
+  private async settle(ms: number): Promise<void> {
+    if (this.executions.size === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.all([...this.executions.values()].map((e) => e.done)),
+      new Promise((resolve) => (timer = setTimeout(resolve, ms))),
+    ]);
+    clearTimeout(timer);
+  }
+
+  private schedule(delay: number): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.runTick(), delay);
+  }
+
+  private runTick(): void {
+    this.ticking = this.tick()
+      .catch((error: unknown) => {
+        // The database may be away for a moment; the next poll tries again.
+        this.config.logger.warn({ err: error }, 'operation worker poll failed');
+      })
+      .finally(() => {
+        this.ticking = undefined;
+        if (this.stopped) return;
+        const { pollMs } = this.config;
+        // Jitter keeps replicas that started together from polling in lockstep.
+        this.schedule(this.wakeAgain ? 0 : pollMs * (0.75 + Math.random() * 0.5));
+        this.wakeAgain = false;
+      });
+  }
+
+  private async tick(): Promise<void> {
+    const { store, registry, clock, logger } = this.config;
+    if (this.reclaimPending) {
+      const count = await store.expireAllLeases();
+      this.reclaimPending = false;
+      if (count > 0) logger.info({ count }, 'operations left running by a previous start');
+    }
+    await this.pollCancels();
+    const now = clock();
+    const policy: ResumePolicy = {
+      resumableKinds: registry.resumableKinds(),
+      maxAttempts: this.config.maxAttempts,
+    };
+    const resumable = await this.recoverOrphans(now, policy);
+    await this.claim([...resumable, ...(await this.queued())], policy);
+    if (now - this.lastRetentionAt >= RETENTION_SWEEP_MS) {
+      this.lastRetentionAt = now;
+      const count = await this.purgeExpired();
+      if (count > 0) logger.info({ count }, 'deleted finished operations past retention');
+    }
+  }
+
+  /** Cancel requests made on any replica reach the handlers running here. */
+  private async pollCancels(): Promise<void> {
+    const ids = await this.config.store.cancelRequested(this.runningIds());
+    for (const id of ids) this.abortLocal(id, 'cancel');
+  }
+
+  /** Ends expired runs that will not resume; returns the ones that may be claimed again. */
+  private async recoverOrphans(now: number, policy: ResumePolicy) {
+    const { store, logger } = this.config;
+    const expired = (await store.findExpired(now, ORPHAN_BATCH)).filter(
+      (row) => !this.executions.has(row.id),
+    );
+    const resumable = expired.filter(
+      (row) =>
+        row.cancel_requested === 0 &&
+        row.attempts < policy.maxAttempts &&
+        policy.resumableKinds.includes(row.kind),
+    );
+    if (resumable.length < expired.length) {
+      const count = await store.failOrphans(now, policy);
+      if (count > 0) logger.warn({ count }, 'ended interrupted operations that cannot resume');
+    }
+    return resumable;
+  }
+
+  private async queued() {
+    const free = this.config.concurrency - this.executions.size;
+    if (free <= 0 || this.stopped) return [];
+    // More than the free slots: other replicas may win some of the same rows.
+    return this.config.store.findQueued(this.config.registry.kinds(), free * 4);
+  }
+
+  private async claim(candidates: { id: string; attempts: number }[], policy: ResumePolicy) {
+    const { store, registry, owner, leaseMs, clock, logger } = this.config;
+    for (const candidate of candidates) {
+      if (this.stopped || this.executions.size >= this.config.concurrency) return;
+      if (this.executions.has(candidate.id)) continue;
+      const row = await store.claim(candidate, owner, clock(), leaseMs, policy);
+      const handler = row && registry.find(row.kind);
+      if (!row || !handler) continue;
+      if (row.attempts > 1) logger.info({ operationId: row.id, attempt: row.attempts }, 'resuming');
+      const execution = new OperationExecution(
+        { store, handler, owner, leaseMs, clock, logger },
+        row,
+      );
+      this.executions.set(row.id, execution);
+      void execution.done.finally(() => {
+        this.executions.delete(row.id);
+        this.wake();
+      });
+    }
+  }
+}

@@ -1,0 +1,90 @@
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { extname, join, normalize, resolve, sep } from 'node:path';
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.txt': 'text/plain; charset=utf-8',
+  '.map': 'application/json',
+};
+
+export interface StaticOptions {
+  /** The built SPA (web/dist); undefined when the console is not built. */
+  root: string | undefined;
+  /** Extra origins the SPA may connect to (the advertised OIDC issuer). */
+  connectSources: readonly string[];
+}
+
+/** Security headers every console response carries (issue "Console I"). */
+export function securityHeaders(connectSources: readonly string[]): Record<string, string> {
+  const connect = ["'self'", ...connectSources].join(' ');
+  return {
+    'content-security-policy': [
+      "default-src 'self'",
+      "script-src 'self'",
+      "style-src 'self' 'unsafe-inline'",
+      "img-src 'self' data:",
+      `connect-src ${connect}`,
+      "object-src 'none'",
+      "base-uri 'none'",
+      "frame-ancestors 'none'",
+      "form-action 'self'",
+    ].join('; '),
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
+    'x-frame-options': 'DENY',
+  };
+}
+
+/**
+ * Serves the built SPA: files by path, and index.html for any other GET so client-side routes
+ * survive a reload. index.html is never cached (it names the hashed bundles); hashed assets are.
+ */
+export function createStaticHandler(options: StaticOptions) {
+  const root = options.root ? resolve(options.root) : undefined;
+  const headers = securityHeaders(options.connectSources);
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res
+        .writeHead(405, { allow: 'GET, HEAD', 'content-type': 'text/plain' })
+        .end('method not allowed');
+      return;
+    }
+    if (!root || !existsSync(join(root, 'index.html'))) {
+      res
+        .writeHead(503, {
+          'content-type': 'text/plain; charset=utf-8',
+          'cache-control': 'no-store',
+        })
+        .end('The console is not built. Run `npm start`, which builds it.\n');
+      return;
+    }
+    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    const candidate = normalize(join(root, path));
+    const inside = candidate === root || candidate.startsWith(root + sep);
+    const isFile = inside && existsSync(candidate) && statSync(candidate).isFile();
+    const file = isFile ? candidate : join(root, 'index.html');
+    const isIndex = file === join(root, 'index.html');
+    if (!isFile && extname(path) !== '') {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      return;
+    }
+    res.writeHead(200, {
+      'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+      'cache-control': isIndex ? 'no-store' : 'public, max-age=31536000, immutable',
+    });
+    if (req.method === 'HEAD') {
+      res.end();
+      return;
+    }
+    createReadStream(file).pipe(res);
+  };
+}

@@ -1,0 +1,68 @@
+import { helpText, loadConfig } from './config/load-config.js';
+import { ConfigError } from './config/settings.js';
+import { createLogger } from './logging/logger.js';
+import { startStoreServer } from './app.js';
+
+/** Entry point: configuration, start, the sign-in hint, and graceful shutdown on signals. */
+async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  if (argv.includes('--help') || argv.includes('-h')) {
+    console.log(helpText());
+    return;
+  }
+  let config;
+  try {
+    config = loadConfig({ argv, env: process.env });
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`store-server: ${error.message}`);
+      process.exit(2);
+    }
+    throw error;
+  }
+  const logger = createLogger(config.logLevel);
+  const server = await startStoreServer(config, logger);
+  logger.info(
+    { http: server.httpUrl, grpc: server.grpcUrl, dataDir: config.dataDir },
+    'store server listening',
+  );
+  console.log(`\nStore admin console: ${server.httpUrl.replace('127.0.0.1', 'localhost')}`);
+  console.log(`Native gRPC (h2c):   ${server.grpcUrl}`);
+  if (server.bootstrapToken !== undefined) {
+    console.log(
+      `\nSign in with the "API token" scheme, tenant "${config.bootstrapTenant}", using:`,
+    );
+    // A preset token is the operator's own: never echo it.
+    console.log(
+      config.bootstrapToken !== undefined
+        ? '  (the token in STORE_BOOTSTRAP_TOKEN)'
+        : `  ${server.bootstrapToken}`,
+    );
+    console.log(
+      'This token is shown once. More tokens: npm run token -- create --tenant <t> --role <r>',
+    );
+  } else {
+    console.log('\nSign in with an API token (npm run token -- create --tenant <t> --role admin).');
+  }
+
+  let signals = 0;
+  const shutdown = (signal: string) => {
+    signals++;
+    if (signals > 1) process.exit(1);
+    logger.info({ signal }, 'shutting down');
+    server.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  console.error('store-server failed to start:', error);
+  process.exit(1);
+});

@@ -1,0 +1,308 @@
+import {
+  newPhysicalTreeId,
+  startsWith,
+  toStoredEntry,
+  withTransaction,
+  type StoredEntry,
+  type TreeDb,
+} from './tree-db.js';
+import { insertLogicalTree, selectTreeForUpdate } from './tree-store.js';
+
+/**
+ * SQL primitives of backup and restore over physical trees: reading entries with tombstones,
+ * filling a fresh physical tree, swapping a logical tree to it, and the write lock of a cold
+ * restore. Engines compose them (several in one transaction through withTransaction).
+ */
+
+/** Rows per INSERT: 7 parameters each stays far below SQLite's and PostgreSQL's limits. */
+const INSERT_BATCH = 500;
+
+/** A physical tree's own row. */
+export interface PhysicalTree {
+  id: string;
+  tenant: string;
+  treeName: string;
+  lastSequence: number;
+  createdAt: number;
+}
+
+/** A physical tree by id, or undefined. */
+export async function getPhysicalTree(
+  handle: TreeDb,
+  physicalTreeId: string,
+): Promise<PhysicalTree | undefined> {
+  const row = await handle.db
+    .selectFrom('physical_trees')
+    .selectAll()
+    .where('id', '=', physicalTreeId)
+    .executeTakeFirst();
+  return (
+    row && {
+      id: row.id,
+      tenant: row.tenant,
+      treeName: row.tree_name,
+      lastSequence: Number(row.last_sequence),
+      createdAt: Number(row.created_at),
+    }
+  );
+}
+
+/**
+ * Entries of a physical tree INCLUDING tombstones, in byte order of key, one page after
+ * `afterKey`; only fromSequence < sequence ≤ toSequence when given (an incremental capture).
+ */
+export async function readPhysicalEntries(
+  handle: TreeDb,
+  physicalTreeId: string,
+  page: {
+    afterKey?: string;
+    limit: number;
+    fromSequence?: number;
+    toSequence?: number;
+    keyPrefix?: string;
+  },
+): Promise<StoredEntry[]> {
+  const prefix = page.keyPrefix ?? '';
+  const rows = await handle.db
+    .selectFrom('entries')
+    .selectAll()
+    .where('physical_tree_id', '=', physicalTreeId)
+    .$if(page.afterKey !== undefined, (qb) => qb.where('key', '>', page.afterKey ?? ''))
+    .$if(page.fromSequence !== undefined, (qb) => qb.where('sequence', '>', page.fromSequence ?? 0))
+    .$if(page.toSequence !== undefined, (qb) => qb.where('sequence', '<=', page.toSequence ?? 0))
+    .$if(prefix !== '', (qb) => qb.where('key', '>=', prefix).where(startsWith('key', prefix)))
+    .orderBy('key')
+    .limit(page.limit)
+    .execute();
+  return rows.map(toStoredEntry);
+}
+
+/**
+ * A fresh, empty physical tree for a tenant's tree, not yet reachable from the logical tree.
+ * `lastSequence` lets a restore continue the numbering of the tree it will replace.
+ */
+export async function createPhysicalTree(
+  handle: TreeDb,
+  tree: { tenant: string; treeName: string; now: number; lastSequence?: number },
+): Promise<string> {
+  const id = newPhysicalTreeId();
+  await handle.db
+    .insertInto('physical_trees')
+    .values({
+      id,
+      tenant: tree.tenant,
+      tree_name: tree.treeName,
+      last_sequence: tree.lastSequence ?? 0,
+      created_at: tree.now,
+    })
+    .execute();
+  return id;
+}
+
+/** An entry as a restore writes it: sequence and schema version come from the backup. */
+export interface EntryToInsert {
+  key: string;
+  /** Canonical JSON; null for a tombstone. */
+  valueJson: string | null;
+  tombstone: boolean;
+  sequence: number;
+  schemaVersion: number;
+  updatedAt: number;
+}
+
+/**
+ * Upserts entries into a physical tree in batches, in one transaction, and raises its
+ * last_sequence to at least the highest sequence written (and `lastSequence` when given). A key
+ * given twice keeps its last occurrence, as applying a backup chain in order would.
+ */
+export async function bulkInsertEntries(
+  handle: TreeDb,
+  physicalTreeId: string,
+  entries: readonly EntryToInsert[],
+  options: { lastSequence?: number; batchSize?: number } = {},
+): Promise<void> {
+  // PostgreSQL refuses an upsert that touches one row twice, so duplicates go before batching.
+  const byKey = new Map(entries.map((entry) => [entry.key, entry]));
+  const rows = [...byKey.values()].map((entry) => ({
+    physical_tree_id: physicalTreeId,
+    key: entry.key,
+    value_json: entry.tombstone ? null : entry.valueJson,
+    tombstone: entry.tombstone ? 1 : 0,
+    sequence: entry.sequence,
+    schema_version: entry.schemaVersion,
+    updated_at: entry.updatedAt,
+  }));
+  const highest = rows.reduce((max, row) => Math.max(max, row.sequence), options.lastSequence ?? 0);
+  const batch = Math.max(1, Math.min(options.batchSize ?? INSERT_BATCH, INSERT_BATCH));
+  await withTransaction(handle, async (tx) => {
+    if (!(await raiseLastSequence(tx, physicalTreeId, highest))) {
+      throw new Error(`physical tree ${physicalTreeId} does not exist`);
+    }
+    for (let start = 0; start < rows.length; start += batch) {
+      await tx.db
+        .insertInto('entries')
+        .values(rows.slice(start, start + batch))
+        .onConflict((oc) =>
+          oc.columns(['physical_tree_id', 'key']).doUpdateSet((eb) => ({
+            value_json: eb.ref('excluded.value_json'),
+            tombstone: eb.ref('excluded.tombstone'),
+            sequence: eb.ref('excluded.sequence'),
+            schema_version: eb.ref('excluded.schema_version'),
+            updated_at: eb.ref('excluded.updated_at'),
+          })),
+        )
+        .execute();
+    }
+  });
+}
+
+/** Sets last_sequence to `atLeast` unless it is already higher; false when no such tree. */
+export async function raiseLastSequence(
+  handle: TreeDb,
+  physicalTreeId: string,
+  atLeast: number,
+): Promise<boolean> {
+  // CASE rather than max()/greatest(): SQLite and PostgreSQL spell those differently.
+  const result = await handle.db
+    .updateTable('physical_trees')
+    .set((eb) => ({
+      last_sequence: eb
+        .case()
+        .when('last_sequence', '<', atLeast)
+        .then(atLeast)
+        .else(eb.ref('last_sequence'))
+        .end(),
+    }))
+    .where('id', '=', physicalTreeId)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** What a swap did: the physical tree it replaced, or why it did not happen. */
+export type SwapOutcome =
+  | { swapped: true; previousPhysicalTreeId: string | undefined }
+  | { swapped: false; currentPhysicalTreeId: string | undefined };
+
+/**
+ * Points a logical tree at another physical tree of the same tenant, atomically, creating the
+ * logical tree when missing. With `expectedPhysicalTreeId` it is a compare-and-set: a tree that
+ * points elsewhere (or does not exist) is left alone. The old physical tree is kept.
+ */
+export async function swapPhysicalTree(
+  handle: TreeDb,
+  swap: {
+    tenant: string;
+    treeName: string;
+    physicalTreeId: string;
+    now: number;
+    expectedPhysicalTreeId?: string;
+  },
+): Promise<SwapOutcome> {
+  const { tenant, treeName, physicalTreeId, now, expectedPhysicalTreeId } = swap;
+  return withTransaction(handle, async (tx) => {
+    // FOR SHARE so a concurrent dropPhysicalTree cannot remove the target under the swap.
+    const target = await tx.db
+      .selectFrom('physical_trees')
+      .select('tenant')
+      .where('id', '=', physicalTreeId)
+      .$if(tx.dialect === 'postgres', (qb) => qb.forShare())
+      .executeTakeFirst();
+    if (!target || target.tenant !== tenant) {
+      // Only a bug gets here: engines pass ids they made for this tenant.
+      throw new Error(`physical tree ${physicalTreeId} is not one of tenant ${tenant}'s`);
+    }
+    let current = await selectTreeForUpdate(tx, tenant, treeName);
+    if (!current) {
+      if (expectedPhysicalTreeId !== undefined) {
+        return { swapped: false, currentPhysicalTreeId: undefined };
+      }
+      if (await insertLogicalTree(tx, tenant, treeName, physicalTreeId, now)) {
+        return { swapped: true, previousPhysicalTreeId: undefined };
+      }
+      current = await selectTreeForUpdate(tx, tenant, treeName);
+      if (!current) throw new Error(`tree ${tenant}/${treeName} vanished during a swap`);
+    }
+    if (expectedPhysicalTreeId !== undefined && current.physicalTreeId !== expectedPhysicalTreeId) {
+      return { swapped: false, currentPhysicalTreeId: current.physicalTreeId };
+    }
+    await tx.db
+      .updateTable('trees')
+      .set({ physical_tree_id: physicalTreeId, updated_at: now })
+      .where('tenant', '=', tenant)
+      .where('name', '=', treeName)
+      .execute();
+    return { swapped: true, previousPhysicalTreeId: current.physicalTreeId };
+  });
+}
+
+/**
+ * Compare-and-set of a tree's write lock: sets write_locked_by to `next` only while it equals
+ * `expected` (null = unlocked). False when it held something else or the tree does not exist
+ * (ensureTree first to lock a tree that has never been written).
+ */
+export async function compareAndSetWriteLock(
+  handle: TreeDb,
+  lock: { tenant: string; treeName: string; expected: string | null; next: string | null },
+): Promise<boolean> {
+  const result = await handle.db
+    .updateTable('trees')
+    .set({ write_locked_by: lock.next })
+    .where('tenant', '=', lock.tenant)
+    .where('name', '=', lock.treeName)
+    .where((eb) =>
+      lock.expected === null
+        ? eb('write_locked_by', 'is', null)
+        : eb('write_locked_by', '=', lock.expected),
+    )
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** Live (non-tombstone) entries of a physical tree. */
+export async function countLiveEntries(handle: TreeDb, physicalTreeId: string): Promise<number> {
+  const row = await handle.db
+    .selectFrom('entries')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('physical_tree_id', '=', physicalTreeId)
+    .where('tombstone', '=', 0)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Removes every entry (tombstones too) of a physical tree; returns how many. */
+export async function deletePhysicalTreeEntries(
+  handle: TreeDb,
+  physicalTreeId: string,
+): Promise<number> {
+  const result = await handle.db
+    .deleteFrom('entries')
+    .where('physical_tree_id', '=', physicalTreeId)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** Drops a physical tree and its entries unless a logical tree still points at it. */
+export async function dropPhysicalTree(handle: TreeDb, physicalTreeId: string): Promise<boolean> {
+  return withTransaction(handle, async (tx) => {
+    // Lock the physical row first: a swap to it then either committed already (and is seen
+    // below) or waits and finds it gone.
+    await tx.db
+      .selectFrom('physical_trees')
+      .select('id')
+      .where('id', '=', physicalTreeId)
+      .$if(tx.dialect === 'postgres', (qb) => qb.forUpdate())
+      .executeTakeFirst();
+    const user = await tx.db
+      .selectFrom('trees')
+      .select('name')
+      .where('physical_tree_id', '=', physicalTreeId)
+      .executeTakeFirst();
+    if (user) return false;
+    await deletePhysicalTreeEntries(tx, physicalTreeId);
+    const result = await tx.db
+      .deleteFrom('physical_trees')
+      .where('id', '=', physicalTreeId)
+      .executeTakeFirst();
+    return result.numDeletedRows > 0n;
+  });
+}

@@ -1,0 +1,102 @@
+import type { Storage } from './database.js';
+
+/** A stored API token; the secret itself is never stored, only its hash. */
+export interface StoredToken {
+  id: string;
+  tenant: string;
+  roles: string[];
+  name: string;
+  secretHash: string;
+  createdAt: number;
+  expiresAt: number | null;
+  revokedAt: number | null;
+  lastUsedAt: number | null;
+}
+
+type Row = {
+  id: string;
+  tenant: string;
+  roles: string;
+  name: string;
+  secret_hash: string;
+  created_at: number;
+  expires_at: number | null;
+  revoked_at: number | null;
+  last_used_at: number | null;
+};
+
+const fromRow = (row: Row): StoredToken => ({
+  id: row.id,
+  tenant: row.tenant,
+  roles: row.roles.split(',').filter(Boolean),
+  name: row.name,
+  secretHash: row.secret_hash,
+  createdAt: Number(row.created_at),
+  expiresAt: row.expires_at === null ? null : Number(row.expires_at),
+  revokedAt: row.revoked_at === null ? null : Number(row.revoked_at),
+  lastUsedAt: row.last_used_at === null ? null : Number(row.last_used_at),
+});
+
+/** Every query on api_tokens. */
+export class TokenStore {
+  constructor(private readonly storage: Storage) {}
+
+  async insert(token: StoredToken): Promise<void> {
+    await this.storage.db
+      .insertInto('api_tokens')
+      .values({
+        id: token.id,
+        tenant: token.tenant,
+        roles: token.roles.join(','),
+        name: token.name,
+        secret_hash: token.secretHash,
+        created_at: token.createdAt,
+        expires_at: token.expiresAt,
+        revoked_at: token.revokedAt,
+        last_used_at: token.lastUsedAt,
+      })
+      .execute();
+  }
+
+  async get(id: string): Promise<StoredToken | undefined> {
+    const row = await this.storage.db
+      .selectFrom('api_tokens')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row ? fromRow(row) : undefined;
+  }
+
+  async list(tenant?: string): Promise<StoredToken[]> {
+    let query = this.storage.db.selectFrom('api_tokens').selectAll().orderBy('created_at');
+    if (tenant !== undefined) query = query.where('tenant', '=', tenant);
+    return (await query.execute()).map(fromRow);
+  }
+
+  async count(): Promise<number> {
+    const row = await this.storage.db
+      .selectFrom('api_tokens')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /** Marks a token revoked; false when it does not exist or was already revoked. */
+  async revoke(id: string, at: number): Promise<boolean> {
+    const result = await this.storage.db
+      .updateTable('api_tokens')
+      .set({ revoked_at: at })
+      .where('id', '=', id)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async touch(id: string, at: number): Promise<void> {
+    await this.storage.db
+      .updateTable('api_tokens')
+      .set({ last_used_at: at })
+      .where('id', '=', id)
+      .execute();
+  }
+}

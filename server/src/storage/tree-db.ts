@@ -1,0 +1,54 @@
+import { randomUUID } from 'node:crypto';
+import { sql, type Kysely, type RawBuilder, type Selectable, type SqlBool } from 'kysely';
+import type { Dialect } from './database.js';
+import type { Database, EntriesTable } from './schema.js';
+
+/** A database handle with its dialect: a Storage, or a transaction from withTransaction. */
+export interface TreeDb {
+  db: Kysely<Database>;
+  dialect: Dialect;
+}
+
+/** Runs `fn` in a transaction, or inside the caller's one when `handle` already is one. */
+export async function withTransaction<T>(
+  handle: TreeDb,
+  fn: (tx: TreeDb) => Promise<T>,
+): Promise<T> {
+  if (handle.db.isTransaction) return fn(handle);
+  return handle.db.transaction().execute((trx) => fn({ db: trx, dialect: handle.dialect }));
+}
+
+/** One stored entry row; tombstones have a null value. */
+export interface StoredEntry {
+  key: string;
+  valueJson: string | null;
+  tombstone: boolean;
+  sequence: number;
+  schemaVersion: number;
+  updatedAt: number;
+}
+
+/** A fresh physical tree id. */
+export function newPhysicalTreeId(): string {
+  return `pt_${randomUUID()}`;
+}
+
+/** Maps an entries row to a StoredEntry. */
+export function toStoredEntry(row: Selectable<EntriesTable>): StoredEntry {
+  return {
+    key: row.key,
+    valueJson: row.value_json,
+    tombstone: Number(row.tombstone) !== 0,
+    sequence: Number(row.sequence),
+    schemaVersion: Number(row.schema_version),
+    updatedAt: Number(row.updated_at),
+  };
+}
+
+/**
+ * `column` starts with `prefix`. Not LIKE: SQLite's LIKE ignores case and both treat % and _ as
+ * wildcards. substr and length count characters (code points) identically in both databases.
+ */
+export function startsWith(column: string, prefix: string): RawBuilder<SqlBool> {
+  return sql<SqlBool>`substr(${sql.ref(column)}, 1, ${[...prefix].length}) = ${prefix}`;
+}

@@ -1,0 +1,122 @@
+import {
+  Code,
+  ConnectError,
+  type Interceptor,
+  type StreamRequest,
+  type UnaryRequest,
+} from '@connectrpc/connect';
+import type { CredentialVerifier } from '../../engines/identity/credential-verifier.js';
+import { ANONYMOUS, CredentialError, type Principal } from '../../engines/identity/principal.js';
+import type { Logger } from '../../logging/logger.js';
+import { callScopeKey } from '../call-scope.js';
+import { resolveCallScope, requestedTenantOf } from './access-gate.js';
+import { createAuthorizationContext, type CallInfo } from './authorization-context.js';
+import type { Authorizer } from './authorizers.js';
+import type { CredentialBridge } from './credential-bridge.js';
+import { accessOf, type GuardedService } from './operation-maps.js';
+import type { StoreApiOptions } from './options.js';
+
+export interface AccessSeams {
+  options: StoreApiOptions;
+  bridge: CredentialBridge;
+  verify: CredentialVerifier;
+  authorizer: Authorizer;
+  logger: Logger;
+}
+
+/**
+ * The authorization interceptor of one service family, selected by service-name prefix so other
+ * services on the host are unaffected. Order of checks (DESIGN.md §4): exempt methods pass;
+ * RequireAuthorization false skips to the gate; the bridge's credential must verify
+ * (Unauthenticated); the authorizer must say yes (PermissionDenied, fail closed); the gate
+ * resolves the tenant.
+ */
+export function createAccessInterceptor(service: GuardedService, seams: AccessSeams): Interceptor {
+  const { options, logger } = seams;
+  return (next) => async (request) => {
+    const serviceName = request.service.typeName;
+    if (!serviceName.startsWith(service.prefix)) return next(request);
+    const method = request.method.name;
+    if (service.exempt.includes(method)) return next(request);
+
+    const { message, request: forward } = await firstMessage(request);
+    const requested = requestedTenantOf(request.header, options.activeTenantHeaderName);
+    let principal: Principal = ANONYMOUS;
+
+    if (options.requireAuthorization) {
+      const call: CallInfo = {
+        service: serviceName,
+        method,
+        requestHeader: request.header,
+        signal: request.signal,
+      };
+      const credential = seams.bridge.resolve(call);
+      if (credential !== null) principal = await verified(credential, seams.verify, logger, method);
+      const access = accessOf(service, method);
+      const context = createAuthorizationContext(
+        { ...call, principal, ...(requested !== undefined && { requestedTenant: requested }) },
+        access.operation,
+        access.targetId(message),
+      );
+      let allowed = false;
+      try {
+        allowed = await seams.authorizer.isAuthorized(context);
+      } catch (error) {
+        logger.warn({ err: error, method }, 'authorizer threw; refusing the call');
+      }
+      if (!allowed) {
+        if (principal.anonymous && seams.authorizer.anonymousIsUnauthenticated) {
+          throw new ConnectError('authentication required', Code.Unauthenticated);
+        }
+        throw new ConnectError(`${method} is not permitted for this caller`, Code.PermissionDenied);
+      }
+    }
+
+    const scope = resolveCallScope(
+      principal,
+      requested,
+      options.activeTenantHeaderName,
+      options.trustedTenant,
+    );
+    forward.contextValues.set(callScopeKey, scope);
+    return next(forward);
+  };
+}
+
+async function verified(
+  credential: string,
+  verify: CredentialVerifier,
+  logger: Logger,
+  method: string,
+): Promise<Principal> {
+  try {
+    return await verify(credential);
+  } catch (error) {
+    const reason = error instanceof CredentialError ? error.reason : 'error';
+    // The reason, never the credential.
+    logger.info({ method, reason }, 'credential refused');
+    throw new ConnectError(
+      error instanceof CredentialError
+        ? `credential refused: ${error.message}`
+        : 'credential refused',
+      Code.Unauthenticated,
+    );
+  }
+}
+
+/**
+ * The request message, for the target id. A server-streaming request carries it as a one-item
+ * stream, which is read here and handed on unchanged.
+ */
+async function firstMessage(
+  request: UnaryRequest | StreamRequest,
+): Promise<{ message: unknown; request: UnaryRequest | StreamRequest }> {
+  if (!request.stream) return { message: request.message, request };
+  if (request.method.methodKind !== 'server_streaming') return { message: undefined, request };
+  const items: unknown[] = [];
+  for await (const item of request.message) items.push(item);
+  const replay = (async function* () {
+    yield* items;
+  })();
+  return { message: items[0], request: { ...request, message: replay } as StreamRequest };
+}

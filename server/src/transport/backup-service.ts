@@ -1,0 +1,68 @@
+import type { ConnectRouter } from '@connectrpc/connect';
+import { BackupControlService } from '@store/contract';
+import type { BackupEngine } from '../engines/backup/backup-engine.js';
+import { BACKUP_OPERATION_KINDS } from '../engines/operation-kinds.js';
+import type { AuthSchemeSource } from './auth-schemes.js';
+import { blockingCaptureRpcs, trackedCaptureRpcs } from './backup/backup-capture-rpcs.js';
+import { catalogRpcs } from './backup/backup-catalog-rpcs.js';
+import { scheduleAndHealthRpcs, trackedMaintenanceRpcs } from './backup/backup-health-rpcs.js';
+import { restoreRpcs, trackedRestoreRpcs } from './backup/backup-restore-rpcs.js';
+import { callScopeOf } from './call-scope.js';
+import { toListFilter, toOperationStatus, type ResultMapper } from './operation-mapping.js';
+import type { OperationsFacade } from './operations-facade.js';
+
+export interface BackupBindingFacades {
+  /** Without it the tracked RPCs answer Unimplemented (spec 000, Endpoints). */
+  operations?: OperationsFacade | undefined;
+  /** The backup engine (the control facade); without it only the discovery RPCs exist. */
+  backup?: BackupEngine | undefined;
+  schemes: AuthSchemeSource;
+  resultMappers: Readonly<Record<string, ResultMapper>>;
+}
+
+/**
+ * BackupControlService. RPCs whose engine is not on this server are left out of the
+ * implementation, so connect answers them Unimplemented.
+ */
+export function registerBackupService(router: ConnectRouter, facades: BackupBindingFacades): void {
+  const { operations, resultMappers, backup } = facades;
+  const family = BACKUP_OPERATION_KINDS;
+  router.service(BackupControlService, {
+    getAuthScheme() {
+      return { schemes: facades.schemes().map((s) => ({ ...s })) };
+    },
+    ...(backup && {
+      ...blockingCaptureRpcs(backup),
+      ...catalogRpcs(backup),
+      ...restoreRpcs(backup),
+      ...scheduleAndHealthRpcs(backup),
+    }),
+    // The eleven tracked RPCs need the operations facade (spec 000, Endpoints).
+    ...(operations &&
+      backup && {
+        ...trackedCaptureRpcs(backup),
+        ...trackedRestoreRpcs(backup),
+        ...trackedMaintenanceRpcs(backup),
+      }),
+    ...(operations && {
+      async getBackupOperationStatus(request, context) {
+        const { tenant } = callScopeOf(context);
+        const operation = await operations.get(tenant, request.operationId, family);
+        return { status: operation && toOperationStatus(operation, resultMappers) };
+      },
+      async listBackupOperations(request, context) {
+        const { tenant } = callScopeOf(context);
+        const page = await operations.list(tenant, toListFilter(request, family));
+        return {
+          operations: page.operations.map((o) => toOperationStatus(o, resultMappers)),
+          nextPageToken: page.nextPageToken,
+        };
+      },
+      async cancelBackupOperation(request, context) {
+        const { tenant } = callScopeOf(context);
+        const operation = await operations.cancel(tenant, request.operationId, family);
+        return { status: operation && toOperationStatus(operation, resultMappers) };
+      },
+    }),
+  });
+}

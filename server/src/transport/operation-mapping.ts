@@ -1,0 +1,109 @@
+import { create } from '@bufbuild/protobuf';
+import { timestampDate, timestampFromMs } from '@bufbuild/protobuf/wkt';
+import {
+  StoreOperationHandleSchema,
+  StoreOperationKind,
+  StoreOperationState,
+  StoreOperationStatusSchema,
+  type StoreOperationHandle,
+  type StoreOperationListRequest,
+  type StoreOperationStatus,
+} from '@store/contract';
+import { invalidArgument } from '../engines/errors.js';
+
+/** What the binding needs of an engine operation record. */
+export interface OperationView {
+  id: string;
+  kind: string;
+  state: string;
+  targetId: string | null;
+  progress: { done: number; total: number; unit: string; message: string };
+  createdAt: number;
+  startedAt: number | null;
+  updatedAt: number;
+  finishedAt: number | null;
+  cancelRequested: boolean;
+  error?: { code: string; message: string } | undefined;
+  createdBy: string;
+  result?: unknown;
+}
+
+/** Turns an engine result (JSON) of one kind into the status's result oneof. */
+export type ResultMapper = (result: unknown) => StoreOperationStatus['result'];
+
+/** The proto enum value of an engine kind (engine kinds are the enum's names). */
+export function kindToProto(kind: string): StoreOperationKind {
+  return (
+    StoreOperationKind[kind as keyof typeof StoreOperationKind] ?? StoreOperationKind.UNSPECIFIED
+  );
+}
+
+function stateToProto(state: string): StoreOperationState {
+  return (
+    StoreOperationState[state as keyof typeof StoreOperationState] ??
+    StoreOperationState.UNSPECIFIED
+  );
+}
+
+/** The handle a start RPC returns. */
+export function toHandle(operation: OperationView): StoreOperationHandle {
+  return create(StoreOperationHandleSchema, {
+    operationId: operation.id,
+    kind: kindToProto(operation.kind),
+    acceptedAt: timestampFromMs(operation.createdAt),
+  });
+}
+
+/** The full status record, with the result mapped by its kind's mapper. */
+export function toOperationStatus(
+  operation: OperationView,
+  resultMappers: Readonly<Record<string, ResultMapper>>,
+): StoreOperationStatus {
+  const mapper = resultMappers[operation.kind];
+  return create(StoreOperationStatusSchema, {
+    operationId: operation.id,
+    kind: kindToProto(operation.kind),
+    state: stateToProto(operation.state),
+    targetId: operation.targetId ?? undefined,
+    progress: {
+      done: BigInt(operation.progress.done),
+      total: BigInt(operation.progress.total),
+      unit: operation.progress.unit,
+      message: operation.progress.message,
+    },
+    createdAt: timestampFromMs(operation.createdAt),
+    startedAt: operation.startedAt === null ? undefined : timestampFromMs(operation.startedAt),
+    updatedAt: timestampFromMs(operation.updatedAt),
+    finishedAt: operation.finishedAt === null ? undefined : timestampFromMs(operation.finishedAt),
+    cancelRequested: operation.cancelRequested,
+    error: operation.error,
+    createdBy: operation.createdBy,
+    result: operation.result !== undefined && mapper ? mapper(operation.result) : undefined,
+  });
+}
+
+/** The engine's list filter from the wire request, limited to one family of kinds. */
+export function toListFilter(request: StoreOperationListRequest, family: readonly string[]) {
+  const kinds = request.kinds.map((kind, index) => {
+    const name = StoreOperationKind[kind];
+    if (name === undefined || !family.includes(name)) {
+      throw invalidArgument(`kinds[${index}]`, `${kind} is not an operation kind of this service`);
+    }
+    return name;
+  });
+  const states = request.states.map((state, index) => {
+    const name = StoreOperationState[state];
+    if (name === undefined || state === StoreOperationState.UNSPECIFIED) {
+      throw invalidArgument(`states[${index}]`, `${state} is not an operation state`);
+    }
+    return name;
+  });
+  return {
+    pageSize: request.pageSize,
+    pageToken: request.pageToken,
+    kinds: kinds.length > 0 ? kinds : [...family],
+    states,
+    targetId: request.targetId,
+    createdAfter: request.createdAfter ? timestampDate(request.createdAfter).getTime() : undefined,
+  };
+}

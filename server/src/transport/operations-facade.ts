@@ -1,0 +1,18 @@
+import type { OperationView } from './operation-mapping.js';
+
+/** What the bindings need of the tracked-operations runner (the "operations facade"). */
+export interface OperationsFacade {
+  get(tenant: string, id: string, kinds?: readonly string[]): Promise<OperationView | undefined>;
+  list(
+    tenant: string,
+    filter: {
+      pageSize: number;
+      pageToken: string;
+      kinds: readonly string[];
+      states: readonly string[];
+      targetId?: string | undefined;
+      createdAfter?: number | undefined;
+    },
+  ): Promise<{ operations: OperationView[]; nextPageToken: string }>;
+  cancel(tenant: string, id: string, kinds?: readonly string[]): Promise<OperationView | undefined>;
+}

@@ -1,0 +1,119 @@
+import type { ConnectRouter } from '@connectrpc/connect';
+import {
+  BackupControlService,
+  IdentityService,
+  SchemaControlService,
+  TreeDataService,
+} from '@store/contract';
+import { Health } from '@store/contract/gen/grpc/health/v1/health_pb.js';
+import { ServerReflection } from '@store/contract/gen/grpc/reflection/v1/reflection_pb.js';
+import type { ServerConfig } from '../config/settings.js';
+import type { BackupEngine } from '../engines/backup/backup-engine.js';
+import type { TreeDataEngine } from '../engines/data/tree-data-engine.js';
+import type { CredentialVerifier } from '../engines/identity/credential-verifier.js';
+import type { SchemaEngine } from '../engines/schema/schema-engine.js';
+import type { SchemaOperations } from '../engines/schema/schema-tracked.js';
+import type { Logger } from '../logging/logger.js';
+import {
+  addStoreBackupApi,
+  addStoreDataApi,
+  addStoreIdentityApi,
+  addStoreSchemaApi,
+} from './apis.js';
+import type { AuthSchemeView } from './auth-schemes.js';
+import { authorizerNamed } from './auth/authorizers.js';
+import { errorMappingInterceptor } from './error-interceptor.js';
+import { registerHealthService, type HealthRegistry } from './health-service.js';
+import type { ResultMapper } from './operation-mapping.js';
+import type { OperationsFacade } from './operations-facade.js';
+import { registerReflectionService } from './reflection-service.js';
+import { StoreApiHost, type StoreApiSetup } from './store-api-host.js';
+
+/** The store's own services, as health and reflection name them. */
+export const STORE_SERVICES = [
+  BackupControlService,
+  SchemaControlService,
+  TreeDataService,
+  IdentityService,
+] as const;
+
+export interface ShippedServerDependencies {
+  treeData: TreeDataEngine;
+  /** The backup engine; without it the backup service offers discovery only. */
+  backup?: BackupEngine | undefined;
+  operations: OperationsFacade;
+  verify: CredentialVerifier;
+  resultMappers: Readonly<Record<string, ResultMapper>>;
+  /** The schema engine and its tracked operations; without them those RPCs are Unimplemented. */
+  schema?: { engine: SchemaEngine; tracked: SchemaOperations } | undefined;
+  health: HealthRegistry;
+  logger: Logger;
+}
+
+/** What the shipped server advertises: `bearer` (API tokens are always on) and `oidc` when set. */
+export function advertisedSchemes(config: ServerConfig): AuthSchemeView[] {
+  const schemes: AuthSchemeView[] = [
+    {
+      schemeId: 'bearer',
+      displayName: 'API token',
+      parameters: { header: config.credentialHeader, prefix: config.credentialScheme },
+    },
+  ];
+  if (config.oidcIssuer && config.oidcClientId) {
+    schemes.push({
+      schemeId: 'oidc',
+      displayName: 'Single sign-on',
+      parameters: {
+        issuer: config.oidcIssuer,
+        client_id: config.oidcClientId,
+        scope: config.oidcScope,
+      },
+    });
+  }
+  return schemes;
+}
+
+/**
+ * The shipped server's host: all four store APIs with the configured authorizer, plus health
+ * and reflection (not guarded). Routes and interceptors feed both listeners.
+ */
+export function createShippedHost(config: ServerConfig, deps: ShippedServerDependencies) {
+  const host = new StoreApiHost(deps.logger);
+  const configure = (setup: StoreApiSetup) => {
+    setup.options = {
+      requireAuthorization: config.requireAuthorization,
+      credentialHeaderName: config.credentialHeader,
+      credentialScheme: config.credentialScheme,
+      activeTenantHeaderName: config.activeTenantHeader,
+      advertisedAuthSchemes: advertisedSchemes(config),
+      trustedTenant: config.trustedTenant,
+    };
+    setup.authorizer = authorizerNamed(config.authorizer);
+    setup.verify = deps.verify;
+  };
+  const facades = { operations: deps.operations, resultMappers: deps.resultMappers };
+  addStoreBackupApi(host, { ...facades, backup: deps.backup }, configure);
+  addStoreSchemaApi(
+    host,
+    {
+      ...facades,
+      complianceOperations: deps.operations,
+      engine: deps.schema?.engine,
+      tracked: deps.schema?.tracked,
+    },
+    configure,
+  );
+  addStoreDataApi(host, deps.treeData, configure);
+  addStoreIdentityApi(host, configure);
+  host.addRoutes('grpc.health', (router: ConnectRouter) =>
+    registerHealthService(router, deps.health),
+  );
+  host.addRoutes('grpc.reflection', (router: ConnectRouter) =>
+    registerReflectionService(router, [...STORE_SERVICES, Health, ServerReflection]),
+  );
+  return {
+    routes: host.routes,
+    // Error mapping runs outermost so even the interceptors' own faults become proper statuses.
+    interceptors: [errorMappingInterceptor(deps.logger), ...host.interceptors],
+  };
+}

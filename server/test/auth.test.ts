@@ -1,0 +1,154 @@
+import { Code } from '@connectrpc/connect';
+import {
+  BackupControlService,
+  IdentityService,
+  SchemaControlService,
+  TreeDataService,
+} from '@store/contract';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LEAST_ROLE_BY_METHOD } from './support/least-roles.js';
+import { callMethod, everyMethod } from './support/call-every-rpc.js';
+import { startTestServer, type TestServer } from './support/test-server.js';
+
+const SERVICES = [BackupControlService, SchemaControlService, TreeDataService, IdentityService];
+const ROLES = ['viewer', 'operator', 'admin'] as const;
+const CANARY = 'canary-token-7f3a9c2e5b1d4e6f8a0b';
+const protectedMethods = everyMethod(SERVICES).filter(([, m]) => m.name !== 'GetAuthScheme');
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+describe('sign-in seams with rbac (the shipped server)', () => {
+  let t: TestServer;
+  const logs: string[] = [];
+  const tokens: Record<string, string> = {};
+  beforeAll(async () => {
+    const logger = pino({ level: 'trace' }, { write: (line: string) => void logs.push(line) });
+    t = await startTestServer('sqlite', { STORE_BOOTSTRAP_TOKEN: CANARY }, undefined, logger);
+    for (const role of ROLES) {
+      tokens[role] = (await t.server.tokens.issue({ tenant: 'default', roles: [role] })).token;
+    }
+    tokens.otherTenant = (await t.server.tokens.issue({ tenant: 'other', roles: ['admin'] })).token;
+    tokens.expired = (
+      await t.server.tokens.issue({ tenant: 'default', roles: ['admin'], ttlMs: 1 })
+    ).token;
+    const revoked = await t.server.tokens.issue({ tenant: 'default', roles: ['admin'] });
+    await t.server.tokens.revoke(revoked.info.id);
+    tokens.revoked = revoked.token;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  });
+  afterAll(async () => {
+    await t?.dispose();
+  });
+
+  it('GetAuthScheme answers with no credential on both services and advertises bearer', async () => {
+    for (const service of [BackupControlService, SchemaControlService]) {
+      const method = service.methods.find((m) => m.name === 'GetAuthScheme')!;
+      expect(await callMethod(t.grpc, service, method, {})).toBe('ok');
+    }
+  });
+
+  it.each(protectedMethods.map(([s, m]) => [`${s.name}/${m.name}`, s, m] as const))(
+    '%s is refused for anonymous, malformed, expired, revoked and wrong-tenant callers',
+    async (_, service, method) => {
+      const cases: Array<[string, Record<string, string>, Code]> = [
+        ['anonymous', {}, Code.Unauthenticated],
+        ['malformed', { authorization: 'Bearer not a token' }, Code.Unauthenticated],
+        ['unknown', bearer('st_AAAAAAAAAAAA_' + 'x'.repeat(43)), Code.Unauthenticated],
+        ['expired', bearer(tokens.expired!), Code.Unauthenticated],
+        ['revoked', bearer(tokens.revoked!), Code.Unauthenticated],
+        [
+          'wrong tenant',
+          { ...bearer(tokens.otherTenant!), 'store-active-tenant': 'default' },
+          Code.PermissionDenied,
+        ],
+        ['canary as wrong scheme', { authorization: `Basic ${CANARY}x` }, Code.Unauthenticated],
+      ];
+      for (const [label, headers, expected] of cases) {
+        expect(await callMethod(t.grpc, service, method, headers), label).toBe(expected);
+      }
+    },
+  );
+
+  it.each(protectedMethods.map(([s, m]) => [`${s.name}/${m.name}`, s, m] as const))(
+    '%s follows the least-role table',
+    async (_, service, method) => {
+      const least = LEAST_ROLE_BY_METHOD[service.name]?.[method.name];
+      expect(least, `${method.name} is in the DESIGN table`).toBeDefined();
+      for (const role of ROLES) {
+        const outcome = await callMethod(t.grpc, service, method, bearer(tokens[role]!));
+        const allowed = least !== undefined && ROLES.indexOf(role) >= ROLES.indexOf(least);
+        if (allowed) {
+          expect(
+            [Code.PermissionDenied, Code.Unauthenticated],
+            `${role} should pass auth`,
+          ).not.toContain(outcome);
+        } else {
+          expect(outcome, `${role} lacks ${least}`).toBe(Code.PermissionDenied);
+        }
+      }
+    },
+  );
+
+  it('the canary credential appears nowhere in the captured logs', () => {
+    expect(logs.length).toBeGreaterThan(0);
+    expect(logs.some((line) => line.includes('credential refused'))).toBe(true);
+    for (const line of logs) expect(line).not.toContain(CANARY);
+  });
+});
+
+describe('sign-in seams with deny-all', () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer('sqlite', {
+      STORE_AUTHORIZER: 'deny-all',
+      STORE_BOOTSTRAP_TOKEN: CANARY,
+    });
+  });
+  afterAll(async () => t?.dispose());
+
+  it('every protected call is PermissionDenied, anonymous or admin; GetAuthScheme still answers', async () => {
+    for (const [service, method] of protectedMethods) {
+      expect(await callMethod(t.grpc, service, method, {}), method.name).toBe(
+        Code.PermissionDenied,
+      );
+      expect(await callMethod(t.grpc, service, method, bearer(CANARY)), method.name).toBe(
+        Code.PermissionDenied,
+      );
+    }
+    const scheme = BackupControlService.methods.find((m) => m.name === 'GetAuthScheme')!;
+    expect(await callMethod(t.grpc, BackupControlService, scheme, {})).toBe('ok');
+  });
+});
+
+describe('sign-in seams with allow-all', () => {
+  let t: TestServer;
+  let trusted: TestServer;
+  let viewer: string;
+  beforeAll(async () => {
+    t = await startTestServer('sqlite', { STORE_AUTHORIZER: 'allow-all' });
+    viewer = (await t.server.tokens.issue({ tenant: 'default', roles: ['viewer'] })).token;
+    trusted = await startTestServer('sqlite', {
+      STORE_AUTHORIZER: 'allow-all',
+      STORE_TRUSTED_TENANT: 'lab',
+    });
+  });
+  afterAll(async () => {
+    await t?.dispose();
+    await trusted?.dispose();
+  });
+
+  it('a valid credential of any role passes every RPC; an anonymous one is refused by the gate', async () => {
+    for (const [service, method] of protectedMethods) {
+      const outcome = await callMethod(t.grpc, service, method, bearer(viewer));
+      expect([Code.PermissionDenied, Code.Unauthenticated], method.name).not.toContain(outcome);
+      expect(await callMethod(t.grpc, service, method, {}), method.name).toBe(Code.Unauthenticated);
+    }
+  });
+
+  it('with STORE_TRUSTED_TENANT an anonymous caller passes and acts in that tenant', async () => {
+    for (const [service, method] of protectedMethods) {
+      const outcome = await callMethod(trusted.grpc, service, method, {});
+      expect([Code.PermissionDenied, Code.Unauthenticated], method.name).not.toContain(outcome);
+    }
+  });
+});

@@ -1,0 +1,186 @@
+import { create, type DescService } from '@bufbuild/protobuf';
+import {
+  Code,
+  ConnectError,
+  createClient,
+  type Interceptor,
+  type Transport,
+} from '@connectrpc/connect';
+import { createGrpcWebTransport } from '@connectrpc/connect-node';
+import * as grpc from '@grpc/grpc-js';
+import { TreeDataService, IdentityService } from '@store/contract';
+import {
+  Health,
+  HealthCheckResponse_ServingStatus as ServingStatus,
+} from '@store/contract/gen/grpc/health/v1/health_pb.js';
+import {
+  ServerReflection,
+  ServerReflectionRequestSchema,
+} from '@store/contract/gen/grpc/reflection/v1/reflection_pb.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createGrpcJsClient } from './support/grpc-js-client.js';
+import { startTestServer, type TestServer } from './support/test-server.js';
+import { DIALECTS } from './support/test-storage.js';
+
+const TOKEN = 'test-bootstrap-token-0123456789';
+
+const withToken: Interceptor = (next) => (req) => {
+  req.header.set('authorization', `Bearer ${TOKEN}`);
+  return next(req);
+};
+
+function metadata(): grpc.Metadata {
+  const md = new grpc.Metadata();
+  md.set('authorization', `Bearer ${TOKEN}`);
+  return md;
+}
+
+describe.each(DIALECTS)('the server on %s', (dialect) => {
+  let t: TestServer;
+  let grpcWeb: Transport;
+  beforeAll(async () => {
+    t = await startTestServer(dialect, { STORE_BOOTSTRAP_TOKEN: TOKEN });
+    grpcWeb = createGrpcWebTransport({
+      baseUrl: t.server.httpUrl,
+      httpVersion: '1.1',
+      interceptors: [withToken],
+    });
+  });
+  afterAll(async () => {
+    await t?.dispose();
+  });
+
+  function grpcJs(service: DescService) {
+    return createGrpcJsClient(service, t.server.grpcUrl);
+  }
+
+  it('health Check says SERVING over native gRPC (grpc-js) and over gRPC-Web', async () => {
+    const client = grpcJs(Health);
+    const viaGrpcJs = await client.unary<{ status: number }>(
+      'check',
+      create(Health.method.check.input, {}),
+    );
+    client.close();
+    expect(viaGrpcJs.status).toBe(ServingStatus.SERVING);
+    const viaWeb = await createClient(Health, t.grpcWeb).check({
+      service: 'store.backup.v1.BackupControlService',
+    });
+    expect(viaWeb.status).toBe(ServingStatus.SERVING);
+  });
+
+  it('the same tree-data calls give the same answers through grpc-js (h2c) and gRPC-Web (HTTP/1.1)', async () => {
+    const web = createClient(TreeDataService, grpcWeb);
+    const native = grpcJs(TreeDataService);
+    try {
+      const put = (tree: string, key: string, value: string) =>
+        native.unary<{ sequence: bigint }>(
+          'putEntry',
+          create(TreeDataService.method.putEntry.input, { treeId: tree, key, valueJson: value }),
+          metadata(),
+        );
+      const first = await put('parity', 'a', '{"b":1, "a":2}');
+      const second = await web.putEntry({ treeId: 'parity', key: 'b', valueJson: '[1,2]' });
+      expect(second.sequence).toBeGreaterThan(first.sequence);
+
+      const viaWeb = await web.getEntry({ treeId: 'parity', key: 'a' });
+      const viaNative = await native.unary<typeof viaWeb>(
+        'getEntry',
+        create(TreeDataService.method.getEntry.input, { treeId: 'parity', key: 'a' }),
+        metadata(),
+      );
+      expect(viaWeb.entry?.valueJson).toBe('{"a":2,"b":1}');
+      expect(viaNative.entry?.valueJson).toBe(viaWeb.entry?.valueJson);
+      expect(viaNative.entry?.sequence).toBe(viaWeb.entry?.sequence);
+
+      const listWeb = await web.listEntries({ treeId: 'parity' });
+      const listNative = await native.unary<typeof listWeb>(
+        'listEntries',
+        create(TreeDataService.method.listEntries.input, { treeId: 'parity' }),
+        metadata(),
+      );
+      expect(listNative.entries.map((e) => e.key)).toEqual(listWeb.entries.map((e) => e.key));
+      expect(listWeb.entries.map((e) => e.key)).toEqual(['a', 'b']);
+    } finally {
+      native.close();
+    }
+  });
+
+  it('errors carry the same gRPC code on both transports', async () => {
+    const native = grpcJs(TreeDataService);
+    try {
+      const bad = create(TreeDataService.method.putEntry.input, {
+        treeId: '../x',
+        key: 'k',
+        valueJson: '1',
+      });
+      const nativeError = await native
+        .unary('putEntry', bad, metadata())
+        .catch((e: grpc.ServiceError) => e);
+      expect((nativeError as grpc.ServiceError).code).toBe(grpc.status.INVALID_ARGUMENT);
+      const webError = await createClient(TreeDataService, grpcWeb)
+        .putEntry(bad)
+        .catch((e: unknown) => ConnectError.from(e));
+      expect((webError as ConnectError).code).toBe(Code.InvalidArgument);
+      const anonymous = await createClient(IdentityService, t.grpcWeb)
+        .whoAmI({})
+        .catch((e: unknown) => ConnectError.from(e));
+      expect((anonymous as ConnectError).code).toBe(Code.Unauthenticated);
+    } finally {
+      native.close();
+    }
+  });
+
+  it('WhoAmI names the bootstrap admin in the default tenant', async () => {
+    const me = await createClient(IdentityService, grpcWeb).whoAmI({});
+    expect(me.schemeId).toBe('bearer');
+    expect(me.activeTenant).toBe('default');
+    expect(me.tenants).toEqual([
+      expect.objectContaining({ tenantId: 'default', roles: ['admin'] }),
+    ]);
+  });
+
+  it('server reflection lists the services and serves their files (grpcurl works)', async () => {
+    const client = grpcJs(ServerReflection);
+    try {
+      const call = (
+        client.raw as unknown as Record<string, () => grpc.ClientDuplexStream<unknown, unknown>>
+      ).serverReflectionInfo!.call(client.raw);
+      const responses: Array<{ messageResponse: { case: string; value: unknown } }> = [];
+      const done = new Promise<void>((resolve, reject) => {
+        call.on('data', (r) => responses.push(r as (typeof responses)[number]));
+        call.on('end', resolve);
+        call.on('error', reject);
+      });
+      call.write(
+        create(ServerReflectionRequestSchema, {
+          messageRequest: { case: 'listServices', value: '' },
+        }),
+      );
+      call.write(
+        create(ServerReflectionRequestSchema, {
+          messageRequest: {
+            case: 'fileContainingSymbol',
+            value: 'store.backup.v1.BackupControlService',
+          },
+        }),
+      );
+      call.end();
+      await done;
+      const services = (responses[0]?.messageResponse.value as { service: Array<{ name: string }> })
+        .service;
+      expect(services.map((s) => s.name)).toEqual(
+        expect.arrayContaining([
+          'store.backup.v1.BackupControlService',
+          'store.schema.v1.SchemaControlService',
+          'grpc.health.v1.Health',
+        ]),
+      );
+      expect(responses[1]?.messageResponse.case).toBe('fileDescriptorResponse');
+      const files = (responses[1]?.messageResponse.value as { fileDescriptorProto: Uint8Array[] })
+        .fileDescriptorProto;
+      expect(files.length).toBeGreaterThan(3);
+    } finally {
+      client.close();
+    }
+  });
+});
