@@ -1,0 +1,149 @@
+import { createHash } from 'node:crypto';
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import { invalidArgument } from '../../errors.js';
+import { canonicalJson } from '../../data/canonical-json.js';
+import { LruCache } from './lru-cache.js';
+import type { PolicyMode, SchemaPolicy, Violation } from './types.js';
+import { isUint32 } from './uint32.js';
+
+/** How many compiled schemas stay cached; policies change rarely, trees are many. */
+export const VALIDATOR_CACHE_SIZE = 256;
+
+/** How many violations a report or dead letter keeps by default. */
+export const DEFAULT_VIOLATION_LIMIT = 100;
+
+/** A compiled JSON Schema: checks values and explains failures. */
+export interface PolicyValidator {
+  /** SHA-256 (hex) of the schema text the validator was compiled from. */
+  readonly schemaHash: string;
+  /** Every violation of the value; empty when it passes. */
+  validate(value: unknown): Violation[];
+  /** Whether the value passes, without building messages. */
+  isValid(value: unknown): boolean;
+}
+
+/** A policy whose schema compiled, ready to check values. */
+export interface CompiledPolicy {
+  readonly mode: PolicyMode;
+  readonly version: number;
+  readonly validator: PolicyValidator;
+}
+
+const POLICY_MODES: readonly PolicyMode[] = ['ENFORCE', 'AUDIT'];
+const cache = new LruCache<string, PolicyValidator>(VALIDATOR_CACHE_SIZE);
+
+/** Check a policy's fields and compile its schema; throws InvalidArgument naming the field. */
+export function compilePolicy(policy: SchemaPolicy, field = 'policy'): CompiledPolicy {
+  if (!POLICY_MODES.includes(policy.mode)) {
+    throw invalidArgument(`${field}.mode`, `must be ENFORCE or AUDIT, got ${String(policy.mode)}`);
+  }
+  if (!isUint32(policy.version)) {
+    throw invalidArgument(`${field}.version`, `must be an unsigned 32-bit integer`);
+  }
+  const validator = compileSchema(policy.jsonSchema, `${field}.json_schema`);
+  return { mode: policy.mode, version: policy.version, validator };
+}
+
+/** Compile JSON Schema 2020-12 text (cached by its hash); throws InvalidArgument on bad input. */
+export function compileSchema(jsonSchema: string, field = 'policy.json_schema'): PolicyValidator {
+  if (typeof jsonSchema !== 'string' || jsonSchema.trim() === '') {
+    throw invalidArgument(field, 'a JSON Schema is required');
+  }
+  const schemaHash = createHash('sha256').update(jsonSchema).digest('hex');
+  const cached = cache.get(schemaHash);
+  if (cached) return cached;
+
+  let schema: unknown;
+  try {
+    schema = JSON.parse(jsonSchema);
+  } catch (error) {
+    throw invalidArgument(field, `not valid JSON: ${messageOf(error)}`);
+  }
+  // Ajv's own wording; checked here because Ajv crashes on null instead of reporting it.
+  if (typeof schema !== 'boolean' && (typeof schema !== 'object' || schema === null)) {
+    throw invalidArgument(field, 'schema must be object or boolean');
+  }
+
+  let compiled: ValidateFunction;
+  try {
+    compiled = newAjv().compile(schema as object | boolean);
+  } catch (error) {
+    throw invalidArgument(field, messageOf(error));
+  }
+  const validator = wrap(schemaHash, compiled);
+  cache.set(schemaHash, validator);
+  return validator;
+}
+
+/** At most `limit` violations of the value against the validator, in Ajv's order. */
+export function firstViolations(
+  validator: PolicyValidator,
+  value: unknown,
+  limit = DEFAULT_VIOLATION_LIMIT,
+): Violation[] {
+  return validator.validate(value).slice(0, Math.max(0, limit));
+}
+
+/** One line for a violation, as dead letters carry them ('(root)' for the whole value). */
+export function formatViolation(violation: Violation): string {
+  return `${violation.path === '' ? '(root)' : violation.path}: ${violation.message}`;
+}
+
+/** Forget every compiled schema (tests, or after a configuration reload). */
+export function clearValidatorCache(): void {
+  cache.clear();
+}
+
+// A fresh Ajv per compilation: Ajv registers each schema under its $id, so a shared instance would
+// refuse a second tree's schema with the same $id, and a failed compile would leave it registered.
+// Compiling happens once per distinct schema text thanks to the cache, so the cost is paid rarely.
+function newAjv(): Ajv2020 {
+  return new Ajv2020({
+    allErrors: true,
+    // Real-world schemas carry unknown keywords and loose constructs; strict mode would refuse them.
+    strict: false,
+    // ajv-formats is not installed: 'format' is an annotation only, as 2020-12 allows.
+    validateFormats: false,
+    logger: false,
+  });
+}
+
+function wrap(schemaHash: string, compiled: ValidateFunction): PolicyValidator {
+  return {
+    schemaHash,
+    isValid: (value) => compiled(value) === true,
+    validate(value) {
+      if (compiled(value) === true) return [];
+      // Ajv keeps errors on the function: copy them out before the next call overwrites them.
+      return (compiled.errors ?? []).map(toViolation);
+    },
+  };
+}
+
+function toViolation(error: ErrorObject): Violation {
+  return { path: error.instancePath, message: describe(error) };
+}
+
+// Ajv's messages leave out which property or value was at fault for these keywords.
+function describe(error: ErrorObject): string {
+  const message = error.message ?? `fails "${error.keyword}"`;
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'additionalProperties':
+      return `${message}: '${String(params['additionalProperty'])}'`;
+    case 'unevaluatedProperties':
+      return `${message}: '${String(params['unevaluatedProperty'])}'`;
+    case 'propertyNames':
+      return `${message}: '${String(params['propertyName'])}'`;
+    case 'enum':
+      return `${message}: ${canonicalJson(params['allowedValues'] ?? null)}`;
+    case 'const':
+      return `${message}: ${canonicalJson(params['allowedValue'] ?? null)}`;
+    default:
+      return message;
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
