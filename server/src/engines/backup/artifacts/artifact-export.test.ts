@@ -1,0 +1,122 @@
+import { existsSync } from 'node:fs';
+import { open, readFile, readdir, readlink, rm, truncate } from 'node:fs/promises';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DEFAULT_EXPORT_CHUNK_BYTES } from './artifact-export.js';
+import type { ArtifactStore } from './artifact-store.js';
+import type { WrittenArtifact } from './artifact-types.js';
+import { codeOf, makeRecords, tempStore } from './test-fixtures.js';
+
+let store: ArtifactStore;
+let dispose: () => Promise<void>;
+let artifact: WrittenArtifact;
+beforeEach(async () => {
+  ({ store, dispose } = await tempStore());
+  // Level 0 keeps the file large (several default-sized chunks) without many records.
+  const written = await store.writeArtifacts('acme', 'b1', makeRecords(3_000, 1_000), {
+    gzipLevel: 0,
+  });
+  artifact = written[0] as WrittenArtifact;
+});
+afterEach(() => dispose());
+
+const path = () => store.layout.artifactPath('acme', 'b1', artifact.artifactId);
+
+/** Pulls every chunk, recording what was yielded before any error. */
+async function drain(chunkSize?: number): Promise<{ chunks: Uint8Array[]; code: string }> {
+  const chunks: Uint8Array[] = [];
+  try {
+    for await (const chunk of store.exportArtifact('acme', 'b1', artifact, { chunkSize })) {
+      chunks.push(chunk);
+    }
+    return { chunks, code: 'ok' };
+  } catch (error) {
+    return { chunks, code: (error as { code?: string }).code ?? String(error) };
+  }
+}
+
+async function writeByteAt(at: number, value: number): Promise<void> {
+  const handle = await open(path(), 'r+');
+  await handle.write(Buffer.from([value]), 0, 1, at);
+  await handle.close();
+}
+
+describe('exportArtifact', () => {
+  it('yields the stored file byte for byte, every chunk at most chunkSize', async () => {
+    const { chunks, code } = await drain(10_000);
+    expect(code).toBe('ok');
+    expect(chunks.every((c) => c.length <= 10_000 && c.length > 0)).toBe(true);
+    expect(Buffer.concat(chunks).equals(await readFile(path()))).toBe(true);
+  });
+
+  it('uses 64 KiB chunks by default', async () => {
+    expect(artifact.byteSize).toBeGreaterThan(3 * DEFAULT_EXPORT_CHUNK_BYTES);
+    const { chunks } = await drain();
+    expect(chunks.slice(0, -1).every((c) => c.length === DEFAULT_EXPORT_CHUNK_BYTES)).toBe(true);
+    expect(Buffer.concat(chunks).length).toBe(artifact.byteSize);
+  });
+
+  it('throws data_loss without yielding anything when one byte is flipped', async () => {
+    const bytes = await readFile(path());
+    const at = Math.floor(bytes.length / 2);
+    await writeByteAt(at, (bytes[at] ?? 0) ^ 0xff);
+    expect(await drain(1_000)).toEqual({ chunks: [], code: 'data_loss' });
+  });
+
+  it('throws data_loss without yielding anything when the file was truncated', async () => {
+    await truncate(path(), artifact.byteSize - 1);
+    expect(await drain(1_000)).toEqual({ chunks: [], code: 'data_loss' });
+  });
+
+  it('throws data_loss (not not_found) when a catalogued artifact file is missing', async () => {
+    await rm(path());
+    expect(await drain()).toEqual({ chunks: [], code: 'data_loss' });
+  });
+
+  it('when the file changes between the passes, fails before the chunk that would complete it', async () => {
+    const chunkSize = 4_096;
+    const stream = store.exportArtifact('acme', 'b1', artifact, { chunkSize });
+    const first = await stream.next();
+    expect(first.done).toBe(false);
+    // The verifying pass is over; damage a byte the streaming pass has not reached yet.
+    const bytes = await readFile(path());
+    const at = bytes.length - 10;
+    await writeByteAt(at, (bytes[at] ?? 0) ^ 0xff);
+    let sent = (first.value as Uint8Array).length;
+    let code = 'ok';
+    try {
+      for (let r = await stream.next(); !r.done; r = await stream.next()) sent += r.value.length;
+    } catch (error) {
+      code = (error as { code?: string }).code ?? String(error);
+    }
+    expect(code).toBe('data_loss');
+    expect(sent).toBeLessThan(artifact.byteSize);
+  });
+
+  it('when cancelled, throws cancelled', async () => {
+    const controller = new AbortController();
+    const pull = async () => {
+      const chunks = store.exportArtifact('acme', 'b1', artifact, { signal: controller.signal });
+      for await (const _chunk of chunks) controller.abort();
+    };
+    expect(await codeOf(pull())).toBe('cancelled');
+  });
+
+  it.runIf(existsSync('/proc/self/fd'))(
+    'closes the file when the consumer stops early',
+    async () => {
+      const openHandles = async () => {
+        const links = await Promise.all(
+          (await readdir('/proc/self/fd')).map((fd) =>
+            readlink(`/proc/self/fd/${fd}`).catch(() => ''),
+          ),
+        );
+        return links.filter((l) => l === path()).length;
+      };
+      const stream = store.exportArtifact('acme', 'b1', artifact, { chunkSize: 1_000 });
+      await stream.next();
+      expect(await openHandles()).toBe(1);
+      await stream.return(undefined);
+      expect(await openHandles()).toBe(0);
+    },
+  );
+});

@@ -1,0 +1,105 @@
+import { createHash } from 'node:crypto';
+import { open, type FileHandle } from 'node:fs/promises';
+import { StoreError } from '../../errors.js';
+import type { ArtifactLayout } from './artifact-paths.js';
+import type { ArtifactRef, SignalOptions } from './artifact-types.js';
+import { errnoCode, throwIfAborted } from './durable-fs.js';
+
+/** DESIGN.md §3: export chunks default to 64 KiB. */
+export const DEFAULT_EXPORT_CHUNK_BYTES = 64 * 1024;
+const VERIFY_CHUNK = 256 * 1024;
+
+export interface ExportOptions extends SignalOptions {
+  /** Largest chunk handed out; the last chunk may be shorter. */
+  chunkSize?: number;
+}
+
+function dataLoss(artifactId: string, why: string): StoreError {
+  return new StoreError('data_loss', `artifact ${artifactId} cannot be exported: ${why}`);
+}
+
+/** Reads exactly `length` bytes at `position` unless the file ends first. */
+async function readAt(handle: FileHandle, length: number, position: number): Promise<Buffer> {
+  const buffer = Buffer.allocUnsafe(length);
+  let filled = 0;
+  while (filled < length) {
+    const { bytesRead } = await handle.read(buffer, filled, length - filled, position + filled);
+    if (bytesRead === 0) break;
+    filled += bytesRead;
+  }
+  return filled === length ? buffer : buffer.subarray(0, filled);
+}
+
+/**
+ * Streams an artifact's STORED bytes (what the manifest's sha256 covers) as chunks of at most
+ * `chunkSize`, pulled one at a time so a slow client holds back the disk (no read-ahead).
+ *
+ * Never sends corrupt bytes, at the price of reading the file twice:
+ * 1. a first pass hashes the whole file; a mismatch fails before any chunk is yielded, so the
+ *    common case (damage at rest) sends nothing at all;
+ * 2. the second pass hashes again while streaming, and the final chunk is held back until that
+ *    hash matches. If the file changed between the passes, earlier chunks have gone out, but the
+ *    stream ends in DataLoss instead of completing, so no client ever holds a whole artifact
+ *    that fails its checksum. Buffering the artifact (memory) or copying it (disk) would close
+ *    even that window; two sequential reads are the cheaper guarantee.
+ * Both passes read one open file handle, so a rename over the path between them cannot mix two
+ * files' bytes.
+ *
+ * The caller resolves `artifact` from the catalog or manifest (an id not there is NotFound, its
+ * check); a file missing for a catalogued artifact is therefore DataLoss here, not NotFound.
+ */
+export async function* exportArtifact(
+  layout: ArtifactLayout,
+  tenant: string,
+  backupId: string,
+  artifact: ArtifactRef,
+  options: ExportOptions = {},
+): AsyncGenerator<Uint8Array, void, undefined> {
+  const path = layout.artifactPath(tenant, backupId, artifact.artifactId);
+  const chunkSize = Math.max(1, Math.floor(options.chunkSize ?? DEFAULT_EXPORT_CHUNK_BYTES));
+  const { signal } = options;
+  const expected = artifact.sha256.toLowerCase();
+  throwIfAborted(signal);
+  let handle: FileHandle;
+  try {
+    handle = await open(path, 'r');
+  } catch (error) {
+    if (errnoCode(error) === 'ENOENT') throw dataLoss(artifact.artifactId, 'the file is missing');
+    throw error;
+  }
+  try {
+    const size = (await handle.stat()).size;
+    if (size !== artifact.byteSize) {
+      throw dataLoss(
+        artifact.artifactId,
+        `stored ${size} bytes, manifest says ${artifact.byteSize}`,
+      );
+    }
+    // Pass 1: verify before sending anything.
+    const first = createHash('sha256');
+    for (let position = 0; position < size;) {
+      throwIfAborted(signal);
+      const bytes = await readAt(handle, Math.min(VERIFY_CHUNK, size - position), position);
+      if (bytes.length === 0) throw dataLoss(artifact.artifactId, 'the file was truncated');
+      first.update(bytes);
+      position += bytes.length;
+    }
+    if (first.digest('hex') !== expected) throw dataLoss(artifact.artifactId, 'checksum mismatch');
+
+    // Pass 2: stream, re-hashing; hold the last chunk until the hash is proven.
+    const second = createHash('sha256');
+    for (let position = 0; position < size;) {
+      throwIfAborted(signal);
+      const chunk = await readAt(handle, Math.min(chunkSize, size - position), position);
+      if (chunk.length === 0) throw dataLoss(artifact.artifactId, 'the file changed while read');
+      second.update(chunk);
+      position += chunk.length;
+      if (position >= size && second.digest('hex') !== expected) {
+        throw dataLoss(artifact.artifactId, 'the file changed while it was exported');
+      }
+      yield chunk;
+    }
+  } finally {
+    await handle.close();
+  }
+}

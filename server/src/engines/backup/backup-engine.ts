@@ -1,0 +1,287 @@
+import { getBackupRow } from '../../storage/backup-store.js';
+import { configureHealthMonitoring } from '../../storage/backup-health-store.js';
+import type { Storage } from '../../storage/database.js';
+import { countLiveEntries } from '../../storage/physical-tree-store.js';
+import { resolveTree } from '../../storage/tree-store.js';
+import { StoreError, failedPrecondition, invalidArgument, notFound } from '../errors.js';
+import type { OperationLogger, OperationRecord, OperationRunner } from '../operations/index.js';
+import { ArtifactStore, assertArtifactId } from './artifacts/index.js';
+import { registerBackupKinds } from './backup-operations.js';
+import type {
+  BackupManifestDoc,
+  CaptureRequest,
+  HealthConfig,
+  HealthReport,
+  RestoreRequest,
+  RestoreResult,
+  SetCaptureRequest,
+} from './backup-types.js';
+import { CaptureService } from './capture/capture-service.js';
+import { CatalogService } from './catalog/catalog-service.js';
+import { checkBackupHealth } from './health/health-check.js';
+import { revertRestore } from './restore/revert.js';
+import { RestoreService, validateRestoreRequest } from './restore/restore-service.js';
+import { BackupBackground } from './schedules/background-loops.js';
+import { ScheduleService } from './schedules/schedule-service.js';
+import { validateBackupId } from './validation.js';
+
+export interface BackupEngineOptions {
+  storage: Storage;
+  artifactDir: string;
+  runner: OperationRunner;
+  /** STORE_SCHEDULER_MIN_INTERVAL in ms. */
+  schedulerMinIntervalMs: number;
+  /** STORE_HEALTH_MONITORING. */
+  healthMonitoring: boolean;
+  clock?: () => number;
+  logger?: OperationLogger | undefined;
+  /** Test seam: runs after each page a capture reads. */
+  afterCapturePage?: () => Promise<void>;
+  /** Test seam: runs after each batch a restore applies. */
+  afterRestoreBatch?: () => Promise<void>;
+}
+
+/** Who starts a tracked backup operation. */
+export interface Starter {
+  tenant: string;
+  createdBy: string;
+  trackingId?: string | undefined;
+}
+
+/**
+ * The backup engine: captures, catalog, restores, export, health, maintenance and schedules over
+ * the database and the artifact store. Tracked work runs through the operations runner; the
+ * methods here validate first, so a bad request fails at once instead of as a FAILED operation.
+ */
+export class BackupEngine {
+  readonly artifacts: ArtifactStore;
+  readonly catalog: CatalogService;
+  readonly schedules: ScheduleService;
+  readonly healthMonitoringAvailable: boolean;
+  private readonly captures: CaptureService;
+  private readonly restores: RestoreService;
+  private readonly background: BackupBackground;
+  private readonly storage: Storage;
+  private readonly runner: OperationRunner;
+  private readonly clock: () => number;
+  private readonly minIntervalMs: number;
+
+  constructor(options: BackupEngineOptions) {
+    this.minIntervalMs = options.schedulerMinIntervalMs;
+    this.storage = options.storage;
+    this.runner = options.runner;
+    this.clock = options.clock ?? Date.now;
+    this.artifacts = new ArtifactStore(options.artifactDir);
+    this.catalog = new CatalogService(this.storage, this.artifacts);
+    this.captures = new CaptureService(
+      this.storage,
+      this.artifacts,
+      this.clock,
+      options.afterCapturePage,
+    );
+    this.restores = new RestoreService(
+      this.storage,
+      this.artifacts,
+      this.clock,
+      options.afterRestoreBatch,
+    );
+    this.schedules = new ScheduleService(this.storage, options.schedulerMinIntervalMs, this.clock);
+    this.healthMonitoringAvailable = options.healthMonitoring;
+    this.background = new BackupBackground({
+      storage: this.storage,
+      runner: this.runner,
+      clock: this.clock,
+      tickMs: Math.min(5000, Math.max(100, Math.floor(options.schedulerMinIntervalMs / 4))),
+      healthMonitoring: options.healthMonitoring,
+      logger: options.logger,
+    });
+    registerBackupKinds(this.runner, {
+      storage: this.storage,
+      artifacts: this.artifacts,
+      captures: this.captures,
+      restores: this.restores,
+      clock: this.clock,
+    });
+  }
+
+  /** Starts the scheduler and health monitor. */
+  start(): void {
+    this.background.start();
+  }
+
+  /** Stops them (running operations belong to the runner). */
+  stop(): Promise<void> {
+    return this.background.stop();
+  }
+
+  /** Runs one scheduler / monitor pass now (tests, and a faster first pass at start). */
+  tick(): Promise<void> {
+    return this.background.tick();
+  }
+
+  /** Queues a full or incremental capture of a scope. */
+  async startCapture(
+    who: Starter,
+    request: CaptureRequest,
+    incremental: boolean,
+  ): Promise<OperationRecord> {
+    await this.captures.validate(who.tenant, request, incremental);
+    return this.submit(
+      who,
+      incremental ? 'INCREMENTAL_BACKUP' : 'BACKUP',
+      request,
+      request.scope.treeId,
+    );
+  }
+
+  /** Queues a backup set over two or more trees. */
+  async startSet(who: Starter, request: SetCaptureRequest): Promise<OperationRecord> {
+    this.captures.validateSet(request);
+    return this.submit(who, 'BACKUP_SET', request, null);
+  }
+
+  /** Queues a restore (hot: chain from the catalog; cold: from the manifests). */
+  async startRestore(
+    who: Starter,
+    request: RestoreRequest,
+    cold: boolean,
+  ): Promise<OperationRecord> {
+    validateRestoreRequest(request);
+    if (cold) {
+      await this.artifacts.readManifest<BackupManifestDoc>(who.tenant, request.backupId);
+    } else if (!(await getBackupRow(this.storage, who.tenant, request.backupId))) {
+      throw notFound(`backup ${request.backupId} does not exist`);
+    }
+    const earlier = await this.restores.previous(who.tenant, request.operationId);
+    if (!earlier && request.mode === 'NEW_TREE' && request.targetTreeId) {
+      const tree = await resolveTree(this.storage, who.tenant, request.targetTreeId);
+      if (tree && (await countLiveEntries(this.storage, tree.physicalTreeId)) > 0) {
+        throw failedPrecondition(
+          `tree ${request.targetTreeId} is not empty; NEW_TREE needs an empty tree`,
+        );
+      }
+    }
+    return this.submit(who, cold ? 'COLD_RESTORE' : 'RESTORE', request, request.backupId);
+  }
+
+  /** Queues a health check of a backup. */
+  async startHealthCheck(who: Starter, backupId: string): Promise<OperationRecord> {
+    validateBackupId(backupId);
+    if (!(await getBackupRow(this.storage, who.tenant, backupId))) {
+      throw notFound(`backup ${backupId} does not exist`);
+    }
+    return this.submit(who, 'BACKUP_HEALTH_CHECK', { backupId }, backupId);
+  }
+
+  /** Queues a catalog rebuild of the caller's tenant. */
+  startRebuild(who: Starter): Promise<OperationRecord> {
+    return this.submit(who, 'CATALOG_REBUILD', {}, null);
+  }
+
+  /** Queues a catalog scrub of the caller's tenant. */
+  startScrub(who: Starter, pruneOrphans: boolean): Promise<OperationRecord> {
+    return this.submit(who, 'CATALOG_SCRUB', { pruneOrphans }, null);
+  }
+
+  private submit(who: Starter, kind: string, request: unknown, targetId: string | null) {
+    return this.runner.submit({
+      tenant: who.tenant,
+      kind,
+      request,
+      targetId,
+      trackingId: who.trackingId,
+      createdBy: who.createdBy,
+    });
+  }
+
+  /**
+   * Waits for an operation to finish (the obsolete blocking RPCs): its result, or its error
+   * raised again with the same code.
+   */
+  async wait(tenant: string, operationId: string, signal?: AbortSignal): Promise<unknown> {
+    for (let delay = 10; ; delay = Math.min(delay * 2, 200)) {
+      const op = await this.runner.get(tenant, operationId);
+      if (!op) throw new StoreError('internal', `operation ${operationId} vanished`);
+      if (op.state === 'SUCCEEDED') return op.result;
+      if (op.state === 'FAILED' || op.state === 'CANCELLED') {
+        const code = (op.error?.code ?? 'cancelled') as StoreError['code'];
+        throw new StoreError(code, op.error?.message ?? 'the operation was cancelled');
+      }
+      if (signal?.aborted) throw new StoreError('cancelled', 'the call was cancelled');
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
+
+  /** Verifies a backup now and stores the report (the obsolete CheckBackupHealth). */
+  checkHealthNow(tenant: string, backupId: string): Promise<HealthReport> {
+    validateBackupId(backupId);
+    return checkBackupHealth(this.storage, this.artifacts, tenant, backupId, { now: this.clock });
+  }
+
+  /** Swaps an IN_PLACE restore back (trusting only its operation id). */
+  revertRestore(tenant: string, response: RestoreResult): Promise<void> {
+    return revertRestore(this.storage, tenant, response, this.clock());
+  }
+
+  /** Streams a catalogued artifact's stored bytes, verified; NotFound for unknown ids. */
+  async *exportArtifact(
+    tenant: string,
+    backupId: string,
+    artifactId: string,
+    signal?: AbortSignal,
+  ): AsyncGenerator<Uint8Array> {
+    validateBackupId(backupId);
+    if (!artifactId) throw invalidArgument('artifact_id', 'is required');
+    assertArtifactId(artifactId);
+    const row = await getBackupRow(this.storage, tenant, backupId);
+    if (!row) throw notFound(`backup ${backupId} does not exist`);
+    const manifest = JSON.parse(row.manifestJson) as BackupManifestDoc;
+    const artifact = manifest.artifacts.find((a) => a.artifactId === artifactId);
+    if (!artifact) throw notFound(`backup ${backupId} has no artifact ${artifactId}`);
+    yield* this.artifacts.exportArtifact(tenant, backupId, artifact, { signal });
+  }
+
+  /** The stored report and monitoring config of a backup; undefined when the backup is absent. */
+  async getHealth(
+    tenant: string,
+    backupId: string,
+  ): Promise<{ report: HealthReport | undefined; config: HealthConfig | undefined } | undefined> {
+    validateBackupId(backupId);
+    const row = await getBackupRow(this.storage, tenant, backupId);
+    if (!row) return undefined;
+    return {
+      report: row.healthReportJson ? (JSON.parse(row.healthReportJson) as HealthReport) : undefined,
+      config:
+        row.healthIntervalMs !== null || row.healthMonitoring
+          ? { monitoringEnabled: row.healthMonitoring, intervalMs: row.healthIntervalMs ?? 0 }
+          : undefined,
+    };
+  }
+
+  /**
+   * Sets periodic monitoring of a backup. An enabled config needs a positive interval
+   * (InvalidArgument otherwise); it is clamped up to the scheduler minimum like a schedule.
+   */
+  async configureHealth(
+    tenant: string,
+    backupId: string,
+    enabled: boolean,
+    intervalMs: number | undefined,
+  ): Promise<void> {
+    validateBackupId(backupId);
+    const valid = intervalMs !== undefined && Number.isFinite(intervalMs) && intervalMs > 0;
+    if (enabled && !valid) throw invalidArgument('interval', 'must be a positive duration');
+    if (intervalMs !== undefined && intervalMs < 0) {
+      throw invalidArgument('interval', 'must not be negative');
+    }
+    const stored = valid ? Math.max(Math.ceil(intervalMs), this.minIntervalMs) : null;
+    const updated = await configureHealthMonitoring(this.storage, {
+      tenant,
+      backupId,
+      enabled,
+      intervalMs: stored,
+      now: this.clock(),
+    });
+    if (!updated) throw notFound(`backup ${backupId} does not exist`);
+  }
+}

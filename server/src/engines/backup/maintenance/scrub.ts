@@ -1,0 +1,90 @@
+import {
+  listAllBackupRows,
+  liveCaptureIds,
+  releaseCapture,
+} from '../../../storage/backup-store.js';
+import type { Storage } from '../../../storage/database.js';
+import type { ArtifactStore } from '../artifacts/index.js';
+import type { BackupManifestDoc, ScrubFinding, ScrubResult } from '../backup-types.js';
+
+/**
+ * Scrubs a tenant's catalog against the artifact store: rows whose artifacts are missing or fail
+ * their checksum, and files no row owns (directories of crashed captures or half-deleted backups,
+ * leftover temp files, stray artifacts). Directories of captures still running (their operation
+ * queued or holding a live lease) are left alone. With `prune`, orphans are deleted; damaged
+ * artifacts of catalogued backups are only reported (they may be all that is left).
+ */
+export async function scrubCatalog(
+  storage: Storage,
+  artifacts: ArtifactStore,
+  tenant: string,
+  options: { prune: boolean; now: number; signal?: AbortSignal; onProgress?: (n: number) => void },
+): Promise<ScrubResult> {
+  const result: ScrubResult = {
+    rowsChecked: 0,
+    artifactsChecked: 0,
+    findings: [],
+    orphansFound: 0,
+    orphansPruned: 0,
+    pruneOrphans: options.prune,
+  };
+  const rows = await listAllBackupRows(storage, tenant);
+  const owned = new Map<string, Set<string>>();
+  for (const row of rows) {
+    options.signal?.throwIfAborted();
+    const manifest = JSON.parse(row.manifestJson) as BackupManifestDoc;
+    owned.set(row.id, new Set(manifest.artifacts.map((a) => a.artifactId)));
+    for (const artifact of manifest.artifacts) {
+      const check = await artifacts.verifyArtifact(tenant, row.id, artifact, options);
+      result.artifactsChecked += 1;
+      if (!check.ok) {
+        result.findings.push({
+          backupId: row.id,
+          artifactId: artifact.artifactId,
+          problem: check.problem === 'missing' ? 'missing' : 'corrupt',
+          detail: check.detail ?? check.problem ?? '',
+        });
+      }
+    }
+    result.rowsChecked += 1;
+    options.onProgress?.(result.rowsChecked);
+  }
+
+  const live = await liveCaptureIds(storage, tenant, options.now);
+  const orphan = async (finding: ScrubFinding, path: string, backupId?: string) => {
+    result.findings.push(finding);
+    result.orphansFound += 1;
+    if (!options.prune) return;
+    if (await artifacts.deleteOrphan(path)) result.orphansPruned += 1;
+    if (backupId) await releaseCapture(storage, tenant, backupId);
+  };
+  for (const stored of await artifacts.listStoredBackups(tenant)) {
+    options.signal?.throwIfAborted();
+    if (live.has(stored.backupId)) continue;
+    const mine = owned.get(stored.backupId);
+    if (!mine) {
+      const detail =
+        `no catalog row owns this directory (${stored.artifacts.length} artifacts, ` +
+        `${stored.tempFiles.length} temp files, manifest ${stored.hasManifest ? 'present' : 'absent'})`;
+      await orphan(
+        { backupId: '', artifactId: stored.backupId, problem: 'orphan', detail },
+        stored.directory,
+        stored.backupId,
+      );
+      continue;
+    }
+    for (const temp of stored.tempFiles) {
+      const detail = `leftover temp file ${temp.name} of backup ${stored.backupId}`;
+      await orphan({ backupId: '', artifactId: temp.name, problem: 'orphan', detail }, temp.path);
+    }
+    for (const artifact of stored.artifacts) {
+      if (mine.has(artifact.artifactId)) continue;
+      const detail = `artifact ${artifact.name} is not in the manifest of ${stored.backupId}`;
+      await orphan(
+        { backupId: '', artifactId: artifact.artifactId, problem: 'orphan', detail },
+        artifact.path,
+      );
+    }
+  }
+  return result;
+}

@@ -1,0 +1,234 @@
+import { randomUUID } from 'node:crypto';
+import { getRestore } from '../../../storage/backup-restore-store.js';
+import type { Storage } from '../../../storage/database.js';
+import {
+  bulkInsertEntries,
+  countLiveEntries,
+  createPhysicalTree,
+  dropPhysicalTree,
+  type EntryToInsert,
+} from '../../../storage/physical-tree-store.js';
+import { installRestoredTree } from '../../../storage/restore-install-store.js';
+import { resolveTree } from '../../../storage/tree-store.js';
+import { validateTreeName } from '../../data/tree-names.js';
+import { StoreError, failedPrecondition, invalidArgument } from '../../errors.js';
+import type { ArtifactStore } from '../artifacts/index.js';
+import type { RestoreRequest, RestoreResult } from '../backup-types.js';
+import { stepSize, validateBackupId, validateScope } from '../validation.js';
+import type { ManifestChain } from './chain-source.js';
+
+/** Who runs a restore, and how it reports. */
+export interface RestoreContext {
+  tenant: string;
+  signal: AbortSignal;
+  progress(done: number, total: number, message: string): void;
+  /** A cold restore holds the target's write lock under this id. */
+  lockedBy: string | null;
+}
+
+/** Validates a restore request before it is queued; returns the normalised target tree. */
+export function validateRestoreRequest(request: RestoreRequest): void {
+  validateBackupId(request.backupId);
+  if (request.targetTreeId !== undefined && request.targetTreeId !== '') {
+    validateTreeName(request.targetTreeId, 'target_tree_id');
+  } else if (request.mode === 'NEW_TREE') {
+    throw invalidArgument('target_tree_id', 'is required for a NEW_TREE restore');
+  }
+  if (request.scope) validateScope(request.scope);
+  stepSize(request.applyBatchSize, 'apply_batch_size');
+  if (request.operationId !== undefined && request.operationId !== '') {
+    if (request.operationId.length > 200) invalidArgument('operation_id', 'at most 200 characters');
+  }
+}
+
+/** The longer of two prefixes when one contains the other (the narrower scope); else null. */
+function narrowest(a: string, b: string): string | null {
+  if (a.startsWith(b)) return a;
+  if (b.startsWith(a)) return b;
+  return null;
+}
+
+/**
+ * Applies a backup chain into a fresh physical tree and installs it (DESIGN.md §3): every
+ * artifact of the chain is verified before anything is written (DataLoss leaves the target
+ * untouched), then the chain is applied full → incrementals in batches, then one transaction
+ * swaps (IN_PLACE, NEW_TREE) or just records (SHADOW). Any failure drops the fresh tree.
+ */
+export class RestoreService {
+  constructor(
+    private readonly storage: Storage,
+    private readonly artifacts: ArtifactStore,
+    private readonly clock: () => number,
+    /** Test seam: runs after each applied batch. */
+    private readonly afterBatch?: () => Promise<void>,
+  ) {}
+
+  /** A restore already stored under this operation id, if any (repeat → first result). */
+  async previous(
+    tenant: string,
+    operationId: string | undefined,
+  ): Promise<RestoreResult | undefined> {
+    if (!operationId) return undefined;
+    const row = await getRestore(this.storage, tenant, operationId);
+    return row && (JSON.parse(row.resultJson) as RestoreResult);
+  }
+
+  /** Runs the restore of `chain` (see the class comment). */
+  async restore(
+    ctx: RestoreContext,
+    request: RestoreRequest,
+    chain: ManifestChain,
+  ): Promise<RestoreResult> {
+    const operationId = request.operationId || randomUUID();
+    const earlier = await this.previous(ctx.tenant, operationId);
+    if (earlier) return earlier;
+    const target = chain[chain.length - 1];
+    if (!target) throw new Error('empty chain');
+    const targetTree = request.targetTreeId || target.treeName;
+    const batchSize = stepSize(request.applyBatchSize, 'apply_batch_size');
+    const scopePrefix = request.scope?.keyPrefix ?? '';
+    const prefix = narrowest(scopePrefix, target.keyPrefix ?? '');
+    if (prefix === null) throw invalidArgument('scope.key_prefix', 'lies outside the backup');
+
+    const total = chain.reduce((n, m) => n + m.entryCount, 0);
+    await this.verifyChain(ctx, chain);
+
+    const current = await resolveTree(this.storage, ctx.tenant, targetTree);
+    if (request.mode === 'NEW_TREE' && current) {
+      if ((await countLiveEntries(this.storage, current.physicalTreeId)) > 0) {
+        throw failedPrecondition(`tree ${targetTree} is not empty; NEW_TREE needs an empty tree`);
+      }
+    }
+    if (current?.writeLockedBy && current.writeLockedBy !== ctx.lockedBy) {
+      throw failedPrecondition(
+        `tree ${targetTree} is locked by operation ${current.writeLockedBy}`,
+      );
+    }
+    const physicalTreeId = await createPhysicalTree(this.storage, {
+      tenant: ctx.tenant,
+      treeName: targetTree,
+      now: this.clock(),
+      lastSequence: current?.lastSequence ?? 0,
+    });
+    try {
+      const applied = await this.apply(ctx, chain, physicalTreeId, prefix, batchSize, total);
+      const result: RestoreResult = {
+        backupId: target.backupId,
+        targetTreeId: targetTree,
+        mode: request.mode,
+        operationId,
+        manifestChain: chain.map((m) => m.backupId),
+        entriesApplied: applied,
+      };
+      if (request.mode === 'SHADOW') result.shadowPhysicalTreeId = physicalTreeId;
+      ctx.signal.throwIfAborted();
+      const now = this.clock();
+      const outcome = await installRestoredTree(this.storage, {
+        tenant: ctx.tenant,
+        treeName: targetTree,
+        physicalTreeId,
+        mode: request.mode,
+        keyPrefix: prefix,
+        lockedBy: ctx.lockedBy,
+        now,
+        restore: {
+          tenant: ctx.tenant,
+          operationId,
+          backupId: target.backupId,
+          targetTree,
+          mode: request.mode,
+          restoredPhysicalTreeId: physicalTreeId,
+          resultJson: '',
+          createdAt: now,
+        },
+        resultOf: (previous) => {
+          if (request.mode === 'IN_PLACE' && previous) result.previousPhysicalTreeId = previous;
+          return JSON.stringify(result);
+        },
+      });
+      if (outcome.status === 'duplicate') {
+        await dropPhysicalTree(this.storage, physicalTreeId);
+        return JSON.parse(outcome.existing.resultJson) as RestoreResult;
+      }
+      if (outcome.status === 'not_empty') {
+        throw failedPrecondition(`tree ${targetTree} is not empty; NEW_TREE needs an empty tree`);
+      }
+      if (outcome.status === 'locked') {
+        throw failedPrecondition(`tree ${targetTree} is locked by operation ${outcome.lockedBy}`);
+      }
+      return result;
+    } catch (error) {
+      await dropPhysicalTree(this.storage, physicalTreeId).catch(() => false);
+      throw error;
+    }
+  }
+
+  /** Hashes every artifact of the chain; the first that fails is DataLoss. */
+  private async verifyChain(ctx: RestoreContext, chain: ManifestChain): Promise<void> {
+    for (const manifest of chain) {
+      for (const artifact of manifest.artifacts) {
+        const check = await this.artifacts.verifyArtifact(ctx.tenant, manifest.backupId, artifact, {
+          signal: ctx.signal,
+        });
+        if (!check.ok) {
+          throw new StoreError(
+            'data_loss',
+            `artifact ${artifact.artifactId} of backup ${manifest.backupId} failed verification ` +
+              `(${check.problem ?? 'unknown'}); nothing was restored`,
+          );
+        }
+      }
+    }
+  }
+
+  private async apply(
+    ctx: RestoreContext,
+    chain: ManifestChain,
+    physicalTreeId: string,
+    prefix: string,
+    batchSize: number,
+    total: number,
+  ): Promise<number> {
+    let applied = 0;
+    let buffer: EntryToInsert[] = [];
+    const now = this.clock();
+    const flush = async () => {
+      if (buffer.length === 0) return;
+      ctx.signal.throwIfAborted();
+      await bulkInsertEntries(this.storage, physicalTreeId, buffer, { batchSize });
+      applied += buffer.length;
+      buffer = [];
+      ctx.progress(applied, total, `applied ${applied} of ${total} entries`);
+      await this.afterBatch?.();
+    };
+    for (const manifest of chain) {
+      for (const artifact of manifest.artifacts) {
+        const batches = this.artifacts.readArtifactBatches(
+          ctx.tenant,
+          manifest.backupId,
+          artifact,
+          {
+            signal: ctx.signal,
+          },
+        );
+        for await (const batch of batches) {
+          for (const record of batch) {
+            if (prefix !== '' && !record.key.startsWith(prefix)) continue;
+            buffer.push({
+              key: record.key,
+              valueJson: record.valueJson,
+              tombstone: record.valueJson === null,
+              sequence: record.sequence,
+              schemaVersion: record.schemaVersion,
+              updatedAt: now,
+            });
+            if (buffer.length >= batchSize) await flush();
+          }
+        }
+      }
+      // Flush at each backup's end so a later backup's value of a key always lands after.
+      await flush();
+    }
+    return applied;
+  }
+}

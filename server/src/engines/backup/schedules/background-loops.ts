@@ -1,0 +1,118 @@
+import { claimHealthCheck, listDueHealthChecks } from '../../../storage/backup-health-store.js';
+import {
+  claimScheduledRun,
+  listDueSchedules,
+  recordScopeRun,
+  type DueSchedule,
+} from '../../../storage/backup-scope-store.js';
+import type { Storage } from '../../../storage/database.js';
+import { resolveTree } from '../../../storage/tree-store.js';
+import type { OperationLogger, OperationRunner } from '../../operations/index.js';
+import type { CaptureRequest } from '../backup-types.js';
+
+export interface BackgroundOptions {
+  storage: Storage;
+  runner: Pick<OperationRunner, 'submit' | 'list'>;
+  clock: () => number;
+  tickMs: number;
+  healthMonitoring: boolean;
+  logger?: OperationLogger | undefined;
+}
+
+/**
+ * The scheduler and the health monitor: one timer that, each tick, claims due schedule runs and
+ * due health checks with a compare-and-set in the database (so among replicas exactly one fires
+ * each) and hands them to the operations runner (created_by 'scheduler' / 'health-monitor').
+ */
+export class BackupBackground {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private stopped = true;
+
+  constructor(private readonly options: BackgroundOptions) {}
+
+  /** Starts ticking. */
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.schedule();
+  }
+
+  /** Stops ticking and waits for a tick in progress. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.running;
+  }
+
+  private schedule(): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.running = this.tick()
+        .catch((err: unknown) =>
+          this.options.logger?.warn({ err }, 'backup background tick failed'),
+        )
+        .finally(() => this.schedule());
+    }, this.options.tickMs);
+    this.timer.unref();
+  }
+
+  /** One pass: fire due schedules, then due health checks. */
+  async tick(): Promise<void> {
+    const { storage, clock } = this.options;
+    for (const due of await listDueSchedules(storage, clock(), 100)) {
+      if (this.stopped) return;
+      if (await claimScheduledRun(storage, due, clock())) await this.fire(due);
+    }
+    if (!this.options.healthMonitoring) return;
+    for (const due of await listDueHealthChecks(storage, clock(), 100)) {
+      if (this.stopped) return;
+      if (!(await claimHealthCheck(storage, due, clock()))) continue;
+      await this.options.runner.submit({
+        tenant: due.tenant,
+        kind: 'BACKUP_HEALTH_CHECK',
+        request: { backupId: due.backupId },
+        targetId: due.backupId,
+        createdBy: 'health-monitor',
+      });
+    }
+  }
+
+  private async fire(due: DueSchedule): Promise<void> {
+    const { storage, clock, runner } = this.options;
+    const tree = await resolveTree(storage, due.tenant, due.treeName);
+    const active = tree
+      ? await runner.list(due.tenant, {
+          states: ['QUEUED', 'RUNNING'],
+          kinds: ['BACKUP', 'INCREMENTAL_BACKUP'],
+          targetId: due.treeName,
+          pageSize: 1,
+        })
+      : undefined;
+    // Nothing to back up yet, or the previous run still going: skip this one, say so.
+    if (!tree || (active && active.operations.length > 0)) {
+      await recordScopeRun(storage, {
+        tenant: due.tenant,
+        treeName: due.treeName,
+        kind: due.kind,
+        outcome: 'SKIPPED',
+        now: clock(),
+      });
+      return;
+    }
+    const request: CaptureRequest = {
+      name: `scheduled ${due.kind} ${due.treeName} ${new Date(clock()).toISOString()}`,
+      scope: { treeId: due.treeName, ...(due.keyPrefix !== null && { keyPrefix: due.keyPrefix }) },
+      pageSize: 0,
+      labels: { schedule: due.kind },
+      ...(due.kind === 'incremental' && { baseBackupId: '' }),
+    };
+    await runner.submit({
+      tenant: due.tenant,
+      kind: due.kind === 'full' ? 'BACKUP' : 'INCREMENTAL_BACKUP',
+      request,
+      targetId: due.treeName,
+      createdBy: 'scheduler',
+    });
+  }
+}

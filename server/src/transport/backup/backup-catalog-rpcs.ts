@@ -1,0 +1,70 @@
+import { timestampDate } from '@bufbuild/protobuf/wkt';
+import type { ServiceImpl } from '@connectrpc/connect';
+import { BackupKind, type BackupControlService } from '@store/contract';
+import type { BackupEngine } from '../../engines/backup/backup-engine.js';
+import { validateTreeName } from '../../engines/data/tree-names.js';
+import { roleCovers } from '../../engines/identity/principal.js';
+import { LEAST_ROLE } from '../auth/authorizers.js';
+import { callScopeOf } from '../call-scope.js';
+import { healthOf, manifestToProto } from './backup-mapping.js';
+
+type Impl = Partial<ServiceImpl<typeof BackupControlService>>;
+
+/** ListBackups, StreamBackups, DescribeBackup, DeleteBackup and ProbeCapabilities. */
+export function catalogRpcs(engine: BackupEngine): Impl {
+  return {
+    async listBackups(request, context) {
+      const { tenant } = callScopeOf(context);
+      const kind = request.kind === BackupKind.UNSPECIFIED ? undefined : BackupKind[request.kind];
+      const page = await engine.catalog.list(tenant, {
+        pageSize: request.pageSize,
+        pageToken: request.pageToken,
+        filter: {
+          treeName: request.treeId || undefined,
+          kind,
+          setId: request.setId || undefined,
+          createdAfter: request.createdAfter && timestampDate(request.createdAfter).getTime(),
+          createdBefore: request.createdBefore && timestampDate(request.createdBefore).getTime(),
+          nameContains: request.nameContains || undefined,
+          healthStatus:
+            request.healthStatus === undefined ? undefined : healthOf(request.healthStatus),
+        },
+      });
+      return { backups: page.entries.map(manifestToProto), nextPageToken: page.nextPageToken };
+    },
+    async *streamBackups(_request, context) {
+      const { tenant } = callScopeOf(context);
+      for await (const entry of engine.catalog.stream(tenant, context.signal)) {
+        yield manifestToProto(entry);
+      }
+    },
+    async describeBackup(request, context) {
+      const { tenant } = callScopeOf(context);
+      const found = await engine.catalog.describe(tenant, request.backupId);
+      if (!found) return { found: false };
+      return {
+        found: true,
+        manifest: manifestToProto(found.entry),
+        chainBackupIds: found.chain,
+        setMemberBackupIds: found.setMembers,
+        dependantBackupIds: found.dependants,
+      };
+    },
+    async deleteBackup(request, context) {
+      const { tenant } = callScopeOf(context);
+      const ids = await engine.catalog.delete(tenant, request.backupId, request.cascade);
+      return { deleted: ids.length > 0, deletedBackupIds: ids };
+    },
+    probeCapabilities(request, context) {
+      const { caller, tenant } = callScopeOf(context);
+      const treeId = validateTreeName(request.scope?.treeId, 'scope.tree_id');
+      const roles = caller.grants.get(tenant) ?? [];
+      // DESIGN.md §4 least-role table: what this caller's roles allow in the active tenant.
+      const allowed = [...LEAST_ROLE.backup.entries()]
+        .filter(([, role]) => roleCovers(roles, role))
+        .map(([operation]) => operation)
+        .sort((a, b) => a - b);
+      return { treeId, allowedOperations: allowed };
+    },
+  };
+}

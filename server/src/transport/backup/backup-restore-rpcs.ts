@@ -1,0 +1,75 @@
+import type { ServiceImpl } from '@connectrpc/connect';
+import type { BackupControlService, backupV1 } from '@store/contract';
+import type { BackupEngine } from '../../engines/backup/backup-engine.js';
+import type { RestoreRequest, RestoreResult } from '../../engines/backup/backup-types.js';
+import { callScopeOf } from '../call-scope.js';
+import { toHandle } from '../operation-mapping.js';
+import { starter } from './backup-capture-rpcs.js';
+import { modeOf, restoreToProto, scopeOf } from './backup-mapping.js';
+
+type Impl = Partial<ServiceImpl<typeof BackupControlService>>;
+
+function restoreRequest(request: backupV1.RestoreRequestMessage): RestoreRequest {
+  return {
+    backupId: request.backupId,
+    targetTreeId: request.targetTreeId,
+    scope: scopeOf(request.scope),
+    mode: modeOf(request.mode),
+    operationId: request.operationId,
+    applyBatchSize: request.applyBatchSize,
+  };
+}
+
+/** StartRestore and StartColdRestore (tracked). */
+export function trackedRestoreRpcs(engine: BackupEngine): Impl {
+  return {
+    async startRestore(request, context) {
+      const who = starter(context, request.trackingOperationId);
+      return toHandle(await engine.startRestore(who, restoreRequest(request), false));
+    },
+    async startColdRestore(request, context) {
+      const who = starter(context, request.trackingOperationId);
+      return toHandle(await engine.startRestore(who, restoreRequest(request), true));
+    },
+  };
+}
+
+/** The obsolete blocking restore, RevertRestore and ExportArtifact. */
+export function restoreRpcs(engine: BackupEngine): Impl {
+  return {
+    // eslint-disable-next-line @typescript-eslint/no-deprecated -- serving the obsolete RPC
+    async restoreBackup(request, context) {
+      const who = starter(context);
+      const op = await engine.startRestore(who, restoreRequest(request), false);
+      const result = (await engine.wait(who.tenant, op.id, context.signal)) as RestoreResult;
+      // Spec 000, Resources rule 2: the wire response carries no dead-letter counters.
+      return restoreToProto(result);
+    },
+    async revertRestore(request, context) {
+      const { tenant } = callScopeOf(context);
+      await engine.revertRestore(tenant, {
+        backupId: request.backupId,
+        targetTreeId: request.targetTreeId,
+        mode: modeOf(request.mode),
+        operationId: request.operationId,
+        manifestChain: [...request.manifestChain],
+        entriesApplied: Number(request.entriesApplied),
+        shadowPhysicalTreeId: request.shadowPhysicalTreeId,
+        previousPhysicalTreeId: request.previousPhysicalTreeId,
+      });
+      return {};
+    },
+    async *exportArtifact(request, context) {
+      const { tenant } = callScopeOf(context);
+      // Pulled one chunk at a time: connect awaits each write, so a slow reader holds back disk.
+      for await (const data of engine.exportArtifact(
+        tenant,
+        request.backupId,
+        request.artifactId,
+        context.signal,
+      )) {
+        yield { data };
+      }
+    },
+  };
+}

@@ -1,0 +1,141 @@
+import { Code } from '@connectrpc/connect';
+import {
+  BackupKind,
+  BackupScopeRunOutcome,
+  StoreBackupApiOperation,
+  durationFromMs,
+  durationToMs,
+} from '@store/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS } from '../support/test-storage.js';
+import { codeOf, startBackupServer, type BackupServer } from './backup-fixture.js';
+
+describe.each(DIALECTS)('backup schedules and health on %s', (dialect) => {
+  let s: BackupServer;
+  beforeAll(async () => {
+    // A test-only scheduler minimum of 1 s, so a schedule fires within the test.
+    s = await startBackupServer(dialect, { STORE_SCHEDULER_MIN_INTERVAL: '1' });
+  });
+  afterAll(async () => {
+    await s?.t.dispose();
+  });
+
+  it('clamps the interval up to the minimum, refuses a non-positive one, and cancels idempotently', async () => {
+    const scope = { treeId: 'clamp' };
+    const made = await s.backup.scheduleBackup({
+      scope,
+      incremental: false,
+      interval: durationFromMs(200),
+    });
+    expect(made.scheduled).toBe(true);
+    expect(durationToMs(made.effectiveInterval)).toBe(1000);
+    const kept = await s.backup.scheduleBackup({
+      scope,
+      incremental: true,
+      interval: durationFromMs(3_600_000),
+    });
+    expect(durationToMs(kept.effectiveInterval)).toBe(3_600_000);
+    expect(
+      await codeOf(
+        s.backup.scheduleBackup({ scope, incremental: false, interval: durationFromMs(0) }),
+      ),
+    ).toBe(Code.InvalidArgument);
+    expect(await codeOf(s.backup.scheduleBackup({ scope, incremental: false }))).toBe(
+      Code.InvalidArgument,
+    );
+    await s.backup.cancelSchedule({ scope, incremental: false });
+    await s.backup.cancelSchedule({ scope, incremental: false });
+    await s.backup.cancelSchedule({ scope, incremental: true });
+    // The tree was never written: its status is absent (spec 000, Resources rule 3).
+    expect((await s.backup.getScopeStatus({ scope })).found).toBe(false);
+  });
+
+  it('a short-interval incremental schedule produces a full backup first, then incrementals, and the scope status shows them', async () => {
+    const scope = { treeId: 'sched' };
+    await s.put('sched', { a: 1 });
+    await s.backup.scheduleBackup({ scope, incremental: true, interval: durationFromMs(1000) });
+    const deadline = Date.now() + 15_000;
+    let kinds: BackupKind[] = [];
+    while (Date.now() < deadline) {
+      const page = await s.backup.listBackups({ treeId: 'sched' });
+      kinds = page.backups.map((b) => b.kind).reverse();
+      if (kinds.length >= 2) break;
+      await s.put('sched', { [`k${Date.now()}`]: 1 });
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    await s.backup.cancelSchedule({ scope, incremental: true });
+    expect(kinds.slice(0, 2)).toEqual([BackupKind.FULL, BackupKind.INCREMENTAL]);
+    const ops = await s.backup.listBackupOperations({});
+    expect(ops.operations.some((o) => o.createdBy === 'scheduler')).toBe(true);
+
+    const status = await s.backup.getScopeStatus({ scope });
+    expect(status.found).toBe(true);
+    expect(status.incrementalScheduleRegistered).toBe(false);
+    expect(status.lastFullSuccessUtc).toBeDefined();
+    expect(status.lastIncrementalSuccessUtc).toBeDefined();
+    expect([BackupScopeRunOutcome.SUCCEEDED, BackupScopeRunOutcome.RUNNING]).toContain(
+      status.lastRunOutcome,
+    );
+    expect(status.chainDepth).toBeGreaterThanOrEqual(2);
+
+    await s.backup.scheduleBackup({
+      scope,
+      incremental: false,
+      interval: durationFromMs(3_600_000),
+    });
+    const registered = await s.backup.getScopeStatus({ scope });
+    expect(registered.fullScheduleRegistered).toBe(true);
+    expect(durationToMs(registered.runtimeFullBackupInterval)).toBe(3_600_000);
+    expect(registered.runtimeIncrementalBackupInterval).toBeUndefined();
+    await s.backup.cancelSchedule({ scope, incremental: false });
+  });
+
+  it('health: availability, absent report, configure with monitoring that actually runs checks', async () => {
+    expect((await s.backup.isHealthMonitoringAvailable({})).available).toBe(true);
+    await s.put('hm', { a: 1 });
+    // eslint-disable-next-line @typescript-eslint/no-deprecated -- the obsolete RPC is under test
+    const made = await s.backup.createBackup({ name: 'h', scope: { treeId: 'hm' } });
+    const absent = await s.backup.getBackupHealth({ backupId: made.backupId });
+    expect(absent.found).toBe(false);
+    expect(
+      await codeOf(
+        s.backup.configureBackupHealth({ backupId: made.backupId, monitoringEnabled: true }),
+      ),
+    ).toBe(Code.InvalidArgument);
+    expect(
+      await codeOf(
+        s.backup.configureBackupHealth({
+          backupId: 'bk_absent',
+          monitoringEnabled: false,
+          interval: durationFromMs(1000),
+        }),
+      ),
+    ).toBe(Code.NotFound);
+    await s.backup.configureBackupHealth({
+      backupId: made.backupId,
+      monitoringEnabled: true,
+      interval: durationFromMs(1000),
+    });
+    const deadline = Date.now() + 10_000;
+    let found = false;
+    while (!found && Date.now() < deadline) {
+      found = (await s.backup.getBackupHealth({ backupId: made.backupId })).found;
+      if (!found) await new Promise((r) => setTimeout(r, 200));
+    }
+    const report = await s.backup.getBackupHealth({ backupId: made.backupId });
+    expect(report.found).toBe(true);
+    expect(report.config?.monitoringEnabled).toBe(true);
+    const described = await s.backup.describeBackup({ backupId: made.backupId });
+    expect(described.manifest?.lastVerifiedAt).toBeDefined();
+    await s.backup.configureBackupHealth({ backupId: made.backupId, monitoringEnabled: false });
+  });
+
+  it('ProbeCapabilities lists what the caller roles allow on the scope', async () => {
+    const admin = await s.backup.probeCapabilities({ scope: { treeId: 'any' } });
+    expect(admin.allowedOperations).toContain(StoreBackupApiOperation.START_RESTORE);
+    expect(admin.allowedOperations).toContain(StoreBackupApiOperation.LIST_BACKUPS);
+    expect(await codeOf(s.backup.probeCapabilities({ scope: { treeId: '..' } }))).toBe(
+      Code.InvalidArgument,
+    );
+  });
+});
