@@ -1,0 +1,53 @@
+import type { RouteObject } from 'react-router';
+import { AuthCallbackPage } from '../features/auth/components/auth-callback-page';
+import { SignInPage } from '../features/auth/components/sign-in-page';
+import { BackupDetailPage } from '../features/backups/components/backup-detail-page';
+import { BackupsPage } from '../features/backups/components/backups-page';
+import { DashboardPage } from '../features/dashboard/components/dashboard-page';
+import { HealthPage } from '../features/health/components/health-page';
+import { MaintenancePage } from '../features/maintenance/components/maintenance-page';
+import { OperationDetailPage } from '../features/operations/components/operation-detail-page';
+import { OperationsPage } from '../features/operations/components/operations-page';
+import { SchedulesPage } from '../features/schedules/components/schedules-page';
+import { SchemaPage } from '../features/schema/components/schema-page';
+import { TreeDetailPage } from '../features/trees/components/tree-detail-page';
+import { TreesPage } from '../features/trees/components/trees-page';
+import { NotFoundPage } from './not-found-page';
+import { RequireSession } from './require-session';
+import { RootLayout } from './root-layout';
+import { RouteErrorPage } from './route-error-page';
+import { AppShell } from './shell/app-shell';
+
+/** The route table; state that defines a view (ids, filters) is in the path or search params. */
+export const appRoutes: RouteObject[] = [
+  {
+    element: <RootLayout />,
+    errorElement: <RouteErrorPage />,
+    children: [
+      { path: '/sign-in', element: <SignInPage /> },
+      { path: '/auth/callback', element: <AuthCallbackPage /> },
+      {
+        path: '/',
+        element: (
+          <RequireSession>
+            <AppShell />
+          </RequireSession>
+        ),
+        children: [
+          { index: true, element: <DashboardPage /> },
+          { path: 'backups', element: <BackupsPage /> },
+          { path: 'backups/:backupId', element: <BackupDetailPage /> },
+          { path: 'operations', element: <OperationsPage /> },
+          { path: 'operations/:operationId', element: <OperationDetailPage /> },
+          { path: 'schedules', element: <SchedulesPage /> },
+          { path: 'health', element: <HealthPage /> },
+          { path: 'trees', element: <TreesPage /> },
+          { path: 'trees/:treeId', element: <TreeDetailPage /> },
+          { path: 'schema', element: <SchemaPage /> },
+          { path: 'maintenance', element: <MaintenancePage /> },
+          { path: '*', element: <NotFoundPage /> },
+        ],
+      },
+    ],
+  },
+];

@@ -1,0 +1,48 @@
+import type { ReactNode } from 'react';
+import { Button } from './button';
+import { Dialog } from './dialog';
+
+export interface ConfirmDialogProps {
+  open: boolean;
+  title: string;
+  /** Say what will happen and to what, naming the tenant for anything destructive. */
+  children: ReactNode;
+  confirmLabel: string;
+  cancelLabel?: string;
+  tone?: 'primary' | 'danger';
+  busy?: boolean;
+  onConfirm: () => void;
+  onCancel: () => void;
+}
+
+export function ConfirmDialog({
+  open,
+  title,
+  children,
+  confirmLabel,
+  cancelLabel = 'Keep it',
+  tone = 'primary',
+  busy = false,
+  onConfirm,
+  onCancel,
+}: ConfirmDialogProps) {
+  return (
+    <Dialog
+      open={open}
+      title={title}
+      onClose={onCancel}
+      footer={
+        <>
+          <Button onClick={onCancel} disabled={busy} autoFocus>
+            {cancelLabel}
+          </Button>
+          <Button variant={tone} onClick={onConfirm} busy={busy}>
+            {confirmLabel}
+          </Button>
+        </>
+      }
+    >
+      <div className="dialog__message">{children}</div>
+    </Dialog>
+  );
+}

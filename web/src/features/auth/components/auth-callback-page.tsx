@@ -1,0 +1,66 @@
+import { useEffect, useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { ErrorBanner } from '../../../components/ui/error-banner';
+import { Spinner } from '../../../components/ui/spinner';
+import { paths } from '../../../lib/paths';
+import { completeOidcSignIn, type CompletedOidcSignIn } from '../api/oidc';
+import { useVerifyCredentialMutation } from '../hooks/use-verify-credential-mutation';
+
+/**
+ * The code can be exchanged once; React's StrictMode runs effects twice in development, so the
+ * exchange is shared per callback URL instead of started per effect.
+ */
+const exchanges = new Map<string, Promise<CompletedOidcSignIn>>();
+
+function exchangeOnce(url: string): Promise<CompletedOidcSignIn> {
+  let exchange = exchanges.get(url);
+  if (!exchange) {
+    exchange = completeOidcSignIn(url);
+    exchanges.set(url, exchange);
+  }
+  return exchange;
+}
+
+/** /auth/callback: finishes single sign-on, checks the token with WhoAmI, goes where the user was going. */
+export function AuthCallbackPage() {
+  const navigate = useNavigate();
+  const verify = useVerifyCredentialMutation();
+  const { mutateAsync } = verify;
+  const [error, setError] = useState<unknown>(null);
+
+  useEffect(() => {
+    let live = true;
+    exchangeOnce(window.location.href)
+      .then(async (signIn) => {
+        if (!live) return;
+        const { accessToken: token, placement } = signIn;
+        await mutateAsync({ schemeId: 'oidc', token, placement });
+        // replace: the callback URL (code and state) leaves the history.
+        if (live) await navigate(signIn.returnTo, { replace: true });
+      })
+      .catch((failure: unknown) => {
+        if (live) setError(failure);
+      });
+    return () => {
+      live = false;
+    };
+  }, [mutateAsync, navigate]);
+
+  return (
+    <main className="sign-in" id="main">
+      <div className="sign-in__card">
+        <h1 className="sign-in__title">Signing in…</h1>
+        {error === null ? (
+          <Spinner label="Finishing single sign-on…" />
+        ) : (
+          <>
+            <ErrorBanner title="Single sign-on did not complete" error={error} />
+            <Link to={paths.signIn} replace>
+              Back to sign-in
+            </Link>
+          </>
+        )}
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,85 @@
+import { useState, type SubmitEvent } from 'react';
+import { Button } from '../../../components/ui/button';
+import { Field } from '../../../components/ui/field';
+import { describeError } from '../../../lib/errors';
+import type { SchemeOffer } from '../api/auth-schemes';
+import { needsTenant, normalizeToken } from '../api/verify-credential';
+import { useVerifyCredentialMutation } from '../hooks/use-verify-credential-mutation';
+
+type BearerOffer = Extract<SchemeOffer, { kind: 'bearer' }>;
+
+/**
+ * The API-token form. The token is checked here first (not empty, one word) and then by the
+ * server (WhoAmI) before the console keeps it; a refusal shows the server's code and message.
+ */
+export function TokenForm({ offer }: { offer: BearerOffer }) {
+  const [token, setToken] = useState('');
+  const [tenant, setTenant] = useState('');
+  const [askTenant, setAskTenant] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const verify = useVerifyCredentialMutation();
+
+  const submit = (event: SubmitEvent) => {
+    event.preventDefault();
+    const value = normalizeToken(token, offer.placement.prefix);
+    if (!value) return setProblem('Enter an API token.');
+    if (/\s/.test(value)) return setProblem('A token is one word: no spaces or line breaks.');
+    if (askTenant && !tenant.trim()) return setProblem('Enter the tenant to work in.');
+    setProblem(null);
+    verify.mutate(
+      {
+        schemeId: offer.scheme.schemeId,
+        token: value,
+        placement: offer.placement,
+        tenant: askTenant ? tenant.trim() : undefined,
+      },
+      {
+        onError: (error) => {
+          if (needsTenant(error)) setAskTenant(true);
+          setProblem(describeError(error));
+        },
+      },
+    );
+  };
+
+  return (
+    <form className="stack" onSubmit={submit} noValidate>
+      <Field
+        label="API token"
+        hint="Kept in this browser tab only, and sent to the server with each call."
+        error={problem}
+      >
+        {(control) => (
+          <input
+            {...control}
+            className="input"
+            type="password"
+            name="token"
+            autoComplete="off"
+            spellCheck={false}
+            aria-required="true"
+            value={token}
+            onChange={(event) => setToken(event.target.value)}
+          />
+        )}
+      </Field>
+      {askTenant && (
+        <Field label="Tenant" hint="This token is granted several tenants; choose one to start in.">
+          {(control) => (
+            <input
+              {...control}
+              className="input"
+              name="tenant"
+              autoComplete="off"
+              value={tenant}
+              onChange={(event) => setTenant(event.target.value)}
+            />
+          )}
+        </Field>
+      )}
+      <Button type="submit" variant="primary" busy={verify.isPending}>
+        Sign in with API token
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,111 @@
+import { create } from '@bufbuild/protobuf';
+import type { ConnectRouter } from '@connectrpc/connect';
+import {
+  BackupControlService,
+  IdentityService,
+  SchemaControlService,
+  StoreOperationKind,
+  StoreOperationPageSchema,
+  StoreOperationState,
+  type StoreOperationStatus,
+} from '@store/contract';
+import { fireEvent, screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { operation, whoAmI } from '../../../testing/fixtures';
+import { createTestApp, renderApp, testSession } from '../../../testing/render-app';
+
+function server(ops: { backup?: StoreOperationStatus; schema?: StoreOperationStatus }) {
+  const calls = { backupStatus: 0, schemaStatus: 0, cancel: [] as string[] };
+  const routes = (router: ConnectRouter) => {
+    router.service(IdentityService, { whoAmI: () => whoAmI() });
+    router.service(BackupControlService, {
+      getBackupOperationStatus: () => {
+        calls.backupStatus++;
+        return { status: ops.backup };
+      },
+      cancelBackupOperation: (req) => {
+        calls.cancel.push(req.operationId);
+        return { status: { ...ops.backup!, cancelRequested: true } };
+      },
+      listBackupOperations: () => create(StoreOperationPageSchema, {}),
+    });
+    router.service(SchemaControlService, {
+      getSchemaOperationStatus: () => {
+        calls.schemaStatus++;
+        return { status: ops.schema };
+      },
+      listSchemaOperations: () => create(StoreOperationPageSchema, {}),
+    });
+  };
+  return { calls, app: createTestApp(routes, { session: testSession }) };
+}
+
+describe('operation detail', () => {
+  it('shows progress and, for a finished backup, links to the backup it made', async () => {
+    const done = operation({
+      operationId: 'op-b',
+      state: StoreOperationState.SUCCEEDED,
+      result: { case: 'capture', value: { backupId: 'bk-42' } },
+    });
+    const { app } = server({ backup: done });
+    renderApp(app, '/operations/op-b');
+    const link = await screen.findByRole('link', { name: 'bk-42' });
+    expect(link.getAttribute('href')).toBe('/backups/bk-42');
+    expect(screen.getByRole('progressbar', { name: 'Backup progress' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Cancel operation' })).toBeNull();
+  });
+
+  it('for a restore, names the target tree and the entries applied', async () => {
+    const restore = operation({
+      operationId: 'op-r',
+      kind: StoreOperationKind.RESTORE,
+      state: StoreOperationState.SUCCEEDED,
+      result: {
+        case: 'restore',
+        value: { backupId: 'bk-1', targetTreeId: 'orders-copy', entriesApplied: 1234n },
+      },
+    });
+    const { app } = server({ backup: restore });
+    renderApp(app, '/operations/op-r');
+    const tree = await screen.findByRole('link', { name: 'orders-copy' });
+    expect(tree.getAttribute('href')).toBe('/trees/orders-copy');
+    expect(screen.getByText((1234).toLocaleString())).toBeTruthy();
+  });
+
+  it('falls back to the schema service when the backup service does not know the id', async () => {
+    const scan = operation({
+      operationId: 'op-s',
+      kind: StoreOperationKind.COMPLIANCE_SCAN,
+      state: StoreOperationState.FAILED,
+      error: { code: 'failed_precondition', message: 'tree has no policy' },
+    });
+    const { app, calls } = server({ schema: scan });
+    renderApp(app, '/operations/op-s');
+    expect(await screen.findByText('Compliance scan operation')).toBeTruthy();
+    expect(screen.getByText('FailedPrecondition')).toBeTruthy();
+    expect(screen.getByText(/tree has no policy/)).toBeTruthy();
+    expect(calls).toMatchObject({ backupStatus: 1, schemaStatus: 1 });
+  });
+
+  it('cancels a running operation after a confirmation naming the tenant and the operation', async () => {
+    const running = operation({ operationId: 'op-c', targetId: 'orders' });
+    const { app, calls } = server({ backup: running });
+    renderApp(app, '/operations/op-c');
+    fireEvent.click(await screen.findByRole('button', { name: 'Cancel operation' }));
+
+    const dialog = screen.getByRole('dialog');
+    expect(dialog.textContent).toContain('acme');
+    expect(dialog.textContent).toContain('op-c');
+    expect(calls.cancel).toEqual([]);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel operation' }));
+
+    expect(await screen.findByText('Cancellation requested: backup')).toBeTruthy();
+    expect(calls.cancel).toEqual(['op-c']);
+  });
+
+  it('says so when neither service knows the id', async () => {
+    const { app } = server({});
+    renderApp(app, '/operations/nope');
+    expect(await screen.findByText('No operation nope in tenant acme')).toBeTruthy();
+  });
+});

@@ -1,0 +1,105 @@
+import { Link, useParams } from 'react-router';
+import { OperationProgress } from '../../../components/operations/operation-progress';
+import { OperationStateBadge } from '../../../components/operations/operation-state-badge';
+import { EmptyState } from '../../../components/ui/empty-state';
+import { ErrorBanner } from '../../../components/ui/error-banner';
+import { PageHeader } from '../../../components/ui/page-header';
+import { Spinner } from '../../../components/ui/spinner';
+import { codeNameFromWire } from '../../../lib/errors';
+import { isActiveState, kindLabel } from '../../../lib/operations/operation-kinds';
+import { paths } from '../../../lib/paths';
+import { useActiveTenant } from '../../../lib/services';
+import { useGetOperationQuery } from '../hooks/use-get-operation-query';
+import { CancelOperationButton } from './cancel-operation-button';
+import { OperationResult } from './operation-result';
+import { OperationTimings } from './operation-timings';
+
+/** /operations/:operationId — one operation, live until it is terminal. */
+export function OperationDetailPage() {
+  const { operationId = '' } = useParams();
+  const tenant = useActiveTenant();
+  const query = useGetOperationQuery(operationId);
+
+  if (query.isPending) return <Spinner label="Loading the operation…" />;
+  if (query.isError) {
+    return (
+      <>
+        <PageHeader title="Operation" />
+        <ErrorBanner
+          title={`Could not load operation ${operationId}`}
+          error={query.error}
+          onRetry={() => void query.refetch()}
+        />
+      </>
+    );
+  }
+  if (!query.data) {
+    return (
+      <>
+        <PageHeader title="Operation not found" />
+        <EmptyState
+          title={`No operation ${operationId} in tenant ${tenant}`}
+          action={<Link to={paths.operations}>All operations</Link>}
+        >
+          The id is unknown, or the operation belongs to another tenant.
+        </EmptyState>
+      </>
+    );
+  }
+
+  const operation = query.data.status;
+  const active = isActiveState(operation.state);
+  return (
+    <>
+      <p className="breadcrumb">
+        <Link to={paths.operations}>Operations</Link> /
+      </p>
+      <PageHeader
+        title={`${kindLabel(operation.kind)} operation`}
+        description={<span className="mono">{operation.operationId}</span>}
+        actions={<CancelOperationButton operation={operation} />}
+      />
+      <section className="panel" aria-labelledby="op-status">
+        <h2 id="op-status" className="panel__title">
+          Status{' '}
+          <OperationStateBadge
+            state={operation.state}
+            cancelRequested={operation.cancelRequested}
+          />
+        </h2>
+        <dl className="facts">
+          <dt>Target</dt>
+          <dd>{operation.targetId ?? '—'}</dd>
+          <dt>Started by</dt>
+          <dd>{operation.createdBy || '—'}</dd>
+          <dt>Tenant</dt>
+          <dd>{tenant}</dd>
+        </dl>
+        {(active || operation.progress) && <OperationProgress operation={operation} />}
+        {active && <p className="muted">Updating every second until it finishes.</p>}
+      </section>
+      <section className="panel" aria-labelledby="op-timings">
+        <h2 id="op-timings" className="panel__title">
+          Timings
+        </h2>
+        <OperationTimings operation={operation} />
+      </section>
+      {operation.error && (
+        <section className="panel panel--danger" aria-labelledby="op-error">
+          <h2 id="op-error" className="panel__title">
+            Error
+          </h2>
+          <p>
+            <strong>{codeNameFromWire(operation.error.code)}</strong>: {operation.error.message}
+          </p>
+        </section>
+      )}
+      <section className="panel" aria-labelledby="op-result">
+        <h2 id="op-result" className="panel__title">
+          Result
+        </h2>
+        <OperationResult operation={operation} />
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,107 @@
+import { StoreOperationKind, StoreRestoreMode, type StoreOperationStatus } from '@store/contract';
+import { Link } from 'react-router';
+import { formatCount } from '../../../lib/format';
+import { paths } from '../../../lib/paths';
+import {
+  ComplianceSummary,
+  HealthSummary,
+  RebuildSummary,
+  RemediationSummary,
+  ScrubSummary,
+  SetCaptureSummary,
+} from './result-summaries';
+
+/**
+ * What the operation produced: a link to the backup it made, the tree it restored, or a
+ * readable summary of the other results.
+ */
+export function OperationResult({ operation }: { operation: StoreOperationStatus }) {
+  const result = operation.result;
+  switch (result.case) {
+    case 'capture':
+      return (
+        <dl className="facts">
+          <dt>Backup</dt>
+          <dd>
+            <Link to={paths.backup(result.value.backupId)}>{result.value.backupId}</Link>
+          </dd>
+          {result.value.manifest && (
+            <>
+              <dt>Name</dt>
+              <dd>{result.value.manifest.name || '—'}</dd>
+              <dt>Entries</dt>
+              <dd>{formatCount(result.value.manifest.entryCount)}</dd>
+            </>
+          )}
+        </dl>
+      );
+    case 'restore': {
+      const restore = result.value;
+      return (
+        <dl className="facts">
+          <dt>Target tree</dt>
+          <dd>
+            <Link to={paths.tree(restore.targetTreeId)}>{restore.targetTreeId}</Link>
+          </dd>
+          <dt>Entries applied</dt>
+          <dd>{formatCount(restore.entriesApplied)}</dd>
+          <dt>From backup</dt>
+          <dd>
+            <Link to={paths.backup(restore.backupId)}>{restore.backupId}</Link>
+          </dd>
+          <dt>Mode</dt>
+          <dd>{restoreModeLabel(restore.mode)}</dd>
+          {restore.manifestChain.length > 1 && (
+            <>
+              <dt>Chain</dt>
+              <dd className="mono">{restore.manifestChain.join(' → ')}</dd>
+            </>
+          )}
+          {(restore.deadLetteredCrossTenant > 0n || restore.deadLetteredOverQuota > 0n) && (
+            <>
+              <dt>Dead-lettered</dt>
+              <dd>
+                {formatCount(restore.deadLetteredCrossTenant)} cross-tenant,{' '}
+                {formatCount(restore.deadLetteredOverQuota)} over quota
+              </dd>
+            </>
+          )}
+        </dl>
+      );
+    }
+    case 'setCapture':
+      return <SetCaptureSummary result={result.value} />;
+    case 'healthReport':
+      return <HealthSummary report={result.value} />;
+    case 'rebuild':
+      return <RebuildSummary result={result.value} />;
+    case 'scrub':
+      return <ScrubSummary result={result.value} />;
+    case 'remediationReport':
+      return <RemediationSummary report={result.value} />;
+    case 'complianceReport':
+      return <ComplianceSummary report={result.value} />;
+    default:
+      return <p className="muted">{noResultText(operation)}</p>;
+  }
+}
+
+function noResultText(operation: StoreOperationStatus): string {
+  if (operation.error) return 'No result: the operation did not succeed.';
+  const backupKinds = [StoreOperationKind.BACKUP, StoreOperationKind.INCREMENTAL_BACKUP];
+  return backupKinds.includes(operation.kind)
+    ? 'The backup appears here when the capture completes.'
+    : 'The result appears here when the operation completes.';
+}
+
+function restoreModeLabel(mode: StoreRestoreMode): string {
+  switch (mode) {
+    case StoreRestoreMode.NEW_TREE:
+      return 'Into a new tree';
+    case StoreRestoreMode.SHADOW:
+      return 'Into a shadow tree (no swap)';
+    default:
+      // DESIGN.md §2: an unspecified restore mode means IN_PLACE.
+      return 'In place (swapped atomically)';
+  }
+}

@@ -1,0 +1,108 @@
+import { StoreOperationKind, StoreOperationState } from '@store/contract';
+import { useEffect, useState, type SubmitEvent } from 'react';
+import { Button } from '../../../components/ui/button';
+import {
+  kindLabel,
+  OPERATION_KINDS,
+  OPERATION_STATES,
+  stateLabel,
+} from '../../../lib/operations/operation-kinds';
+import { PAGE_SIZE, type OperationFilters } from '../api/operation-filters';
+
+const ACTIVE = 'ACTIVE';
+
+export interface OperationsFiltersProps {
+  filters: OperationFilters;
+  onChange: (filters: OperationFilters) => void;
+}
+
+/** State, kind and target filters. Selects apply at once; the target id applies on submit. */
+export function OperationsFilters({ filters, onChange }: OperationsFiltersProps) {
+  const [target, setTarget] = useState(filters.targetId);
+  useEffect(() => setTarget(filters.targetId), [filters.targetId]);
+
+  const stateValue =
+    filters.states.length === 0
+      ? ''
+      : isActivePreset(filters.states)
+        ? ACTIVE
+        : StoreOperationState[filters.states[0] ?? 0];
+  const kindValue = filters.kinds.length === 0 ? '' : StoreOperationKind[filters.kinds[0] ?? 0];
+  // A filter change starts again from the first page.
+  const apply = (next: Partial<OperationFilters>) =>
+    onChange({ ...filters, ...next, limit: PAGE_SIZE });
+
+  const submit = (event: SubmitEvent) => {
+    event.preventDefault();
+    apply({ targetId: target.trim() });
+  };
+
+  return (
+    <form className="filters" role="search" aria-label="Filter operations" onSubmit={submit}>
+      <label className="filters__item">
+        <span>State</span>
+        <select
+          className="input"
+          value={stateValue}
+          onChange={(event) => apply({ states: statesOf(event.target.value) })}
+        >
+          <option value="">Any state</option>
+          <option value={ACTIVE}>Queued or running</option>
+          {OPERATION_STATES.map((state) => (
+            <option key={state} value={StoreOperationState[state]}>
+              {stateLabel(state)}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="filters__item">
+        <span>Kind</span>
+        <select
+          className="input"
+          value={kindValue}
+          onChange={(event) => {
+            const kind = StoreOperationKind[event.target.value as keyof typeof StoreOperationKind];
+            apply({ kinds: kind === undefined ? [] : [kind] });
+          }}
+        >
+          <option value="">Any kind</option>
+          {OPERATION_KINDS.map((kind) => (
+            <option key={kind} value={StoreOperationKind[kind]}>
+              {kindLabel(kind)}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="filters__item">
+        <span>Target id</span>
+        <input
+          className="input"
+          type="search"
+          value={target}
+          placeholder="Tree or backup id"
+          onChange={(event) => setTarget(event.target.value)}
+        />
+      </label>
+      <Button type="submit">Apply</Button>
+      {(filters.states.length > 0 || filters.kinds.length > 0 || filters.targetId) && (
+        <Button variant="ghost" onClick={() => apply({ states: [], kinds: [], targetId: '' })}>
+          Clear filters
+        </Button>
+      )}
+    </form>
+  );
+}
+
+function isActivePreset(states: readonly StoreOperationState[]): boolean {
+  return (
+    states.length === 2 &&
+    states.includes(StoreOperationState.QUEUED) &&
+    states.includes(StoreOperationState.RUNNING)
+  );
+}
+
+function statesOf(value: string): StoreOperationState[] {
+  if (value === ACTIVE) return [StoreOperationState.QUEUED, StoreOperationState.RUNNING];
+  const state = StoreOperationState[value as keyof typeof StoreOperationState];
+  return state === undefined ? [] : [state];
+}

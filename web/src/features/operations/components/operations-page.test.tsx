@@ -1,0 +1,93 @@
+import { create } from '@bufbuild/protobuf';
+import type { ConnectRouter } from '@connectrpc/connect';
+import {
+  BackupControlService,
+  IdentityService,
+  SchemaControlService,
+  StoreOperationKind,
+  StoreOperationPageSchema,
+  StoreOperationState,
+  type StoreOperationListRequest,
+} from '@store/contract';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { operation, whoAmI } from '../../../testing/fixtures';
+import { createTestApp, renderApp, testSession } from '../../../testing/render-app';
+
+/** Page requests only: the tray's own list (queued + running, no kinds) is left out. */
+function server() {
+  const requests = {
+    backup: [] as StoreOperationListRequest[],
+    schema: [] as StoreOperationListRequest[],
+  };
+  const isTray = (req: StoreOperationListRequest) =>
+    req.kinds.length === 0 && req.states.length === 2 && !req.targetId;
+  const routes = (router: ConnectRouter) => {
+    router.service(IdentityService, { whoAmI: () => whoAmI() });
+    router.service(BackupControlService, {
+      listBackupOperations: (req) => {
+        if (!isTray(req)) requests.backup.push(req);
+        return create(StoreOperationPageSchema, {
+          operations: [operation({ operationId: 'op-1' })],
+          nextPageToken: 'more',
+        });
+      },
+    });
+    router.service(SchemaControlService, {
+      listSchemaOperations: (req) => {
+        if (!isTray(req)) requests.schema.push(req);
+        return create(StoreOperationPageSchema, {
+          operations: [operation({ operationId: 'op-2', kind: StoreOperationKind.MIGRATION })],
+        });
+      },
+    });
+  };
+  return { requests, app: createTestApp(routes, { session: testSession }) };
+}
+
+describe('operations page', () => {
+  it('lists both services newest first, each row linking to its detail', async () => {
+    const { app } = server();
+    renderApp(app, '/operations');
+    const rows = await screen.findAllByRole('row');
+    expect(rows.map((r) => r.textContent)).toEqual([
+      expect.stringContaining('Operation'),
+      expect.stringContaining('op-2'),
+      expect.stringContaining('op-1'),
+    ]);
+    expect(screen.getByRole('link', { name: /op-1/ }).getAttribute('href')).toBe(
+      '/operations/op-1',
+    );
+  });
+
+  it('takes its filters from the URL and sends them to the server', async () => {
+    const { app, requests } = server();
+    renderApp(app, '/operations?state=RUNNING&kind=BACKUP&target=orders');
+    await screen.findByRole('link', { name: /op-1/ });
+    expect(requests.backup[0]).toMatchObject({
+      states: [StoreOperationState.RUNNING],
+      kinds: [StoreOperationKind.BACKUP],
+      targetId: 'orders',
+      pageSize: 50,
+    });
+    // A backup kind cannot be in the schema service: it is not asked.
+    expect(requests.schema).toHaveLength(0);
+    expect((screen.getByLabelText('Kind') as HTMLSelectElement).value).toBe('BACKUP');
+  });
+
+  it('puts a changed filter in the URL, so a link reproduces the view', async () => {
+    const { app } = server();
+    const { router } = renderApp(app, '/operations');
+    await screen.findByRole('link', { name: /op-1/ });
+    fireEvent.change(screen.getByLabelText('State'), { target: { value: 'FAILED' } });
+    await waitFor(() => expect(router.state.location.search).toBe('?state=FAILED'));
+  });
+
+  it('loads more by asking each service for a larger page', async () => {
+    const { app, requests } = server();
+    const { router } = renderApp(app, '/operations');
+    fireEvent.click(await screen.findByRole('button', { name: 'Load more' }));
+    await waitFor(() => expect(requests.backup.at(-1)?.pageSize).toBe(100));
+    expect(router.state.location.search).toBe('?limit=100');
+  });
+});

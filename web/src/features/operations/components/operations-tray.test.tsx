@@ -1,0 +1,90 @@
+import { create } from '@bufbuild/protobuf';
+import type { ConnectRouter } from '@connectrpc/connect';
+import {
+  BackupControlService,
+  IdentityService,
+  SchemaControlService,
+  StoreOperationKind,
+  StoreOperationPageSchema,
+  StoreOperationState,
+  type StoreOperationStatus,
+} from '@store/contract';
+import { act, fireEvent, renderHook, screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { useTrackOperation } from '../../../lib/operations/use-track-operation';
+import { TRAY_STORAGE_KEY } from '../../../lib/operations/tracked-operations-store';
+import { operation, whoAmI } from '../../../testing/fixtures';
+import { createTestApp, renderApp, testSession, wrapperFor } from '../../../testing/render-app';
+
+/** A server whose one backup operation runs until the test finishes it. */
+function server(op: StoreOperationStatus) {
+  const state = { op };
+  const routes = (router: ConnectRouter) => {
+    router.service(IdentityService, { whoAmI: () => whoAmI() });
+    router.service(BackupControlService, {
+      listBackupOperations: (req) =>
+        create(StoreOperationPageSchema, {
+          operations: req.states.includes(state.op.state) ? [state.op] : [],
+        }),
+      getBackupOperationStatus: () => ({ status: state.op }),
+    });
+    router.service(SchemaControlService, {
+      listSchemaOperations: () => create(StoreOperationPageSchema, {}),
+      getSchemaOperationStatus: () => ({}),
+    });
+  };
+  return { state, routes };
+}
+
+const tray = () => screen.getByRole('complementary', { name: 'Operations tray' });
+
+describe('operations tray', () => {
+  it('shows running operations, keeps finished ones with their outcome until dismissed, across a reload', async () => {
+    const { state, routes } = server(operation({ operationId: 'op-t', targetId: 'orders' }));
+    const app = createTestApp(routes, { session: testSession });
+    const first = renderApp(app, '/');
+    expect(await within(tray()).findByText('Operations: 1 running')).toBeTruthy();
+    expect(within(tray()).getByRole('progressbar')).toBeTruthy();
+
+    state.op = { ...state.op, state: StoreOperationState.SUCCEEDED };
+    await act(() => app.queryClient.invalidateQueries());
+    expect(await within(tray()).findByText('Operations: 0 running, 1 finished')).toBeTruthy();
+    expect(within(tray()).getByText('Succeeded')).toBeTruthy();
+    expect(await screen.findByText('Backup succeeded')).toBeTruthy();
+    expect(sessionStorage.getItem(TRAY_STORAGE_KEY)).toContain('op-t');
+
+    // A reload: a new app from the same sessionStorage still shows it.
+    first.unmount();
+    const reloaded = createTestApp(routes);
+    renderApp(reloaded, '/');
+    expect(await within(tray()).findByText('Operations: 0 running, 1 finished')).toBeTruthy();
+
+    fireEvent.click(await within(tray()).findByRole('button', { name: /Dismiss Backup op-t/ }));
+    expect(await within(tray()).findByText('Nothing running in tenant acme.')).toBeTruthy();
+    expect(sessionStorage.getItem(TRAY_STORAGE_KEY)).not.toContain('op-t');
+  });
+});
+
+describe('useTrackOperation', () => {
+  it('adds the started operation to the tray and toasts "Started <kind>" with a link', () => {
+    const app = createTestApp(() => {}, { session: testSession });
+    const { result } = renderHook(() => useTrackOperation(), { wrapper: wrapperFor(app) });
+    act(() => result.current({ operationId: 'op-9', kind: StoreOperationKind.INCREMENTAL_BACKUP }));
+
+    expect(app.services.tracked.getSnapshot()).toEqual([
+      {
+        tenant: 'acme',
+        operationId: 'op-9',
+        kind: StoreOperationKind.INCREMENTAL_BACKUP,
+        family: 'backup',
+      },
+    ]);
+    expect(app.services.toasts.getSnapshot()).toMatchObject([
+      {
+        tone: 'info',
+        title: 'Started incremental backup',
+        link: { to: '/operations/op-9', label: 'View progress' },
+      },
+    ]);
+  });
+});

@@ -1,0 +1,163 @@
+import {
+  BackupHealthStatus,
+  type BackupHealthReport,
+  type StoreBackupSetCaptureResult,
+  type StoreCatalogRebuildResult,
+  type StoreCatalogScrubResult,
+  type StoreSchemaComplianceReport,
+  type StoreSchemaRemediationReport,
+} from '@store/contract';
+import { Link } from 'react-router';
+import { formatBytes, formatCount } from '../../../lib/format';
+import { stateLabel } from '../../../lib/operations/operation-kinds';
+import { paths } from '../../../lib/paths';
+
+export function SetCaptureSummary({ result }: { result: StoreBackupSetCaptureResult }) {
+  return (
+    <dl className="facts">
+      <dt>Set</dt>
+      <dd>{result.setManifest?.name || result.setManifest?.setId || '—'}</dd>
+      <dt>Consistent across trees</dt>
+      <dd>{result.setManifest?.crossTreeConsistent ? 'Yes' : 'No'}</dd>
+      <dt>Backups</dt>
+      <dd>
+        <ul className="inline-list">
+          {result.members.map((member) => (
+            <li key={member.backupId}>
+              <Link to={paths.backup(member.backupId)}>{member.backupId}</Link>
+              {member.manifest?.treeId && (
+                <span className="muted"> ({member.manifest.treeId})</span>
+              )}
+            </li>
+          ))}
+        </ul>
+      </dd>
+    </dl>
+  );
+}
+
+export function HealthSummary({ report }: { report: BackupHealthReport }) {
+  return (
+    <dl className="facts">
+      <dt>Backup</dt>
+      <dd>
+        <Link to={paths.backup(report.backupId)}>{report.backupId}</Link>
+      </dd>
+      <dt>Health</dt>
+      <dd>{healthLabel(report.status)}</dd>
+      <dt>Verified</dt>
+      <dd>
+        {formatCount(report.artifactsChecked)} artifacts, {formatBytes(report.bytesVerified)}
+      </dd>
+      <dt>Chain intact</dt>
+      <dd>{report.chainIntact ? 'Yes' : 'No'}</dd>
+      <dt>Issues</dt>
+      <dd>
+        {report.issues.length === 0
+          ? 'None'
+          : report.issues.map((issue) => `${issue.artifactId}: ${issue.problem}`).join('; ')}
+      </dd>
+    </dl>
+  );
+}
+
+export function RebuildSummary({ result }: { result: StoreCatalogRebuildResult }) {
+  return (
+    <dl className="facts">
+      <dt>Manifests scanned</dt>
+      <dd>{formatCount(result.manifestsScanned)}</dd>
+      <dt>Catalog rows restored</dt>
+      <dd>{formatCount(result.rowsRestored)}</dd>
+      <dt>Already present</dt>
+      <dd>{formatCount(result.rowsAlreadyPresent)}</dd>
+      <dt>Unreadable manifests</dt>
+      <dd>
+        {result.unreadableManifests.length === 0 ? 'None' : result.unreadableManifests.join(', ')}
+      </dd>
+    </dl>
+  );
+}
+
+export function ScrubSummary({ result }: { result: StoreCatalogScrubResult }) {
+  return (
+    <dl className="facts">
+      <dt>Checked</dt>
+      <dd>
+        {formatCount(result.rowsChecked)} catalog rows, {formatCount(result.artifactsChecked)}{' '}
+        artifacts
+      </dd>
+      <dt>Findings</dt>
+      <dd>
+        {result.findings.length === 0
+          ? 'None'
+          : result.findings
+              .map((f) => `${f.backupId || 'orphan'} / ${f.artifactId}: ${f.problem}`)
+              .join('; ')}
+      </dd>
+      <dt>Orphans</dt>
+      <dd>
+        {formatCount(result.orphansFound)} found,{' '}
+        {result.pruneOrphans ? `${formatCount(result.orphansPruned)} pruned` : 'not pruned'}
+      </dd>
+    </dl>
+  );
+}
+
+export function RemediationSummary({ report }: { report: StoreSchemaRemediationReport }) {
+  return (
+    <dl className="facts">
+      <dt>Tree</dt>
+      <dd>
+        <Link to={paths.tree(report.treeId)}>{report.treeId}</Link>
+      </dd>
+      <dt>Versions</dt>
+      <dd>
+        {report.fromVersion} → {report.toVersion}
+      </dd>
+      <dt>Outcome</dt>
+      <dd>{stateLabel(report.state)}</dd>
+      <dt>Entries</dt>
+      <dd>
+        {formatCount(report.scanned)} scanned: {formatCount(report.alreadyCompliant)} already
+        compliant, {formatCount(report.transformed)} transformed, {formatCount(report.deadLettered)}{' '}
+        dead-lettered, {formatCount(report.failed)} failed
+      </dd>
+    </dl>
+  );
+}
+
+export function ComplianceSummary({ report }: { report: StoreSchemaComplianceReport }) {
+  return (
+    <dl className="facts">
+      <dt>Tree</dt>
+      <dd>
+        <Link to={paths.tree(report.treeId)}>{report.treeId}</Link>
+      </dd>
+      <dt>Policy version</dt>
+      <dd>{report.policyVersion}</dd>
+      <dt>Entries</dt>
+      <dd>
+        {formatCount(report.scanned)} scanned: {formatCount(report.compliant)} compliant,{' '}
+        {formatCount(report.nonCompliant)} not compliant
+      </dd>
+      {report.violations.length > 0 && (
+        <>
+          <dt>First violations</dt>
+          <dd>
+            <ul className="plain-list">
+              {report.violations.slice(0, 10).map((v) => (
+                <li key={`${v.key}${v.path}`}>
+                  <span className="mono">{v.key}</span> {v.path}: {v.message}
+                </li>
+              ))}
+            </ul>
+          </dd>
+        </>
+      )}
+    </dl>
+  );
+}
+
+function healthLabel(status: BackupHealthStatus): string {
+  return status === BackupHealthStatus.UNSPECIFIED ? 'Not checked' : BackupHealthStatus[status];
+}

@@ -1,0 +1,117 @@
+import {
+  BackupControlService,
+  SchemaControlService,
+  StoreOperationState,
+  type StoreOperationStatus,
+} from '@store/contract';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { Link } from 'react-router';
+import { OperationProgress } from '../../../components/operations/operation-progress';
+import { OperationStateBadge } from '../../../components/operations/operation-state-badge';
+import { codeNameFromWire } from '../../../lib/errors';
+import { isTerminalState, kindLabel, stateLabel } from '../../../lib/operations/operation-kinds';
+import type { TrackedOperation } from '../../../lib/operations/tracked-operations-store';
+import { paths } from '../../../lib/paths';
+import { serviceKey } from '../../../lib/query-keys';
+import { useServices } from '../../../lib/services';
+import { useGetOperationQuery } from '../hooks/use-get-operation-query';
+
+export function ActiveTrayItem({ operation }: { operation: StoreOperationStatus }) {
+  return (
+    <li className="tray__item">
+      <TrayHeading operation={operation} />
+      <OperationProgress operation={operation} />
+    </li>
+  );
+}
+
+/**
+ * An operation the tray follows that is not in the active list: just started (not listed yet)
+ * or finished. Its status is fetched until terminal, then announced once and kept.
+ */
+export function FollowedTrayItem({ entry }: { entry: TrackedOperation }) {
+  const { tracked, toasts } = useServices();
+  const queryClient = useQueryClient();
+  const query = useGetOperationQuery(entry.operationId, entry.family);
+  const operation = query.data?.status;
+
+  useEffect(() => {
+    if (!operation || !isTerminalState(operation.state)) return;
+    if (!tracked.finish(entry.tenant, entry.operationId, operation.state)) return;
+    // What it changed (catalog, trees, reports) is stale now on every page.
+    const service = entry.family === 'backup' ? BackupControlService : SchemaControlService;
+    void queryClient.invalidateQueries({ queryKey: serviceKey(service) });
+    toasts.push({
+      tone:
+        operation.state === StoreOperationState.SUCCEEDED
+          ? 'success'
+          : operation.state === StoreOperationState.FAILED
+            ? 'error'
+            : 'info',
+      title: `${kindLabel(operation.kind)} ${stateLabel(operation.state).toLowerCase()}`,
+      detail: operation.error
+        ? `${codeNameFromWire(operation.error.code)}: ${operation.error.message}`
+        : `Operation ${operation.operationId}`,
+      link: { to: paths.operation(operation.operationId), label: 'View details' },
+    });
+  }, [operation, entry, tracked, toasts, queryClient]);
+
+  if (query.data === null) {
+    // Gone (another tenant's id, or purged): nothing to show but a way to drop it.
+    return (
+      <li className="tray__item">
+        <span className="muted">{entry.operationId} is no longer visible.</span>
+        <DismissButton entry={entry} />
+      </li>
+    );
+  }
+  if (!operation) {
+    return (
+      <li className="tray__item muted">
+        {kindLabel(entry.kind)} <span className="mono">{entry.operationId}</span>…
+      </li>
+    );
+  }
+  return (
+    <li className="tray__item">
+      <TrayHeading operation={operation} />
+      {isTerminalState(operation.state) ? (
+        <>
+          {operation.error && (
+            <p className="tray__error">
+              {codeNameFromWire(operation.error.code)}: {operation.error.message}
+            </p>
+          )}
+          <DismissButton entry={entry} />
+        </>
+      ) : (
+        <OperationProgress operation={operation} />
+      )}
+    </li>
+  );
+}
+
+function TrayHeading({ operation }: { operation: StoreOperationStatus }) {
+  return (
+    <div className="tray__heading">
+      <Link to={paths.operation(operation.operationId)}>{kindLabel(operation.kind)}</Link>
+      {operation.targetId && <span className="muted"> {operation.targetId}</span>}{' '}
+      <OperationStateBadge state={operation.state} cancelRequested={operation.cancelRequested} />
+    </div>
+  );
+}
+
+function DismissButton({ entry }: { entry: TrackedOperation }) {
+  const { tracked } = useServices();
+  return (
+    <button
+      type="button"
+      className="link-button"
+      aria-label={`Dismiss ${kindLabel(entry.kind)} ${entry.operationId}`}
+      onClick={() => tracked.dismiss(entry.tenant, entry.operationId)}
+    >
+      Dismiss
+    </button>
+  );
+}

@@ -1,0 +1,28 @@
+import type { StoreOperationStatus } from '@store/contract';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { familyOf, kindLabel } from '../../../lib/operations/operation-kinds';
+import { refreshOperationLists } from '../../../lib/operations/operation-keys';
+import { useApi, useToast } from '../../../lib/services';
+import { cancelOperation, type FoundOperation } from '../api/operation-status';
+import { operationKey } from './use-get-operation-query';
+
+/** Requests cancellation; the detail shows the answer at once and the lists refresh. */
+export function useCancelOperationMutation() {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  const toast = useToast();
+  return useMutation({
+    mutationFn: (operation: StoreOperationStatus) => cancelOperation(api, operation),
+    meta: { errorTitle: 'Cancel failed' },
+    onSuccess: (status) => {
+      const found: FoundOperation = { family: familyOf(status.kind), status };
+      queryClient.setQueryData(operationKey(status.operationId), found);
+      void refreshOperationLists(queryClient);
+      toast({
+        tone: 'success',
+        title: `Cancellation requested: ${kindLabel(status.kind).toLowerCase()}`,
+        detail: `Operation ${status.operationId}`,
+      });
+    },
+  });
+}

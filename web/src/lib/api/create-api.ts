@@ -1,0 +1,46 @@
+import { createClient, type Client, type Interceptor, type Transport } from '@connectrpc/connect';
+import { createGrpcWebTransport } from '@connectrpc/connect-web';
+import {
+  createBackupClient,
+  createSchemaClient,
+  IdentityService,
+  TreeDataService,
+  type BackupClient,
+  type SchemaClient,
+} from '@store/contract';
+import type { SessionStore } from '../session/session-store';
+import { createSessionInterceptor } from './session-interceptor';
+
+/** The console's one API layer: a transport with the session's headers and its four clients. */
+export interface Api {
+  transport: Transport;
+  /** BackupControlService through the typed client (argument checks, null for absent). */
+  backup: BackupClient;
+  /** SchemaControlService through the typed client. */
+  schema: SchemaClient;
+  /** TreeDataService (not in the specs; no typed client). */
+  data: Client<typeof TreeDataService>;
+  /** IdentityService (WhoAmI). */
+  identity: Client<typeof IdentityService>;
+}
+
+/** Builds a transport around the given interceptors; tests pass connect's router transport. */
+export type TransportFactory = (interceptors: Interceptor[]) => Transport;
+
+/** gRPC-Web to the origin that served the console: the server itself or the Envoy edge. */
+export const grpcWebTransport: TransportFactory = (interceptors) =>
+  createGrpcWebTransport({ baseUrl: window.location.origin, interceptors });
+
+export function createApi(
+  session: SessionStore,
+  factory: TransportFactory = grpcWebTransport,
+): Api {
+  const transport = factory([createSessionInterceptor(session)]);
+  return {
+    transport,
+    backup: createBackupClient(transport),
+    schema: createSchemaClient(transport),
+    data: createClient(TreeDataService, transport),
+    identity: createClient(IdentityService, transport),
+  };
+}

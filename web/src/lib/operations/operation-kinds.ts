@@ -1,0 +1,74 @@
+import { StoreOperationKind, StoreOperationState } from '@store/contract';
+
+/** Which service tracks an operation (DESIGN.md §3: each service sees only its own kinds). */
+export type OperationFamily = 'backup' | 'schema';
+
+const BACKUP_KINDS: ReadonlySet<StoreOperationKind> = new Set([
+  StoreOperationKind.BACKUP,
+  StoreOperationKind.INCREMENTAL_BACKUP,
+  StoreOperationKind.BACKUP_SET,
+  StoreOperationKind.RESTORE,
+  StoreOperationKind.COLD_RESTORE,
+  StoreOperationKind.BACKUP_HEALTH_CHECK,
+  StoreOperationKind.CATALOG_REBUILD,
+  StoreOperationKind.CATALOG_SCRUB,
+]);
+
+/** The service whose status, list and cancel RPCs see this kind. */
+export function familyOf(kind: StoreOperationKind): OperationFamily {
+  return BACKUP_KINDS.has(kind) ? 'backup' : 'schema';
+}
+
+/** Every named kind, for filters. */
+export const OPERATION_KINDS: readonly StoreOperationKind[] = Object.values(StoreOperationKind)
+  .filter((v): v is StoreOperationKind => typeof v === 'number')
+  .filter((v) => v !== StoreOperationKind.UNSPECIFIED);
+
+/** Every named state, for filters. */
+export const OPERATION_STATES: readonly StoreOperationState[] = [
+  StoreOperationState.QUEUED,
+  StoreOperationState.RUNNING,
+  StoreOperationState.SUCCEEDED,
+  StoreOperationState.FAILED,
+  StoreOperationState.CANCELLED,
+];
+
+/** QUEUED or RUNNING: the operation may still change, so it is worth polling. */
+export function isActiveState(state: StoreOperationState): boolean {
+  return state === StoreOperationState.QUEUED || state === StoreOperationState.RUNNING;
+}
+
+/** SUCCEEDED, FAILED or CANCELLED: never changes again. */
+export function isTerminalState(state: StoreOperationState): boolean {
+  return (
+    state === StoreOperationState.SUCCEEDED ||
+    state === StoreOperationState.FAILED ||
+    state === StoreOperationState.CANCELLED
+  );
+}
+
+/** "INCREMENTAL_BACKUP" → "Incremental backup". */
+export function kindLabel(kind: StoreOperationKind): string {
+  return humanize(StoreOperationKind[kind] ?? 'UNSPECIFIED');
+}
+
+/** "RUNNING" → "Running". */
+export function stateLabel(state: StoreOperationState): string {
+  return humanize(StoreOperationState[state] ?? 'UNSPECIFIED');
+}
+
+/** The enum value's name as used in URLs ("BACKUP"), or undefined. */
+export function kindFromName(name: string): StoreOperationKind | undefined {
+  const value = (StoreOperationKind as unknown as Record<string, unknown>)[name];
+  return typeof value === 'number' && value !== 0 ? (value as StoreOperationKind) : undefined;
+}
+
+export function stateFromName(name: string): StoreOperationState | undefined {
+  const value = (StoreOperationState as unknown as Record<string, unknown>)[name];
+  return typeof value === 'number' && value !== 0 ? (value as StoreOperationState) : undefined;
+}
+
+function humanize(name: string): string {
+  const words = name.toLowerCase().split('_');
+  return words.join(' ').replace(/^./, (c) => c.toUpperCase());
+}

@@ -1,0 +1,22 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './app/app';
+import { applyTheme } from './lib/theme';
+import './styles/theme.css';
+import './styles/base.css';
+import './styles/ui-controls.css';
+import './styles/ui-display.css';
+import './styles/ui-overlays.css';
+import './styles/shell.css';
+import './styles/pages.css';
+
+// Before the first render, so the page does not flash the other theme (no inline script: CSP).
+applyTheme();
+
+const root = document.getElementById('root');
+if (!root) throw new Error('index.html has no #root');
+createRoot(root).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+);
