@@ -30,7 +30,7 @@ step('buf breaking against the 9.9.0 baseline', 'buf', [
 ]);
 step('generated code is fresh', 'node', ['scripts/check-generated.mjs']);
 step('system packages (apt)', 'node', ['scripts/ensure-system-packages.mjs']);
-for (const project of ['proto', 'server', 'web', 'proxy']) {
+for (const project of ['proto', 'server', 'web', 'proxy', 'e2e']) {
   step(`typecheck ${project}`, 'tsc', ['-p', project]);
 }
 step('eslint', 'eslint', ['.', '--max-warnings=0']);
@@ -54,3 +54,5 @@ if (existsSync(report)) {
     `\nvitest: ${summary.numPassedTests} passed, ${summary.numFailedTests} failed, ${summary.numPendingTests} skipped`,
   );
 }
+
+step('end-to-end tests (Playwright, system Chromium)', 'playwright', ['test']);
