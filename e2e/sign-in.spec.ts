@@ -1,4 +1,5 @@
 import { expect, issueToken, revokeToken, signInWithToken, test } from './support/fixtures';
+import { expectNoSeriousA11yViolations } from './support/axe';
 
 test.describe('sign-in', () => {
   test('offers exactly the advertised schemes and signs in with an API token', async ({
@@ -23,4 +24,10 @@ test.describe('sign-in', () => {
     await expect(page).toHaveURL(/\/sign-in/);
     await expect(page.getByText(/session ended/i)).toBeVisible();
   });
+});
+
+test('the sign-in page has no serious accessibility violation', async ({ page }, testInfo) => {
+  await page.goto('/sign-in');
+  await expect(page.getByRole('list', { name: 'Ways to sign in' })).toBeVisible();
+  await expectNoSeriousA11yViolations(page, testInfo);
 });
