@@ -1,16 +1,17 @@
 import { Code, ConnectError, createClient } from '@connectrpc/connect';
-import { IdentityService } from '@store/contract';
+import { IdentityService, TreeDataService } from '@store/contract';
 import { SignJWT, exportJWK, generateKeyPair, importJWK, type JWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestIssuer, type TestIssuer } from './support/oidc-issuer.js';
 import { startTestServer, type TestServer } from './support/test-server.js';
+import { DIALECTS } from './support/test-storage.js';
 
-describe('OIDC access tokens against a real OpenID provider', () => {
+describe.each(DIALECTS)('OIDC access tokens against a real OpenID provider on %s', (dialect) => {
   let idp: TestIssuer;
   let t: TestServer;
   beforeAll(async () => {
     idp = await startTestIssuer({ tenants: { acme: ['operator'] } });
-    t = await startTestServer('sqlite', {
+    t = await startTestServer(dialect, {
       STORE_OIDC_ISSUER: idp.issuer,
       STORE_OIDC_CLIENT_ID: 'store-console',
       STORE_OIDC_AUDIENCE: idp.audience,
@@ -21,10 +22,10 @@ describe('OIDC access tokens against a real OpenID provider', () => {
     await idp?.close();
   });
 
-  const whoAmI = (token: string) =>
+  const whoAmI = (token: string, headers: Record<string, string> = {}) =>
     createClient(IdentityService, t.grpc).whoAmI(
       {},
-      { headers: { authorization: `Bearer ${token}` } },
+      { headers: { authorization: `Bearer ${token}`, ...headers } },
     );
   const codeOf = (promise: Promise<unknown>) =>
     promise.then(
@@ -118,5 +119,36 @@ describe('OIDC access tokens against a real OpenID provider', () => {
     }
     // A token the provider's own key signed, with everything right, passes (the control case).
     expect(await codeOf(whoAmI(await mint({})))).toBe('ok');
+  });
+
+  it('tolerates a token expired within the clock skew allowance (30 s), not beyond it', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    expect(await codeOf(whoAmI(await mint({}, { expiresIn: now - 10 })))).toBe('ok');
+    expect(await codeOf(whoAmI(await mint({}, { expiresIn: now - 60 })))).toBe('Unauthenticated');
+  });
+
+  it('WhoAmI answers a caller of two tenants without the active-tenant header; tenant calls need it', async () => {
+    const token = await mint({ store_tenants: { acme: ['operator'], beta: ['viewer'] } });
+    const me = await whoAmI(token);
+    expect(me.activeTenant).toBe('');
+    expect(me.tenants).toEqual([
+      expect.objectContaining({ tenantId: 'acme', roles: ['operator'] }),
+      expect.objectContaining({ tenantId: 'beta', roles: ['viewer'] }),
+    ]);
+    expect((await whoAmI(token, { 'store-active-tenant': 'beta' })).activeTenant).toBe('beta');
+    expect(await codeOf(whoAmI(token, { 'store-active-tenant': 'gamma' }))).toBe(
+      'PermissionDenied',
+    );
+    // A call that acts in a tenant still needs the header when the caller has several.
+    const data = createClient(TreeDataService, t.grpc);
+    const authorization = `Bearer ${token}`;
+    expect(await codeOf(data.listTrees({}, { headers: { authorization } }))).toBe(
+      'InvalidArgument',
+    );
+    expect(
+      await codeOf(
+        data.listTrees({}, { headers: { authorization, 'store-active-tenant': 'acme' } }),
+      ),
+    ).toBe('ok');
   });
 });

@@ -1,12 +1,15 @@
 import type { ConnectRouter } from '@connectrpc/connect';
 import { IdentityService } from '@store/contract';
-import { callScopeOf } from './call-scope.js';
+import { callerScopeOf } from './call-scope.js';
 
-/** IdentityService.WhoAmI: the caller as the server resolved the credential. */
+/**
+ * IdentityService.WhoAmI: the caller as the server resolved the credential. A caller of several
+ * tenants may ask without the active-tenant header; active_tenant is then empty.
+ */
 export function registerIdentityService(router: ConnectRouter): void {
   router.service(IdentityService, {
     whoAmI(_request, context) {
-      const { caller, tenant } = callScopeOf(context);
+      const { caller, tenant } = callerScopeOf(context);
       return {
         subject: caller.subject,
         displayName: caller.displayName,
@@ -15,7 +18,7 @@ export function registerIdentityService(router: ConnectRouter): void {
           tenantId,
           roles: [...roles],
         })),
-        activeTenant: tenant,
+        activeTenant: tenant ?? '',
       };
     },
   });

@@ -1,7 +1,7 @@
 import { Code, ConnectError } from '@connectrpc/connect';
 import { describe, expect, it } from 'vitest';
 import { ANONYMOUS, type Principal } from '../../engines/identity/principal.js';
-import { requestedTenantOf, resolveCallScope } from './access-gate.js';
+import { requestedTenantOf, resolveCallScope, resolveCaller } from './access-gate.js';
 import { headerCredentialBridge } from './credential-bridge.js';
 
 const two: Principal = {
@@ -34,6 +34,14 @@ describe('the access gate', () => {
     expect(codeOf(() => resolveCallScope(two, undefined, 'h', undefined))).toBe(
       Code.InvalidArgument,
     );
+  });
+
+  it('for a call that needs no tenant, several tenants without the header leave it undefined', () => {
+    expect(resolveCaller(two, undefined, undefined).tenant).toBeUndefined();
+    expect(resolveCaller(two, 'beta', undefined).tenant).toBe('beta');
+    expect(resolveCaller(one, undefined, undefined).tenant).toBe('acme');
+    expect(codeOf(() => resolveCaller(two, 'gamma', undefined))).toBe(Code.PermissionDenied);
+    expect(codeOf(() => resolveCaller(ANONYMOUS, undefined, undefined))).toBe(Code.Unauthenticated);
   });
 
   it('when the header names a tenant not granted, it is PermissionDenied', () => {

@@ -1,6 +1,6 @@
 import { Code, ConnectError } from '@connectrpc/connect';
 import type { Principal } from '../../engines/identity/principal.js';
-import type { CallScope } from '../call-scope.js';
+import type { CallScope, CallerScope } from '../call-scope.js';
 
 const TENANT = /^[A-Za-z0-9._-]{1,128}$/;
 
@@ -24,6 +24,26 @@ export function resolveCallScope(
   headerName: string,
   trustedTenant: string | undefined,
 ): CallScope {
+  const { caller, tenant } = resolveCaller(principal, requested, trustedTenant);
+  if (tenant !== undefined) return { caller, tenant };
+  const tenants = caller.grants.size;
+  throw new ConnectError(
+    tenants === 0
+      ? 'this caller is granted no tenant'
+      : `${headerName}: required, the caller is granted ${tenants} tenants`,
+    tenants === 0 ? Code.PermissionDenied : Code.InvalidArgument,
+  );
+}
+
+/**
+ * The gate for calls that need no tenant (WhoAmI): the same checks, but when no header is sent
+ * and the caller has not exactly one tenant, the tenant stays undefined instead of an error.
+ */
+export function resolveCaller(
+  principal: Principal,
+  requested: string | undefined,
+  trustedTenant: string | undefined,
+): CallerScope {
   if (principal.anonymous) {
     if (trustedTenant === undefined) {
       throw new ConnectError(
@@ -52,11 +72,5 @@ export function resolveCallScope(
     return { caller: principal, tenant: requested };
   }
   const tenants = [...principal.grants.keys()];
-  if (tenants.length === 1) return { caller: principal, tenant: tenants[0] as string };
-  throw new ConnectError(
-    tenants.length === 0
-      ? 'this caller is granted no tenant'
-      : `${headerName}: required, the caller is granted ${tenants.length} tenants`,
-    tenants.length === 0 ? Code.PermissionDenied : Code.InvalidArgument,
-  );
+  return { caller: principal, tenant: tenants.length === 1 ? tenants[0] : undefined };
 }

@@ -8,8 +8,8 @@ import {
 import type { CredentialVerifier } from '../../engines/identity/credential-verifier.js';
 import { ANONYMOUS, CredentialError, type Principal } from '../../engines/identity/principal.js';
 import type { Logger } from '../../logging/logger.js';
-import { callScopeKey } from '../call-scope.js';
-import { resolveCallScope, requestedTenantOf } from './access-gate.js';
+import { callScopeKey, callerScopeKey } from '../call-scope.js';
+import { resolveCallScope, resolveCaller, requestedTenantOf } from './access-gate.js';
 import { createAuthorizationContext, type CallInfo } from './authorization-context.js';
 import type { Authorizer } from './authorizers.js';
 import type { CredentialBridge } from './credential-bridge.js';
@@ -72,6 +72,14 @@ export function createAccessInterceptor(service: GuardedService, seams: AccessSe
       }
     }
 
+    if (service.tenantOptional) {
+      const scope = resolveCaller(principal, requested, options.trustedTenant);
+      forward.contextValues.set(callerScopeKey, scope);
+      if (scope.tenant !== undefined) {
+        forward.contextValues.set(callScopeKey, { caller: scope.caller, tenant: scope.tenant });
+      }
+      return next(forward);
+    }
     const scope = resolveCallScope(
       principal,
       requested,

@@ -114,6 +114,8 @@ export interface GuardedService {
   unknownOperation: number;
   /** Methods that never reach the bridge or the authorizer. */
   exempt: readonly string[];
+  /** Calls that act in no tenant may come without one (WhoAmI of a multi-tenant caller). */
+  tenantOptional?: boolean;
 }
 
 export const BACKUP_SERVICE: GuardedService = {
@@ -139,6 +141,7 @@ export const IDENTITY_SERVICE: GuardedService = {
   methods: IDENTITY,
   unknownOperation: IdentityOp.UNSPECIFIED,
   exempt: [],
+  tenantOptional: true,
 };
 
 /** How a method of a guarded service is presented; unrecognised ones as the family's Unknown. */
