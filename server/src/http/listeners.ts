@@ -1,4 +1,4 @@
-import { once } from 'node:events';
+import { once, setMaxListeners } from 'node:events';
 import {
   createServer as createHttpServer,
   type IncomingMessage,
@@ -37,6 +37,8 @@ export interface Listeners {
  */
 export async function listen(options: ListenOptions): Promise<Listeners> {
   const shutdown = new AbortController();
+  // Every call in flight links its own signal to this one; more than ten at once is normal.
+  setMaxListeners(0, shutdown.signal);
   const adapterOptions = {
     routes: options.routes,
     interceptors: options.interceptors,
