@@ -1,11 +1,50 @@
-import { PlaceholderPage } from '../../../components/ui/placeholder-page';
+import { Button } from '../../../components/ui/button';
+import { EmptyState } from '../../../components/ui/empty-state';
+import { ErrorBanner } from '../../../components/ui/error-banner';
+import { PageHeader } from '../../../components/ui/page-header';
+import { Spinner } from '../../../components/ui/spinner';
+import { useActiveTenant } from '../../../lib/services';
+import { useListTreesQuery } from '../hooks/use-list-trees-query';
+import { TreesTable } from './trees-table';
 
-/** /trees — not built yet. */
+/** /trees: the tenant's trees with entry counts, policies and dead letters. */
 export function TreesPage() {
+  const tenant = useActiveTenant();
+  const trees = useListTreesQuery();
+  const rows = trees.data?.pages.flatMap((page) => page.trees) ?? [];
+
   return (
-    <PlaceholderPage title="Trees">
-      The tenant&apos;s trees with entry counts, policies and dead letters; browse, put and delete
-      entries to check a restore.
-    </PlaceholderPage>
+    <>
+      <PageHeader
+        title="Trees"
+        description={
+          <>
+            Trees of tenant <strong>{tenant}</strong>: open one to browse, put and delete entries.
+          </>
+        }
+      />
+      {trees.error && (
+        <ErrorBanner
+          title="Could not load trees"
+          error={trees.error}
+          onRetry={() => void trees.refetch()}
+        />
+      )}
+      {trees.isPending && <Spinner label="Loading trees…" />}
+      {!trees.isPending && !trees.error && rows.length === 0 && (
+        <EmptyState title="No trees yet">
+          A tree appears with its first entry, written through the data API or by a restore into a
+          new tree.
+        </EmptyState>
+      )}
+      {rows.length > 0 && <TreesTable trees={rows} />}
+      {trees.hasNextPage && (
+        <div className="load-more">
+          <Button busy={trees.isFetchingNextPage} onClick={() => void trees.fetchNextPage()}>
+            Load more
+          </Button>
+        </div>
+      )}
+    </>
   );
 }
