@@ -9,6 +9,9 @@ import './styles/ui-display.css';
 import './styles/ui-overlays.css';
 import './styles/shell.css';
 import './styles/pages.css';
+import './styles/operations-pages.css';
+import './styles/trees.css';
+import './styles/dashboard.css';
 
 // Before the first render, so the page does not flash the other theme (no inline script: CSP).
 applyTheme();

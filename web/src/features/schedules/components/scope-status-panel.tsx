@@ -1,0 +1,82 @@
+import { BackupScopeRunOutcome, durationToMs, type backupV1 } from '@store/contract';
+
+type BackupScopeStatusResponse = backupV1.BackupScopeStatusResponse;
+import { Badge, type BadgeTone } from '../../../components/ui/badge';
+import { Time } from '../../../components/ui/time';
+import { formatInterval } from '../api/interval';
+
+/** GetScopeStatus of a tree: what is scheduled, when it last ran and succeeded, chain depth. */
+export function ScopeStatusPanel({ status }: { status: BackupScopeStatusResponse }) {
+  const outcome = outcomeOf(status.lastRunOutcome);
+  return (
+    <section className="panel" aria-labelledby="scope-status">
+      <h2 id="scope-status" className="panel__title">
+        Scope status
+      </h2>
+      <dl className="facts">
+        <dt>Full schedule</dt>
+        <dd>{registration(status.fullScheduleRegistered, status.runtimeFullBackupInterval)}</dd>
+        <dt>Incremental schedule</dt>
+        <dd>
+          {registration(
+            status.incrementalScheduleRegistered,
+            status.runtimeIncrementalBackupInterval,
+          )}
+        </dd>
+        <dt>Last full run</dt>
+        <dd>
+          <Time value={status.lastFullRunUtc} fallback="Never" />
+        </dd>
+        <dt>Last full success</dt>
+        <dd>
+          <Time value={status.lastFullSuccessUtc} fallback="Never" />
+        </dd>
+        <dt>Last incremental run</dt>
+        <dd>
+          <Time value={status.lastIncrementalRunUtc} fallback="Never" />
+        </dd>
+        <dt>Last incremental success</dt>
+        <dd>
+          <Time value={status.lastIncrementalSuccessUtc} fallback="Never" />
+        </dd>
+        <dt>Last outcome</dt>
+        <dd>
+          <Badge tone={outcome.tone}>{outcome.label}</Badge>
+        </dd>
+        <dt>Chain depth</dt>
+        <dd>
+          {status.chainDepth === 0
+            ? 'No backup yet'
+            : `${status.chainDepth} (the newest backup and the backups it builds on)`}
+        </dd>
+      </dl>
+    </section>
+  );
+}
+
+function registration(
+  registered: boolean,
+  interval: BackupScopeStatusResponse['runtimeFullBackupInterval'],
+) {
+  if (!registered) return <Badge>Not scheduled</Badge>;
+  return (
+    <>
+      <Badge tone="success">Registered</Badge> every {formatInterval(durationToMs(interval))}
+    </>
+  );
+}
+
+function outcomeOf(outcome: BackupScopeRunOutcome): { label: string; tone: BadgeTone } {
+  switch (outcome) {
+    case BackupScopeRunOutcome.SUCCEEDED:
+      return { label: 'Succeeded', tone: 'success' };
+    case BackupScopeRunOutcome.FAILED:
+      return { label: 'Failed', tone: 'danger' };
+    case BackupScopeRunOutcome.SKIPPED:
+      return { label: 'Skipped', tone: 'warning' };
+    case BackupScopeRunOutcome.RUNNING:
+      return { label: 'Running', tone: 'info' };
+    default:
+      return { label: 'No run yet', tone: 'neutral' };
+  }
+}
