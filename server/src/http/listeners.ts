@@ -10,6 +10,7 @@ import type { ConnectRouter } from '@connectrpc/connect';
 import { connectNodeAdapter } from '@connectrpc/connect-node';
 import type { Interceptor } from '@connectrpc/connect';
 import type { Logger } from '../logging/logger.js';
+import { correctMalformedInputStatus } from './malformed-input-status.js';
 
 export interface ListenOptions {
   host: string;
@@ -40,7 +41,10 @@ export async function listen(options: ListenOptions): Promise<Listeners> {
   // Every call in flight links its own signal to this one; more than ten at once is normal.
   setMaxListeners(0, shutdown.signal);
   const adapterOptions = {
-    routes: options.routes,
+    routes: (router: ConnectRouter) => {
+      options.routes(router);
+      correctMalformedInputStatus(router);
+    },
     interceptors: options.interceptors,
     readMaxBytes: options.maxMessageBytes,
     writeMaxBytes: options.maxMessageBytes,

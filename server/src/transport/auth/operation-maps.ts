@@ -13,12 +13,13 @@ export interface MethodAccess {
 
 type Req = Record<string, unknown>;
 const none = (): null => null;
+// A server-streaming call whose body held no message reaches here with no request at all.
 const field = (name: string) => (request: unknown) => {
-  const value = (request as Req)[name];
+  const value = (request as Req | undefined)?.[name];
   return typeof value === 'string' ? value : null;
 };
 const scopeTree = (request: unknown) => {
-  const scope = (request as Req).scope as Req | undefined;
+  const scope = (request as Req | undefined)?.scope as Req | undefined;
   return typeof scope?.treeId === 'string' ? scope.treeId : null;
 };
 

@@ -1,0 +1,148 @@
+import type { ConnectRouter } from '@connectrpc/connect';
+import type { UniversalServerResponse } from '@connectrpc/connect/protocol';
+
+/**
+ * connect-es answers a request body that is not valid protobuf ("parse binary: …"), a compressed
+ * body that does not inflate (a truncated gzip stream: "decompression failed") and an envelope
+ * flagged compressed without a negotiated encoding with Internal, before any interceptor runs. Both are the caller's fault: DESIGN.md §3 (Errors) keeps Internal for our own faults and
+ * wants InvalidArgument for a malformed request. These wrappers rewrite exactly those two statuses
+ * in whichever protocol answered; every other response passes through untouched.
+ */
+const MALFORMED_INPUT =
+  /^(parse binary: |received compressed envelope, but do not know how|decompression failed$)/;
+const GRPC_INTERNAL = '13';
+const GRPC_INVALID_ARGUMENT = '3';
+
+function isMalformedInput(message: string): boolean {
+  return MALFORMED_INPUT.test(message);
+}
+
+/** Replaces every handler of the router with one whose malformed-input answers are corrected. */
+export function correctMalformedInputStatus(router: ConnectRouter): void {
+  for (const [i, handler] of router.handlers.entries()) {
+    const corrected = async (request: Parameters<typeof handler>[0]) =>
+      correctResponse(await handler(request));
+    router.handlers[i] = Object.assign(corrected, {
+      protocolNames: handler.protocolNames,
+      allowedMethods: handler.allowedMethods,
+      supportedContentType: handler.supportedContentType,
+      requestPath: handler.requestPath,
+      service: handler.service,
+      method: handler.method,
+    });
+  }
+}
+
+async function correctResponse(
+  response: UniversalServerResponse,
+): Promise<UniversalServerResponse> {
+  const type = response.header?.get('content-type') ?? '';
+  const body = response.body;
+  if (!body) return response;
+  if (type.startsWith('application/grpc-web')) {
+    return { ...response, body: mapChunks(body, correctGrpcWebTrailerFrame) };
+  }
+  if (type.startsWith('application/grpc')) {
+    const trailer = response.trailer;
+    if (!trailer) return response;
+    // The trailer is filled while the body is produced; correct it once the body has ended.
+    return {
+      ...response,
+      body: (async function* () {
+        yield* body;
+        correctGrpcTrailer(trailer);
+      })(),
+    };
+  }
+  if (type.startsWith('application/connect')) {
+    return { ...response, body: mapChunks(body, correctConnectEndStream) };
+  }
+  if (type.startsWith('application/json') && response.status === 500) {
+    // A Connect unary error: a small JSON body whose code decides the HTTP status, so read it.
+    const chunks: Uint8Array[] = [];
+    for await (const chunk of body) chunks.push(chunk);
+    const original = Buffer.concat(chunks);
+    const fixed = correctConnectError(original, (json) => json);
+    if (fixed !== original) response.header?.set('content-length', String(fixed.byteLength));
+    return {
+      ...response,
+      status: fixed === original ? response.status : 400,
+      body: (async function* () {
+        yield fixed;
+      })(),
+    };
+  }
+  return response;
+}
+
+function mapChunks(
+  body: AsyncIterable<Uint8Array>,
+  map: (chunk: Uint8Array) => Uint8Array,
+): AsyncIterable<Uint8Array> {
+  return (async function* () {
+    for await (const chunk of body) yield map(chunk);
+  })();
+}
+
+function correctGrpcTrailer(trailer: Headers): void {
+  const message = decodeURIComponent(trailer.get('grpc-message') ?? '');
+  if (trailer.get('grpc-status') === GRPC_INTERNAL && isMalformedInput(message)) {
+    trailer.set('grpc-status', GRPC_INVALID_ARGUMENT);
+  }
+}
+
+/** One whole envelope (flags, length, data) in a chunk, as connect's handlers write them. */
+function envelopeOf(chunk: Uint8Array): { flags: number; data: Uint8Array } | undefined {
+  if (chunk.length < 5) return undefined;
+  const length = new DataView(chunk.buffer, chunk.byteOffset, chunk.byteLength).getUint32(1);
+  if (chunk.length !== 5 + length) return undefined;
+  return { flags: chunk[0] ?? 0, data: chunk.subarray(5) };
+}
+
+function envelope(flags: number, data: Uint8Array): Uint8Array {
+  const out = new Uint8Array(5 + data.length);
+  out[0] = flags;
+  new DataView(out.buffer).setUint32(1, data.length);
+  out.set(data, 5);
+  return out;
+}
+
+function correctGrpcWebTrailerFrame(chunk: Uint8Array): Uint8Array {
+  const frame = envelopeOf(chunk);
+  if (!frame || (frame.flags & 0x80) === 0) return chunk;
+  const text = new TextDecoder().decode(frame.data);
+  const message = decodeURIComponent(/^grpc-message: *(.*)$/im.exec(text)?.[1]?.trim() ?? '');
+  if (!/^grpc-status: *13\r?$/im.test(text) || !isMalformedInput(message)) return chunk;
+  const fixed = text.replace(/^grpc-status: *13/im, `grpc-status: ${GRPC_INVALID_ARGUMENT}`);
+  return envelope(frame.flags, new TextEncoder().encode(fixed));
+}
+
+function correctConnectEndStream(chunk: Uint8Array): Uint8Array {
+  const frame = envelopeOf(chunk);
+  if (!frame || (frame.flags & 0x02) === 0) return chunk;
+  const fixed = correctConnectError(frame.data, (json) => (json.error ?? {}) as ConnectErrorJson);
+  return fixed === frame.data ? chunk : envelope(frame.flags, fixed);
+}
+
+interface ConnectErrorJson {
+  code?: string;
+  message?: string;
+  error?: unknown;
+}
+
+/** Rewrites `{code: "internal", message: "parse binary: …"}` (found by `locate`) in place. */
+function correctConnectError(
+  bytes: Uint8Array,
+  locate: (json: ConnectErrorJson) => ConnectErrorJson,
+): Uint8Array {
+  let json: ConnectErrorJson;
+  try {
+    json = JSON.parse(new TextDecoder().decode(bytes)) as ConnectErrorJson;
+  } catch {
+    return bytes;
+  }
+  const error = locate(json);
+  if (error.code !== 'internal' || !isMalformedInput(error.message ?? '')) return bytes;
+  error.code = 'invalid_argument';
+  return new TextEncoder().encode(JSON.stringify(json));
+}
