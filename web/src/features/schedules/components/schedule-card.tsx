@@ -1,5 +1,5 @@
 import { StoreBackupApiOperation } from '@store/contract';
-import { useState, type FormEvent } from 'react';
+import { useState, type SubmitEvent } from 'react';
 import { Badge } from '../../../components/ui/badge';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { Field } from '../../../components/ui/field';
@@ -51,7 +51,7 @@ export function ScheduleCard({
   const headingId = `schedule-${kind}`;
   const parsed = parseInterval(amount, unit);
 
-  const submit = (event: FormEvent) => {
+  const submit = (event: SubmitEvent) => {
     event.preventDefault();
     setChecked(true);
     if (!parsed.ok) return;
