@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LEAST_ROLE_BY_METHOD } from './support/least-roles.js';
 import { callMethod, everyMethod } from './support/call-every-rpc.js';
 import { startTestServer, type TestServer } from './support/test-server.js';
+import { DIALECTS } from './support/test-storage.js';
 
 const SERVICES = [BackupControlService, SchemaControlService, TreeDataService, IdentityService];
 const ROLES = ['viewer', 'operator', 'admin'] as const;
@@ -17,13 +18,13 @@ const CANARY = 'canary-token-7f3a9c2e5b1d4e6f8a0b';
 const protectedMethods = everyMethod(SERVICES).filter(([, m]) => m.name !== 'GetAuthScheme');
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
-describe('sign-in seams with rbac (the shipped server)', () => {
+describe.each(DIALECTS)('sign-in seams with rbac (the shipped server) on %s', (dialect) => {
   let t: TestServer;
   const logs: string[] = [];
   const tokens: Record<string, string> = {};
   beforeAll(async () => {
     const logger = pino({ level: 'trace' }, { write: (line: string) => void logs.push(line) });
-    t = await startTestServer('sqlite', { STORE_BOOTSTRAP_TOKEN: CANARY }, undefined, logger);
+    t = await startTestServer(dialect, { STORE_BOOTSTRAP_TOKEN: CANARY }, undefined, logger);
     for (const role of ROLES) {
       tokens[role] = (await t.server.tokens.issue({ tenant: 'default', roles: [role] })).token;
     }
@@ -89,17 +90,28 @@ describe('sign-in seams with rbac (the shipped server)', () => {
     },
   );
 
-  it('the canary credential appears nowhere in the captured logs', () => {
+  it('the canary credential appears nowhere in the captured logs', async () => {
+    // The canary signs in for real on every service, and fails in every way a credential can.
+    for (const [service, method] of protectedMethods) {
+      await callMethod(t.grpc, service, method, bearer(CANARY));
+    }
+    const whoAmI = IdentityService.method.whoAmI;
+    expect(await callMethod(t.grpc, IdentityService, whoAmI, bearer(CANARY))).toBe('ok');
+    for (const refused of [`${CANARY}x`, `x${CANARY}`, `${CANARY} ${CANARY}`]) {
+      expect(await callMethod(t.grpc, IdentityService, whoAmI, bearer(refused))).toBe(
+        Code.Unauthenticated,
+      );
+    }
     expect(logs.length).toBeGreaterThan(0);
     expect(logs.some((line) => line.includes('credential refused'))).toBe(true);
     for (const line of logs) expect(line).not.toContain(CANARY);
   });
 });
 
-describe('sign-in seams with deny-all', () => {
+describe.each(DIALECTS)('sign-in seams with deny-all on %s', (dialect) => {
   let t: TestServer;
   beforeAll(async () => {
-    t = await startTestServer('sqlite', {
+    t = await startTestServer(dialect, {
       STORE_AUTHORIZER: 'deny-all',
       STORE_BOOTSTRAP_TOKEN: CANARY,
     });
@@ -120,14 +132,14 @@ describe('sign-in seams with deny-all', () => {
   });
 });
 
-describe('sign-in seams with allow-all', () => {
+describe.each(DIALECTS)('sign-in seams with allow-all on %s', (dialect) => {
   let t: TestServer;
   let trusted: TestServer;
   let viewer: string;
   beforeAll(async () => {
-    t = await startTestServer('sqlite', { STORE_AUTHORIZER: 'allow-all' });
+    t = await startTestServer(dialect, { STORE_AUTHORIZER: 'allow-all' });
     viewer = (await t.server.tokens.issue({ tenant: 'default', roles: ['viewer'] })).token;
-    trusted = await startTestServer('sqlite', {
+    trusted = await startTestServer(dialect, {
       STORE_AUTHORIZER: 'allow-all',
       STORE_TRUSTED_TENANT: 'lab',
     });

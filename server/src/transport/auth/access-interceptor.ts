@@ -9,6 +9,7 @@ import type { CredentialVerifier } from '../../engines/identity/credential-verif
 import { ANONYMOUS, CredentialError, type Principal } from '../../engines/identity/principal.js';
 import type { Logger } from '../../logging/logger.js';
 import { callScopeKey, callerScopeKey } from '../call-scope.js';
+import { assertNoNulText } from '../request-text-guard.js';
 import { resolveCallScope, resolveCaller, requestedTenantOf } from './access-gate.js';
 import { createAuthorizationContext, type CallInfo } from './authorization-context.js';
 import type { Authorizer } from './authorizers.js';
@@ -78,15 +79,17 @@ export function createAccessInterceptor(service: GuardedService, seams: AccessSe
       if (scope.tenant !== undefined) {
         forward.contextValues.set(callScopeKey, { caller: scope.caller, tenant: scope.tenant });
       }
-      return next(forward);
+    } else {
+      const scope = resolveCallScope(
+        principal,
+        requested,
+        options.activeTenantHeaderName,
+        options.trustedTenant,
+      );
+      forward.contextValues.set(callScopeKey, scope);
     }
-    const scope = resolveCallScope(
-      principal,
-      requested,
-      options.activeTenantHeaderName,
-      options.trustedTenant,
-    );
-    forward.contextValues.set(callScopeKey, scope);
+    // After the gate, so a caller who may not call learns nothing about the request's form.
+    assertNoNulText(message);
     return next(forward);
   };
 }

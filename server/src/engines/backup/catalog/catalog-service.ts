@@ -8,6 +8,7 @@ import {
   type BackupFilter,
 } from '../../../storage/backup-store.js';
 import { failedPrecondition, invalidArgument } from '../../errors.js';
+import { validateTreeName } from '../../data/tree-names.js';
 import type { ArtifactStore } from '../artifacts/index.js';
 import type { CatalogEntry } from '../backup-types.js';
 import {
@@ -46,6 +47,17 @@ function decodeToken(token: string): { createdAt: number; id: string } {
   throw invalidArgument('page_token', 'is not a token this server issued');
 }
 
+/** A catalog filter whose names are checked like everywhere else (DESIGN.md §4: InvalidArgument). */
+function validFilter(filter: BackupFilter): BackupFilter {
+  const { treeName, setId, nameContains } = filter;
+  if (treeName !== undefined) validateTreeName(treeName, 'tree_id');
+  if (setId !== undefined) validateBackupId(setId, 'set_id');
+  if (nameContains !== undefined && nameContains.length > 200) {
+    throw invalidArgument('name_contains', 'is longer than 200 characters');
+  }
+  return filter;
+}
+
 /** Catalog reads and deletes over the backups table and the artifact store. */
 export class CatalogService {
   constructor(
@@ -60,7 +72,7 @@ export class CatalogService {
   ): Promise<CatalogPage> {
     const limit = stepSize(request.pageSize, 'page_size', DEFAULT_CATALOG_PAGE, MAX_CATALOG_PAGE);
     const after = request.pageToken ? decodeToken(request.pageToken) : undefined;
-    const rows = await listBackupRows(this.storage, tenant, request.filter, {
+    const rows = await listBackupRows(this.storage, tenant, validFilter(request.filter), {
       after,
       limit: limit + 1,
     });
