@@ -44,6 +44,7 @@ export const appRoutes: RouteObject[] = [
           { path: 'trees', element: <TreesPage /> },
           { path: 'trees/:treeId', element: <TreeDetailPage /> },
           { path: 'schema', element: <SchemaPage /> },
+          { path: 'schema/:treeId', element: <SchemaPage /> },
           { path: 'maintenance', element: <MaintenancePage /> },
           { path: '*', element: <NotFoundPage /> },
         ],

@@ -12,5 +12,6 @@ export const paths = {
   trees: '/trees',
   tree: (treeId: string) => `/trees/${encodeURIComponent(treeId)}`,
   schema: '/schema',
+  schemaTree: (treeId: string) => `/schema/${encodeURIComponent(treeId)}`,
   maintenance: '/maintenance',
 } as const;

@@ -1,11 +1,68 @@
-import { PlaceholderPage } from '../../../components/ui/placeholder-page';
+import { useParams } from 'react-router';
+import { EmptyState } from '../../../components/ui/empty-state';
+import { ErrorBanner } from '../../../components/ui/error-banner';
+import { PageHeader } from '../../../components/ui/page-header';
+import { useSchemaCapabilities } from '../../../lib/capabilities/use-schema-capabilities';
+import { useActiveTenant } from '../../../lib/services';
+import { ComplianceSection } from './compliance-section';
+import { DeadLettersSection } from './dead-letters-section';
+import { PolicySection } from './policy-section';
+import { RemediationSection } from './remediation-section';
+import { TreePicker } from './tree-picker';
+import { VersionSection } from './version-section';
 
-/** /schema — not built yet. */
+const SECTIONS = [
+  ['policy', 'Policy'],
+  ['versions', 'Versions and migrations'],
+  ['remediation', 'Remediation'],
+  ['compliance', 'Compliance scans'],
+  ['dead-letters', 'Dead letters'],
+] as const;
+
+/** /schema and /schema/:treeId — schema governance of one tree. */
 export function SchemaPage() {
+  const { treeId } = useParams();
   return (
-    <PlaceholderPage title="Schema">
-      Per tree: the JSON Schema policy and its mode, the version config and migrations, remediation,
-      compliance scans and dead letters.
-    </PlaceholderPage>
+    <>
+      <PageHeader
+        title={treeId ? `Schema of ${treeId}` : 'Schema'}
+        description="Per tree: the JSON Schema policy, versions and migrations, remediation, compliance scans and dead letters."
+      />
+      <TreePicker treeId={treeId} />
+      {treeId ? (
+        <TreeSchema key={treeId} treeId={treeId} />
+      ) : (
+        <EmptyState title="Choose a tree">Pick a tree above to govern its schema.</EmptyState>
+      )}
+    </>
+  );
+}
+
+function TreeSchema({ treeId }: { treeId: string }) {
+  const caps = useSchemaCapabilities(treeId);
+  const tenant = useActiveTenant();
+  return (
+    <>
+      <nav aria-label="Schema sections" className="schema-toc">
+        <ul className="inline-list">
+          {SECTIONS.map(([id, title]) => (
+            <li key={id}>
+              <a href={`#schema-${id}`}>{title}</a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      {caps.error ? (
+        <ErrorBanner
+          title={`Permissions on ${treeId} in tenant ${tenant} could not be checked`}
+          error={caps.error}
+        />
+      ) : null}
+      <PolicySection treeId={treeId} caps={caps} />
+      <VersionSection treeId={treeId} caps={caps} />
+      <RemediationSection treeId={treeId} caps={caps} />
+      <ComplianceSection treeId={treeId} caps={caps} />
+      <DeadLettersSection treeId={treeId} caps={caps} />
+    </>
   );
 }

@@ -1,0 +1,167 @@
+import { StoreSchemaApiOperation, StoreSchemaMode, type StoreSchemaPolicy } from '@store/contract';
+import { useState } from 'react';
+import { Badge } from '../../../components/ui/badge';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { ErrorBanner } from '../../../components/ui/error-banner';
+import { GuardedButton } from '../../../components/ui/guarded-button';
+import { Spinner } from '../../../components/ui/spinner';
+import { Time } from '../../../components/ui/time';
+import type { Capabilities } from '../../../lib/capabilities/capabilities';
+import { describeError } from '../../../lib/errors';
+import { useActiveTenant } from '../../../lib/services';
+import { checkPolicyDraft } from '../api/policy-draft';
+import {
+  useClearPolicyMutation,
+  useGetPolicyQuery,
+  useSetPolicyMutation,
+} from '../hooks/use-policy';
+import { PolicyFields, policyDraftFrom, toPolicyInit } from './policy-fields';
+import { SchemaSection } from './schema-section';
+
+type SchemaCaps = Capabilities<StoreSchemaApiOperation>;
+
+/** The tree's policy: what is stored, and the editor to set or clear it. */
+export function PolicySection({ treeId, caps }: { treeId: string; caps: SchemaCaps }) {
+  const query = useGetPolicyQuery(treeId);
+  return (
+    <SchemaSection id="policy" title="Policy">
+      {query.isPending ? (
+        <Spinner label="Loading the policy…" />
+      ) : query.isError ? (
+        <ErrorBanner
+          title="Could not load the policy"
+          error={query.error}
+          onRetry={() => void query.refetch()}
+        />
+      ) : (
+        <>
+          <StoredPolicy policy={query.data} />
+          {/* Keyed by the stored policy, so the editor starts again from what was saved. */}
+          <PolicyEditor
+            key={policyStamp(query.data)}
+            treeId={treeId}
+            policy={query.data}
+            caps={caps}
+          />
+        </>
+      )}
+    </SchemaSection>
+  );
+}
+
+function policyStamp(policy: StoreSchemaPolicy | null): string {
+  return policy
+    ? `${policy.version}:${String(policy.updatedAt?.seconds ?? 0)}:${policy.updatedAt?.nanos ?? 0}`
+    : 'none';
+}
+
+function StoredPolicy({ policy }: { policy: StoreSchemaPolicy | null }) {
+  if (!policy) {
+    return <p className="muted">No policy: every write is accepted as is.</p>;
+  }
+  return (
+    <dl className="facts">
+      <dt>Mode</dt>
+      <dd>
+        {policy.mode === StoreSchemaMode.AUDIT ? (
+          <Badge tone="warning">Audit</Badge>
+        ) : (
+          <Badge tone="info">Enforce</Badge>
+        )}
+      </dd>
+      <dt>Version</dt>
+      <dd>{policy.version}</dd>
+      {policy.description && (
+        <>
+          <dt>Description</dt>
+          <dd>{policy.description}</dd>
+        </>
+      )}
+      <dt>Updated</dt>
+      <dd>
+        <Time value={policy.updatedAt} /> by {policy.updatedBy || '—'}
+      </dd>
+    </dl>
+  );
+}
+
+function PolicyEditor({
+  treeId,
+  policy,
+  caps,
+}: {
+  treeId: string;
+  policy: StoreSchemaPolicy | null;
+  caps: SchemaCaps;
+}) {
+  const tenant = useActiveTenant();
+  const [draft, setDraft] = useState(() => policyDraftFrom(policy));
+  const [confirmClear, setConfirmClear] = useState(false);
+  const setPolicy = useSetPolicyMutation(treeId);
+  const clearPolicy = useClearPolicyMutation(treeId);
+  // Checked on every keystroke: the syntax error and its position show before anything is sent.
+  const check = checkPolicyDraft(draft);
+  const errors = check.ok ? {} : check.errors;
+
+  return (
+    <form
+      className="stack"
+      aria-label="Policy editor"
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (check.ok) setPolicy.mutate(toPolicyInit(check.policy));
+      }}
+    >
+      <PolicyFields
+        draft={draft}
+        onChange={(next) => {
+          setDraft(next);
+          setPolicy.reset();
+        }}
+        errors={errors}
+      />
+      {setPolicy.isError && (
+        <p className="field__error" role="alert">
+          The server refused the policy: {describeError(setPolicy.error)}
+        </p>
+      )}
+      <div className="schema-actions">
+        <GuardedButton
+          type="submit"
+          variant="primary"
+          busy={setPolicy.isPending}
+          disabled={!check.ok}
+          {...caps.guard(StoreSchemaApiOperation.SET_POLICY)}
+        >
+          Set policy
+        </GuardedButton>
+        {policy && (
+          <GuardedButton
+            variant="danger"
+            onClick={() => setConfirmClear(true)}
+            {...caps.guard(StoreSchemaApiOperation.CLEAR_POLICY)}
+          >
+            Clear policy
+          </GuardedButton>
+        )}
+      </div>
+      <ConfirmDialog
+        open={confirmClear}
+        title="Clear the policy?"
+        confirmLabel="Clear policy"
+        tone="danger"
+        busy={clearPolicy.isPending}
+        onCancel={() => setConfirmClear(false)}
+        onConfirm={() => clearPolicy.mutate(undefined, { onSettled: () => setConfirmClear(false) })}
+      >
+        <p>
+          Remove the schema policy of tree <strong>{treeId}</strong> in tenant{' '}
+          <strong>{tenant}</strong>?
+        </p>
+        <p className="muted">
+          Writes are no longer checked. Stored values and dead letters stay as they are.
+        </p>
+      </ConfirmDialog>
+    </form>
+  );
+}
