@@ -47,6 +47,16 @@ step('unit and integration tests (vitest)', 'vitest', [
   `--outputFile.json=${report}`,
 ]);
 
+// Small sizes, well under a minute: proves every benchmark row still runs (ratios are printed,
+// not asserted; a row that errors fails the step). Results go to a temp file, not bench/.
+step('benchmark smoke (bench --quick)', 'node', [
+  '--import',
+  'tsx',
+  'bench/run.ts',
+  '--quick',
+  `--out=${join(reportDir, 'bench-quick.json')}`,
+]);
+
 if (existsSync(report)) {
   const summary = JSON.parse(readFileSync(report, 'utf8'));
   rmSync(reportDir, { recursive: true, force: true });

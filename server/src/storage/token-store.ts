@@ -25,6 +25,9 @@ type Row = {
   last_used_at: number | null;
 };
 
+/** last_used_at is kept to this precision (see touch). */
+export const TOUCH_GRANULARITY_MS = 60_000;
+
 const fromRow = (row: Row): StoredToken => ({
   id: row.id,
   tenant: row.tenant,
@@ -92,11 +95,22 @@ export class TokenStore {
     return Number(result.numUpdatedRows) > 0;
   }
 
+  /**
+   * Records a use, at most once per TOUCH_GRANULARITY_MS per token: every authenticated call
+   * touches, and an unconditional UPDATE made each status poll a durable (fsynced) write. A
+   * statement that matches no row writes nothing, so the common case costs one indexed read.
+   */
   async touch(id: string, at: number): Promise<void> {
     await this.storage.db
       .updateTable('api_tokens')
       .set({ last_used_at: at })
       .where('id', '=', id)
+      .where((eb) =>
+        eb.or([
+          eb('last_used_at', 'is', null),
+          eb('last_used_at', '<=', at - TOUCH_GRANULARITY_MS),
+        ]),
+      )
       .execute();
   }
 }

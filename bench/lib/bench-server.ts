@@ -1,0 +1,72 @@
+// The real server (startStoreServer via the test support) with clients acting as the bootstrap
+// admin of tenant `default`, over both transports a user meets: gRPC-Web and native gRPC.
+import { createClient, type Client, type Interceptor, type Transport } from '@connectrpc/connect';
+import { createGrpcTransport, createGrpcWebTransport } from '@connectrpc/connect-node';
+import {
+  BackupControlService,
+  StoreOperationState,
+  type StoreOperationStatus,
+} from '@store/contract';
+import type { Dialect } from '../../server/src/storage/database.js';
+import { startTestServer, type TestServer } from '../../server/test/support/test-server.js';
+
+export const BENCH_TOKEN = 'bench-admin-token-0123456789abcdef';
+export const TENANT = 'default';
+
+export interface BenchServer {
+  t: TestServer;
+  dialect: Dialect;
+  artifactDir: string;
+  grpc: Transport;
+  grpcWeb: Transport;
+  backup: Client<typeof BackupControlService>;
+  /** Polls until the operation is terminal; throws unless it SUCCEEDED. */
+  finish(operationId: string, timeoutMs?: number): Promise<StoreOperationStatus>;
+  dispose(): Promise<void>;
+}
+
+export function withToken(token: string): Interceptor {
+  return (next) => (req) => {
+    req.header.set('authorization', `Bearer ${token}`);
+    return next(req);
+  };
+}
+
+export async function startBenchServer(
+  dialect: Dialect,
+  env: Record<string, string> = {},
+): Promise<BenchServer> {
+  const t = await startTestServer(dialect, { STORE_BOOTSTRAP_TOKEN: BENCH_TOKEN, ...env });
+  const interceptors = [withToken(BENCH_TOKEN)];
+  const grpc = createGrpcTransport({ baseUrl: t.server.grpcUrl, interceptors });
+  const grpcWeb = createGrpcWebTransport({
+    baseUrl: t.server.httpUrl,
+    httpVersion: '1.1',
+    interceptors,
+  });
+  const backup = createClient(BackupControlService, grpc);
+  return {
+    t,
+    dialect,
+    artifactDir: env.STORE_ARTIFACT_DIR ?? `${t.location.dataDir}/artifacts`,
+    grpc,
+    grpcWeb,
+    backup,
+    async finish(operationId, timeoutMs = 30 * 60_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const { status } = await backup.getBackupOperationStatus({ operationId });
+        if (!status) throw new Error(`operation ${operationId} is not visible`);
+        if (status.state === StoreOperationState.SUCCEEDED) return status;
+        if (status.state > StoreOperationState.SUCCEEDED) {
+          throw new Error(
+            `operation ${operationId} ended ${status.state}: ${status.error?.message}`,
+          );
+        }
+        if (Date.now() > deadline) throw new Error(`operation ${operationId} still running`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    },
+    dispose: () => t.dispose(),
+  };
+}

@@ -1,0 +1,181 @@
+// Direct driver access beside the server, for what the benchmark does not measure (seeding) and
+// for the raw limits it measures against (no Kysely, no engine): better-sqlite3 on the server's
+// file (WAL lets both connections work), or one pg client in the test's schema.
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import type { TestStorageLocation } from '../../server/test/support/test-storage.js';
+
+/** One entries row as stored. */
+export interface EntryRow {
+  key: string;
+  valueJson: string;
+  sequence: number;
+}
+
+export interface RawDb {
+  /** Inserts rows into a physical tree in ONE transaction, in large multi-row statements. */
+  insertEntries(physicalTreeId: string, rows: readonly EntryRow[], now: number): Promise<void>;
+  /** Calls `onPage` with the tree's rows in key order, a page at a time. */
+  scanEntries(physicalTreeId: string, onPage: (rows: EntryRow[]) => Promise<void>): Promise<void>;
+  /** Inserts plain rows (column → value) into `table` in one transaction. */
+  insertRows(table: string, rows: readonly Record<string, unknown>[]): Promise<void>;
+  /** Runs statements in one transaction. */
+  exec(statements: { sql: string; params: unknown[] }[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+const SCAN_PAGE = 10_000;
+
+export async function openRawDb(location: TestStorageLocation): Promise<RawDb> {
+  if (location.databaseUrl) return openPostgres(location);
+  return openSqlite(`${location.dataDir}/store.sqlite`);
+}
+
+function openSqlite(file: string): RawDb {
+  const db = new SQLite(file);
+  // The server's own settings, so the raw limit pays the same durability.
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.pragma('busy_timeout = 10000');
+  const insert = db.prepare(
+    `insert into entries (physical_tree_id, key, value_json, tombstone, sequence, schema_version, updated_at)
+     values (?, ?, ?, 0, ?, 0, ?)`,
+  );
+  const insertAll = db.transaction((tree: string, rows: readonly EntryRow[], now: number) => {
+    for (const r of rows) insert.run(tree, r.key, r.valueJson, r.sequence, now);
+  });
+  const scan = db.prepare(
+    `select key, value_json as valueJson, sequence from entries
+     where physical_tree_id = ? order by key`,
+  );
+  return {
+    async insertEntries(tree, rows, now) {
+      insertAll(tree, rows, now);
+    },
+    async scanEntries(tree, onPage) {
+      let page: EntryRow[] = [];
+      for (const row of scan.iterate(tree) as Iterable<EntryRow>) {
+        page.push(row);
+        if (page.length >= SCAN_PAGE) {
+          await onPage(page);
+          page = [];
+        }
+      }
+      if (page.length > 0) await onPage(page);
+    },
+    async insertRows(table, rows) {
+      const first = rows[0];
+      if (!first) return;
+      const columns = Object.keys(first);
+      const statement = db.prepare(
+        `insert into ${table} (${columns.join(', ')}) values (${columns.map(() => '?').join(', ')})`,
+      );
+      db.transaction(() => {
+        for (const row of rows) statement.run(...columns.map((c) => row[c]));
+      })();
+    },
+    async exec(statements) {
+      db.transaction(() => {
+        for (const s of statements) db.prepare(s.sql).run(...s.params);
+      })();
+    },
+    async close() {
+      db.close();
+    },
+  };
+}
+
+async function openPostgres(location: TestStorageLocation): Promise<RawDb> {
+  const client = new pg.Client({
+    connectionString: location.databaseUrl,
+    options: `-c search_path=${location.postgresSchema}`,
+  });
+  await client.connect();
+  const inTransaction = async (fn: () => Promise<void>) => {
+    await client.query('begin');
+    try {
+      await fn();
+      await client.query('commit');
+    } catch (error) {
+      await client.query('rollback');
+      throw error;
+    }
+  };
+  // Placeholders numbered the way PostgreSQL wants them: unnest turns 4 arrays into rows, so one
+  // statement carries a whole batch with a constant number of parameters.
+  const pgSql = (text: string) => {
+    let n = 0;
+    return text.replace(/\?/g, () => `$${++n}`);
+  };
+  return {
+    async insertEntries(tree, rows, now) {
+      await inTransaction(async () => {
+        for (let start = 0; start < rows.length; start += SCAN_PAGE) {
+          const batch = rows.slice(start, start + SCAN_PAGE);
+          await client.query(
+            `insert into entries (physical_tree_id, key, value_json, tombstone, sequence, schema_version, updated_at)
+             select $1, k, v, 0, s, 0, $2 from unnest($3::text[], $4::text[], $5::bigint[]) as u(k, v, s)`,
+            [
+              tree,
+              now,
+              batch.map((r) => r.key),
+              batch.map((r) => r.valueJson),
+              batch.map((r) => r.sequence),
+            ],
+          );
+        }
+      });
+    },
+    async scanEntries(tree, onPage) {
+      let after: string | null = null;
+      for (;;) {
+        const result: pg.QueryResult<{ key: string; valuejson: string; sequence: string }> =
+          await client.query(
+            `select key, value_json as valuejson, sequence from entries
+             where physical_tree_id = $1 and ($2::text is null or key > $2) order by key limit $3`,
+            [tree, after, SCAN_PAGE],
+          );
+        const page = result.rows.map((r) => ({
+          key: r.key,
+          valueJson: r.valuejson,
+          sequence: Number(r.sequence),
+        }));
+        if (page.length > 0) await onPage(page);
+        if (page.length < SCAN_PAGE) return;
+        after = page[page.length - 1]?.key ?? null;
+      }
+    },
+    async insertRows(table, rows) {
+      const first = rows[0];
+      if (!first) return;
+      const columns = Object.keys(first);
+      // PostgreSQL takes at most 65 535 parameters per statement.
+      const perStatement = Math.floor(60_000 / columns.length);
+      await inTransaction(async () => {
+        for (let start = 0; start < rows.length; start += perStatement) {
+          const batch = rows.slice(start, start + perStatement);
+          const params: unknown[] = [];
+          const tuples = batch.map((row) => {
+            const marks = columns.map((c) => {
+              params.push(row[c]);
+              return `$${params.length}`;
+            });
+            return `(${marks.join(', ')})`;
+          });
+          await client.query(
+            `insert into ${table} (${columns.join(', ')}) values ${tuples.join(', ')}`,
+            params,
+          );
+        }
+      });
+    },
+    async exec(statements) {
+      await inTransaction(async () => {
+        for (const s of statements) await client.query(pgSql(s.sql), s.params);
+      });
+    },
+    async close() {
+      await client.end();
+    },
+  };
+}

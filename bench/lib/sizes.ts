@@ -1,0 +1,38 @@
+// The two sizes of a run: --quick (CI smoke, whole run well under a minute) and full.
+export interface Sizes {
+  entries: number;
+  /** Bytes of the exported artifact. */
+  exportBytes: number;
+  catalogRows: number;
+  /** Rows of the small catalog the deep page is compared with. */
+  catalogBaselineRows: number;
+  /** Seconds each unary load phase runs. */
+  unarySeconds: number;
+  unaryConcurrency: number;
+  /** Requests per catalog page measurement. */
+  catalogSamples: number;
+  /** Backups the web row's catalog holds. */
+  webBackups: number;
+}
+
+export const FULL: Sizes = {
+  entries: 1_000_000,
+  exportBytes: 200 * 1024 * 1024,
+  catalogRows: 1_000_000,
+  catalogBaselineRows: 1_000,
+  unarySeconds: 8,
+  unaryConcurrency: 64,
+  catalogSamples: 300,
+  webBackups: 10_000,
+};
+
+export const QUICK: Sizes = {
+  entries: 4_000,
+  exportBytes: 4 * 1024 * 1024,
+  catalogRows: 5_000,
+  catalogBaselineRows: 1_000,
+  unarySeconds: 1,
+  unaryConcurrency: 64,
+  catalogSamples: 40,
+  webBackups: 500,
+};

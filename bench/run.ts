@@ -1,0 +1,117 @@
+// `npm run bench [-- --quick] [--dialects=sqlite,postgres] [--rows=1,4,7]`: every row of issue 10's
+// table against its baseline measured in this same run; prints one table and writes
+// bench/results.json. Ratios are reported, never asserted; a row that fails makes the exit code 1.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { Dialect } from '../server/src/storage/database.js';
+import { startBenchServer } from './lib/bench-server.js';
+import { openRawDb } from './lib/raw-db.js';
+import { meets, renderTable, type BenchRow } from './lib/results.js';
+import { FULL, QUICK } from './lib/sizes.js';
+import { captureAndRestoreRows } from './rows/capture-restore.js';
+import { catalogRows } from './rows/catalog.js';
+import { exportRow } from './rows/export.js';
+import { unaryRows } from './rows/unary.js';
+import { webRows } from './rows/web.js';
+
+const { values } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    browser: { type: 'boolean', default: false },
+    dialects: { type: 'string', default: 'sqlite,postgres' },
+    rows: { type: 'string', default: '1,2,3,4,5,6,7' },
+    out: { type: 'string', default: new URL('results.json', import.meta.url).pathname },
+  },
+});
+const sizes = values.quick ? QUICK : FULL;
+const wanted = new Set(values.rows.split(',').map(Number));
+const dialects = values.dialects.split(',').filter(Boolean) as Dialect[];
+const started = Date.now();
+const log = (line: string) =>
+  console.log(`[${((Date.now() - started) / 1000).toFixed(1).padStart(6)} s] ${line}`);
+
+const rows: BenchRow[] = [];
+const failures: string[] = [];
+
+async function attempt(what: string, fn: () => Promise<BenchRow[]>): Promise<void> {
+  try {
+    const produced = await fn();
+    rows.push(...produced);
+    for (const r of produced)
+      log(
+        `${what}: ${r.name} → ${r.figure.toFixed(1)} ${r.unit}, ratio ${r.ratio?.toFixed(3) ?? '—'}`,
+      );
+  } catch (error) {
+    const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    failures.push(`${what}: ${message}`);
+    log(`${what} FAILED: ${message}`);
+  }
+}
+
+for (const dialect of dialects) {
+  if (![1, 2, 3, 4, 5, 6].some((r) => wanted.has(r))) break;
+  const staticDir = mkdtempSync(join(tmpdir(), 'bench-static-'));
+  writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>bench</title>\n');
+  const s = await startBenchServer(dialect, { STORE_STATIC_DIR: staticDir });
+  const raw = await openRawDb(s.t.location);
+  log(`${dialect}: server up at ${s.t.server.httpUrl}`);
+  try {
+    let operationId: string | undefined;
+    if ([1, 2, 3, 5].some((r) => wanted.has(r))) {
+      await attempt(`${dialect} rows 1-3`, async () => {
+        const outcome = await captureAndRestoreRows(s, raw, sizes, (l) => log(`${dialect}: ${l}`));
+        operationId = outcome.operationId;
+        return outcome.rows.filter((r) => wanted.has(r.row));
+      });
+    }
+    if (wanted.has(4))
+      await attempt(`${dialect} row 4`, async () => [await exportRow(s, staticDir, sizes)]);
+    if (wanted.has(5)) {
+      await attempt(`${dialect} row 5`, () => {
+        if (!operationId) throw new Error('no operation to poll (rows 1-3 failed)');
+        return unaryRows(s, operationId, sizes);
+      });
+    }
+    if (wanted.has(6)) await attempt(`${dialect} row 6`, () => catalogRows(s, raw, sizes));
+  } finally {
+    await raw.close();
+    await s.dispose();
+    rmSync(staticDir, { recursive: true, force: true });
+  }
+}
+if (wanted.has(7)) {
+  // The browser half needs Chromium and a few seconds; the smoke (--quick) checks the bundle
+  // only, unless --browser asks for it.
+  const browser = !values.quick || values.browser;
+  await attempt('row 7', () => webRows(sizes, (l) => log(`web: ${l}`), { browser }));
+}
+
+rows.sort((a, b) => a.row - b.row || a.dialect.localeCompare(b.dialect));
+console.log(`\n${renderTable(rows)}\n`);
+const missed = rows.filter((r) => meets(r) === false);
+if (missed.length > 0)
+  console.log(`${missed.length} ratio(s) miss their target (reported, not asserted).`);
+writeFileSync(
+  values.out,
+  `${JSON.stringify(
+    {
+      size: values.quick ? 'quick' : 'full',
+      sizes,
+      startedAt: new Date(started).toISOString(),
+      seconds: (Date.now() - started) / 1000,
+      node: process.version,
+      rows,
+      failures,
+    },
+    null,
+    2,
+  )}\n`,
+);
+console.log(`results: ${values.out} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+if (failures.length > 0) {
+  console.error(`\n${failures.length} row(s) failed:\n${failures.join('\n')}`);
+  process.exit(1);
+}
+process.exit(0);
