@@ -4,6 +4,16 @@ import { BackupControlService, SchemaControlService } from '@store/contract';
 import { Health } from '@store/contract/gen/grpc/health/v1/health_pb.js';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createClient, type Transport } from '@connectrpc/connect';
+import { join } from 'node:path';
+import { BackupEngine } from '../src/engines/backup/backup-engine.js';
+import { OperationRunner } from '../src/engines/operations/operation-runner.js';
+import { SchemaEngine } from '../src/engines/schema/schema-engine.js';
+import { SchemaOperations } from '../src/engines/schema/schema-tracked.js';
+import { BACKUP_RESULT_MAPPERS } from '../src/transport/backup/backup-mapping.js';
+import { SCHEMA_RESULT_MAPPERS } from '../src/transport/schema-mapping.js';
+import { seedTree } from './support/schema-fixtures.js';
+import { DIALECTS, openTestStorage } from './support/test-storage.js';
 import { listen, type Listeners } from '../src/http/listeners.js';
 import { addStoreBackupApi, addStoreSchemaApi } from '../src/transport/apis.js';
 import type { Authorizer } from '../src/transport/auth/authorizers.js';
@@ -136,17 +146,81 @@ describe('registration', () => {
   });
 });
 
-describe('facade switches', () => {
-  it('without an operations facade the eleven tracked backup RPCs are Unimplemented; with one they answer', async () => {
-    const host = new StoreApiHost(logger);
-    addStoreBackupApi(host, { resultMappers: {} }, allowAnonymous);
-    const transport = await serve(host);
-    for (const name of trackedBackupRpcs) {
-      const method = BackupControlService.methods.find((m) => m.name === name)!;
-      expect(await callMethod(transport, BackupControlService, method, {}), name).toBe(
-        Code.Unimplemented,
+/** Real engines on fresh storage, as a host that composes the library would build them. */
+async function realEngines(dialect: (typeof DIALECTS)[number]) {
+  const storage = await openTestStorage(dialect);
+  const runner = new OperationRunner({ storage, pollMs: 50 });
+  const schema = new SchemaEngine({ storage });
+  const schemaOperations = new SchemaOperations(schema, runner);
+  schemaOperations.register();
+  const backup = new BackupEngine({
+    storage,
+    artifactDir: join(storage.location.dataDir, 'artifacts'),
+    runner,
+    schedulerMinIntervalMs: 60_000,
+    healthMonitoring: false,
+  });
+  runner.start();
+  await seedTree(storage, 'lab', 'orders', [
+    ['a', { name: 'x' }, 0],
+    ['b', { name: 7 }, 0],
+  ]);
+  return {
+    storage,
+    runner,
+    schema,
+    schemaOperations,
+    backup,
+    async dispose() {
+      await runner.stop({ graceMs: 0 });
+      await storage.dispose();
+    },
+  };
+}
+
+async function expectUnimplemented(
+  transport: Transport,
+  service: typeof BackupControlService | typeof SchemaControlService,
+  names: readonly string[],
+) {
+  for (const name of names) {
+    const method = service.methods.find((m) => m.name === name)!;
+    expect(await callMethod(transport, service, method, {}), name).toBe(Code.Unimplemented);
+  }
+}
+
+describe.each(DIALECTS)('facade switches on %s', (dialect) => {
+  it('without an operations facade the eleven tracked backup RPCs are Unimplemented while the blocking ones work', async () => {
+    const engines = await realEngines(dialect);
+    try {
+      const host = new StoreApiHost(logger);
+      addStoreBackupApi(
+        host,
+        { resultMappers: BACKUP_RESULT_MAPPERS, backup: engines.backup },
+        allowAnonymous,
       );
+      const transport = await serve(host);
+      await expectUnimplemented(transport, BackupControlService, trackedBackupRpcs);
+
+      // The obsolete blocking RPCs do their real work without the facade.
+      const client = createClient(BackupControlService, transport);
+      // eslint-disable-next-line @typescript-eslint/no-deprecated -- the blocking form is the point
+      const made = await client.createBackup({ name: 'blocking', scope: { treeId: 'orders' } });
+      expect(Number(made.manifest?.entryCount)).toBe(2);
+      const listed = await client.listBackups({ treeId: 'orders' });
+      expect(listed.backups.map((b) => b.backupId)).toEqual([made.backupId]);
+      expect((await client.describeBackup({ backupId: made.backupId })).found).toBe(true);
+      // eslint-disable-next-line @typescript-eslint/no-deprecated -- the blocking form is the point
+      const restored = await client.restoreBackup({ backupId: made.backupId });
+      expect(Number(restored.entriesApplied)).toBe(2);
+      // eslint-disable-next-line @typescript-eslint/no-deprecated -- the blocking form is the point
+      const health = await client.checkBackupHealth({ backupId: made.backupId });
+      expect(health.report?.chainIntact).toBe(true);
+    } finally {
+      await engines.dispose();
     }
+
+    // With the facade the tracked RPCs answer.
     const withOps = new StoreApiHost(logger);
     addStoreBackupApi(withOps, { resultMappers: {}, operations: noOperations }, allowAnonymous);
     await listeners?.close(100);
@@ -155,17 +229,35 @@ describe('facade switches', () => {
     expect(await callMethod(transport2, BackupControlService, status, {})).toBe('ok');
   });
 
-  it('without a compliance-operations facade the four scan RPCs are Unimplemented while schema operations work', async () => {
-    const host = new StoreApiHost(logger);
-    addStoreSchemaApi(host, { resultMappers: {}, operations: noOperations }, allowAnonymous);
-    const transport = await serve(host);
-    for (const name of complianceRpcs) {
-      const method = SchemaControlService.methods.find((m) => m.name === name)!;
-      expect(await callMethod(transport, SchemaControlService, method, {}), name).toBe(
-        Code.Unimplemented,
+  it('without a compliance-operations facade the four scan RPCs are Unimplemented while the rest of the schema API works', async () => {
+    const engines = await realEngines(dialect);
+    try {
+      const host = new StoreApiHost(logger);
+      addStoreSchemaApi(
+        host,
+        {
+          resultMappers: SCHEMA_RESULT_MAPPERS,
+          operations: engines.runner,
+          engine: engines.schema,
+          tracked: engines.schemaOperations,
+        },
+        allowAnonymous,
       );
+      const transport = await serve(host);
+      await expectUnimplemented(transport, SchemaControlService, complianceRpcs);
+
+      const client = createClient(SchemaControlService, transport);
+      await client.setPolicy({
+        treeId: 'orders',
+        policy: { jsonSchema: '{"properties":{"name":{"type":"string"}}}' },
+      });
+      // eslint-disable-next-line @typescript-eslint/no-deprecated -- the blocking form is the point
+      const scan = await client.scanCompliance({ treeId: 'orders' });
+      expect([scan.report?.compliant, scan.report?.nonCompliant].map(Number)).toEqual([1, 1]);
+      const list = SchemaControlService.method.listSchemaOperations;
+      expect(await callMethod(transport, SchemaControlService, list, {})).toBe('ok');
+    } finally {
+      await engines.dispose();
     }
-    const list = SchemaControlService.method.listSchemaOperations;
-    expect(await callMethod(transport, SchemaControlService, list, {})).toBe('ok');
   });
 });
