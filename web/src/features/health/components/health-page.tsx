@@ -1,11 +1,197 @@
-import { PlaceholderPage } from '../../../components/ui/placeholder-page';
+import { StoreBackupApiOperation, StoreOperationKind, StoreOperationState } from '@store/contract';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { OperationRunSummary } from '../../../components/operations/operation-run-summary';
+import { Badge } from '../../../components/ui/badge';
+import { EmptyState } from '../../../components/ui/empty-state';
+import { ErrorBanner } from '../../../components/ui/error-banner';
+import { GuardedButton } from '../../../components/ui/guarded-button';
+import { PageHeader } from '../../../components/ui/page-header';
+import { Spinner } from '../../../components/ui/spinner';
+import { useBackupCapabilities } from '../../../lib/capabilities/use-backup-capabilities';
+import { useRoles } from '../../../lib/identity/use-roles';
+import { isActiveState } from '../../../lib/operations/operation-kinds';
+import { useLatestBackupOperationQuery } from '../../../lib/operations/use-latest-backup-operation-query';
+import { paths } from '../../../lib/paths';
+import { useActiveTenant } from '../../../lib/services';
+import { useStartHealthCheckMutation } from '../hooks/use-health-mutations';
+import {
+  storedHealthKey,
+  useBackupChoicesQuery,
+  useHealthAvailabilityQuery,
+  useStoredHealthQuery,
+} from '../hooks/use-health-queries';
+import { BackupPicker } from './backup-picker';
+import { HealthReportPanel } from './health-report-panel';
+import { MonitoringForm } from './monitoring-form';
 
-/** /health — not built yet. */
+/** /health?backup=… — monitoring availability, a backup's stored report, check now, monitoring. */
 export function HealthPage() {
+  const tenant = useActiveTenant();
+  const [params, setParams] = useSearchParams();
+  const backupId = params.get('backup') ?? '';
+  const availability = useHealthAvailabilityQuery();
+  const backups = useBackupChoicesQuery();
+  const manifest = backups.data?.find((b) => b.backupId === backupId);
+
   return (
-    <PlaceholderPage title="Health">
-      Backup health: whether monitoring is available, the last report of each backup (healthy,
-      degraded, corrupt, missing), periodic verification settings, and on-demand checks.
-    </PlaceholderPage>
+    <>
+      <PageHeader
+        title="Health"
+        description={
+          <>
+            Verification of the backups of tenant <strong>{tenant}</strong>.
+          </>
+        }
+      />
+      <p>
+        Health monitoring on this server:{' '}
+        {availability.isPending ? (
+          <Badge>Checking…</Badge>
+        ) : availability.data === true ? (
+          <Badge tone="success">Available</Badge>
+        ) : availability.data === false ? (
+          <Badge tone="warning">Not available</Badge>
+        ) : (
+          <Badge tone="danger">Unknown</Badge>
+        )}
+      </p>
+      {availability.error && (
+        <ErrorBanner
+          title="Could not ask whether health monitoring is available"
+          error={availability.error}
+          onRetry={() => void availability.refetch()}
+        />
+      )}
+      <BackupPicker
+        value={backupId}
+        onChange={(next) => setParams(next === '' ? {} : { backup: next }, { replace: true })}
+        backups={backups.data}
+        isPending={backups.isPending}
+        error={backups.error}
+        onRetry={() => void backups.refetch()}
+      />
+      {backupId === '' ? (
+        <EmptyState title="Choose a backup">
+          Its last health report, a check on demand and its monitoring settings appear here.
+        </EmptyState>
+      ) : (
+        <BackupHealth
+          key={backupId}
+          backupId={backupId}
+          treeId={manifest?.treeId}
+          monitoringAvailable={availability.data !== false}
+        />
+      )}
+    </>
   );
+}
+
+interface BackupHealthProps {
+  backupId: string;
+  /** The backup's tree when the picker lists it: capabilities are probed on it. */
+  treeId: string | undefined;
+  monitoringAvailable: boolean;
+}
+
+function BackupHealth({ backupId, treeId, monitoringAvailable }: BackupHealthProps) {
+  const tenant = useActiveTenant();
+  const queryClient = useQueryClient();
+  const stored = useStoredHealthQuery(backupId);
+  const latestCheck = useLatestBackupOperationQuery(
+    StoreOperationKind.BACKUP_HEALTH_CHECK,
+    backupId,
+  );
+  const startCheck = useStartHealthCheckMutation();
+  const guardOf = useGuard(treeId);
+
+  // A check that just finished wrote a new report: read it now, not at the next focus.
+  const latest = latestCheck.data;
+  const finishedId =
+    latest && latest.state === StoreOperationState.SUCCEEDED ? latest.operationId : null;
+  useEffect(() => {
+    if (finishedId) void queryClient.invalidateQueries({ queryKey: storedHealthKey(backupId) });
+  }, [finishedId, backupId, queryClient]);
+
+  const checkRunning = !!latest && isActiveState(latest.state);
+  const checkGuard = guardOf(StoreBackupApiOperation.START_BACKUP_HEALTH_CHECK);
+  const configureGuard = monitoringAvailable
+    ? guardOf(StoreBackupApiOperation.CONFIGURE_BACKUP_HEALTH)
+    : { allowed: false, reason: 'This server does not offer health monitoring' };
+
+  return (
+    <div className="stack">
+      <p>
+        Backup{' '}
+        <Link to={paths.backup(backupId)} className="mono">
+          {backupId}
+        </Link>
+        {treeId && <> of tree {treeId}</>}
+      </p>
+      {stored.isPending && <Spinner label="Loading the health report…" />}
+      {stored.error && (
+        <ErrorBanner
+          title={`Could not load the health of ${backupId}`}
+          error={stored.error}
+          onRetry={() => void stored.refetch()}
+        />
+      )}
+      {stored.data && <HealthReportPanel report={stored.data.report} />}
+      <section className="panel" aria-labelledby="health-check">
+        <h2 id="health-check" className="panel__title">
+          Check now
+        </h2>
+        <p className="muted">
+          Reads every artifact of the backup and its chain in tenant {tenant} and verifies sizes and
+          checksums. It runs as a tracked operation.
+        </p>
+        <div className="inline-form__actions">
+          <GuardedButton
+            variant="primary"
+            busy={startCheck.isPending}
+            allowed={checkGuard.allowed && !checkRunning}
+            reason={checkRunning ? 'A check of this backup is running' : checkGuard.reason}
+            onClick={() => startCheck.mutate(backupId)}
+          >
+            Check now
+          </GuardedButton>
+        </div>
+        {latest && (
+          <>
+            <h3>Latest check</h3>
+            <OperationRunSummary operation={latest} />
+          </>
+        )}
+      </section>
+      {stored.data && (
+        <MonitoringForm
+          backupId={backupId}
+          monitoring={stored.data.monitoring}
+          guard={configureGuard}
+        />
+      )}
+    </div>
+  );
+}
+
+/**
+ * The guard of a backup action: the capability probe of the backup's tree when it is known,
+ * otherwise the caller's role (operator runs checks and configures monitoring, DESIGN.md §4).
+ */
+function useGuard(treeId: string | undefined) {
+  const tenant = useActiveTenant();
+  const capabilities = useBackupCapabilities(treeId);
+  const roles = useRoles();
+  return (operation: StoreBackupApiOperation) => {
+    if (treeId !== undefined) return capabilities.guard(operation);
+    return roles.atLeast('operator')
+      ? { allowed: true, reason: '' }
+      : {
+          allowed: false,
+          reason: roles.isLoading
+            ? 'Checking your role…'
+            : `This needs the operator role in tenant ${tenant}`,
+        };
+  };
 }

@@ -2,7 +2,7 @@ import { StoreBackupApiOperation } from '@store/contract';
 import { useState, type SubmitEvent } from 'react';
 import { Badge } from '../../../components/ui/badge';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
-import { Field } from '../../../components/ui/field';
+import { IntervalField } from '../../../components/ui/interval-field';
 import { GuardedButton } from '../../../components/ui/guarded-button';
 import type { Capabilities } from '../../../lib/capabilities/capabilities';
 import { useActiveTenant, useToast } from '../../../lib/services';
@@ -13,7 +13,7 @@ import {
   parseInterval,
   splitInterval,
   type IntervalUnit,
-} from '../api/interval';
+} from '../../../lib/interval';
 import {
   useCancelScheduleMutation,
   useScheduleBackupMutation,
@@ -96,35 +96,15 @@ export function ScheduleCard({
         )}
       </h2>
       <form className="schedule-form" onSubmit={submit} noValidate aria-label={`${title} schedule`}>
-        <Field
+        <IntervalField
           label={`${incremental ? 'Incremental' : 'Full'} backup interval`}
           hint="The server raises an interval below its scheduler minimum to that minimum."
           error={checked && !parsed.ok ? parsed.error : null}
-        >
-          {(control) => (
-            <input
-              {...control}
-              className="input input--compact"
-              inputMode="numeric"
-              value={amount}
-              onChange={(event) => setAmount(event.target.value)}
-            />
-          )}
-        </Field>
-        <label className="field">
-          <span className="field__label">Unit</span>
-          <select
-            className="input"
-            value={unit}
-            onChange={(event) => setUnit(event.target.value as IntervalUnit)}
-          >
-            {Object.keys(INTERVAL_UNITS).map((name) => (
-              <option key={name} value={name}>
-                {name}
-              </option>
-            ))}
-          </select>
-        </label>
+          amount={amount}
+          unit={unit}
+          onAmountChange={setAmount}
+          onUnitChange={setUnit}
+        />
         <div className="schedule-form__actions">
           <GuardedButton
             type="submit"

@@ -3,7 +3,7 @@ import { BackupScopeRunOutcome, durationToMs, type backupV1 } from '@store/contr
 type BackupScopeStatusResponse = backupV1.BackupScopeStatusResponse;
 import { Badge, type BadgeTone } from '../../../components/ui/badge';
 import { Time } from '../../../components/ui/time';
-import { formatInterval } from '../api/interval';
+import { formatInterval } from '../../../lib/interval';
 
 /** GetScopeStatus of a tree: what is scheduled, when it last ran and succeeded, chain depth. */
 export function ScopeStatusPanel({ status }: { status: BackupScopeStatusResponse }) {
