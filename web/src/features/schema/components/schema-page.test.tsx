@@ -1,0 +1,165 @@
+import { create } from '@bufbuild/protobuf';
+import { Code, ConnectError, type ConnectRouter } from '@connectrpc/connect';
+import {
+  IdentityService,
+  SchemaControlService,
+  StoreOperationPageSchema,
+  StoreSchemaApiOperation,
+  StoreSchemaDeadLetterEntrySchema,
+  StoreSchemaDeadLetterReason,
+  StoreSchemaMode,
+  TreeDataService,
+  type StoreSchemaPolicy,
+} from '@store/contract';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { whoAmI } from '../../../testing/fixtures';
+import { createTestApp, renderApp, testSession } from '../../../testing/render-app';
+
+const ALL_OPERATIONS = Object.values(StoreSchemaApiOperation).filter(
+  (v): v is StoreSchemaApiOperation => typeof v === 'number',
+);
+
+function server(options: { deadLetters?: number; allowed?: StoreSchemaApiOperation[] } = {}) {
+  const sent: { policies: StoreSchemaPolicy[]; cleared: string[]; streamed: number } = {
+    policies: [],
+    cleared: [],
+    streamed: 0,
+  };
+  const routes = (router: ConnectRouter) => {
+    router.service(IdentityService, { whoAmI: () => whoAmI() });
+    router.service(TreeDataService, {
+      listTrees: () => ({ trees: [{ treeId: 'orders', entryCount: 3n, hasPolicy: true }] }),
+    });
+    router.service(SchemaControlService, {
+      probeCapabilities: (req) => ({
+        treeId: req.treeId,
+        allowedOperations: options.allowed ?? ALL_OPERATIONS,
+      }),
+      getPolicy: () => ({
+        found: true,
+        policy: { jsonSchema: '{"type":"object"}', mode: StoreSchemaMode.ENFORCE, version: 1 },
+      }),
+      setPolicy: (req) => {
+        if (req.policy?.jsonSchema.includes('"minimum": "x"')) {
+          throw new ConnectError('policy.json_schema: schema is invalid', Code.InvalidArgument);
+        }
+        sent.policies.push(req.policy!);
+        return {};
+      },
+      clearPolicy: (req) => {
+        sent.cleared.push(req.treeId);
+        return { removed: true };
+      },
+      getVersionConfig: () => ({ found: false }),
+      getRemediationStatus: () => ({}),
+      listComplianceScans: () => create(StoreOperationPageSchema, {}),
+      countDeadLetters: () => ({ count: options.deadLetters ?? 0 }),
+      async *streamDeadLetters() {
+        for (let i = 0; i < (options.deadLetters ?? 0); i++) {
+          sent.streamed++;
+          yield create(StoreSchemaDeadLetterEntrySchema, {
+            key: `bad-${String(i).padStart(2, '0')}`,
+            valueJson: `{"n":${i}}`,
+            reason: StoreSchemaDeadLetterReason.SCHEMA_VIOLATION,
+            errors: [`/n: must be string (${i})`],
+          });
+        }
+      },
+    });
+  };
+  return { sent, app: createTestApp(routes, { session: testSession }) };
+}
+
+function policyEditor() {
+  return within(screen.getByRole('form', { name: 'Policy editor' }));
+}
+
+describe('schema page', () => {
+  it('shows a JSON syntax error with its position and does not send', async () => {
+    const { app, sent } = server();
+    renderApp(app, '/schema/orders');
+    const editor = await screen.findByRole('form', { name: 'Policy editor' });
+    const text = within(editor).getByLabelText('JSON Schema');
+    fireEvent.change(text, { target: { value: '{\n  "type": "object",\n}' } });
+    expect(
+      within(editor).getByText(
+        "Line 3, column 1: expected a property name in double quotes, found '}'",
+      ),
+    ).toBeTruthy();
+    expect(text.getAttribute('aria-invalid')).toBe('true');
+    const set = policyEditor().getByRole('button', { name: 'Set policy' }) as HTMLButtonElement;
+    expect(set.disabled).toBe(true);
+    fireEvent.submit(editor);
+    expect(sent.policies).toHaveLength(0);
+  });
+
+  it('sends a valid policy with its mode, and shows the server’s compile error', async () => {
+    const { app, sent } = server();
+    renderApp(app, '/schema/orders');
+    await screen.findByRole('form', { name: 'Policy editor' });
+    const text = policyEditor().getByLabelText('JSON Schema');
+    fireEvent.change(text, {
+      target: { value: '{"type":"object","properties":{"n":{"minimum": "x"}}}' },
+    });
+    fireEvent.click(policyEditor().getByRole('button', { name: 'Set policy' }));
+    expect(await policyEditor().findByRole('alert')).toHaveProperty(
+      'textContent',
+      'The server refused the policy: InvalidArgument: policy.json_schema: schema is invalid',
+    );
+
+    fireEvent.change(text, { target: { value: '{"required":["n"]}' } });
+    fireEvent.click(policyEditor().getByLabelText(/^Audit/));
+    fireEvent.change(policyEditor().getByLabelText('Policy version'), { target: { value: '2' } });
+    fireEvent.click(policyEditor().getByRole('button', { name: 'Set policy' }));
+    await waitFor(() => expect(sent.policies).toHaveLength(1));
+    expect(sent.policies[0]).toMatchObject({
+      jsonSchema: '{"required":["n"]}',
+      mode: StoreSchemaMode.AUDIT,
+      version: 2,
+    });
+  });
+
+  it('clears the policy only after a confirmation naming tenant and tree', async () => {
+    const { app, sent } = server();
+    renderApp(app, '/schema/orders');
+    await screen.findByRole('form', { name: 'Policy editor' });
+    fireEvent.click(policyEditor().getByRole('button', { name: 'Clear policy' }));
+    const dialog = screen.getByRole('dialog', { name: 'Clear the policy?' });
+    expect(dialog.textContent).toContain('tree orders in tenant acme');
+    expect(sent.cleared).toEqual([]);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Clear policy' }));
+    await waitFor(() => expect(sent.cleared).toEqual(['orders']));
+  });
+
+  it('disables what the capability probe does not allow, with the reason', async () => {
+    const { app } = server({ allowed: [StoreSchemaApiOperation.GET_POLICY] });
+    renderApp(app, '/schema/orders');
+    await screen.findByRole('form', { name: 'Policy editor' });
+    await waitFor(() =>
+      expect(
+        (policyEditor().getByRole('button', { name: 'Set policy' }) as HTMLButtonElement).title,
+      ).toBe('Your role in tenant acme does not allow this'),
+    );
+  });
+
+  it('pages streamed dead letters and reads only as far as the page needs', async () => {
+    const { app, sent } = server({ deadLetters: 45 });
+    const { router } = renderApp(app, '/schema/orders');
+    const table = await screen.findByRole('table', { name: 'Dead letters 1–20' });
+    expect(within(table).getAllByRole('row')).toHaveLength(21);
+    // 20 rows plus one to know a next page exists (the generator may run one ahead).
+    expect(sent.streamed).toBeLessThanOrEqual(22);
+    fireEvent.click(screen.getByRole('button', { name: 'Next page' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Next page' }));
+    const last = await screen.findByRole('table', { name: 'Dead letters 41–45' });
+    expect(router.state.location.search).toBe('?deadLetterPage=3');
+    expect((screen.getByRole('button', { name: 'Next page' }) as HTMLButtonElement).disabled).toBe(
+      true,
+    );
+    fireEvent.click(within(last).getByRole('button', { name: 'View dead letter bad-44' }));
+    const dialog = screen.getByRole('dialog', { name: 'Dead letter bad-44' });
+    expect(within(dialog).getByText('/n: must be string (44)')).toBeTruthy();
+    expect(within(dialog).getByLabelText('Value').textContent).toBe('{\n  "n": 44\n}');
+  });
+});
