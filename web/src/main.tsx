@@ -9,6 +9,7 @@ import './styles/ui-display.css';
 import './styles/ui-overlays.css';
 import './styles/shell.css';
 import './styles/pages.css';
+import './styles/backups.css';
 import './styles/schema.css';
 import './styles/operations-pages.css';
 import './styles/trees.css';

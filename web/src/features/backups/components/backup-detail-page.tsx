@@ -1,14 +1,131 @@
-import { useParams } from 'react-router';
-import { PlaceholderPage } from '../../../components/ui/placeholder-page';
+import { StoreBackupApiOperation, type backupV1 } from '@store/contract';
+import { useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { EmptyState } from '../../../components/ui/empty-state';
+import { ErrorBanner } from '../../../components/ui/error-banner';
+import { GuardedButton } from '../../../components/ui/guarded-button';
+import { PageHeader } from '../../../components/ui/page-header';
+import { Spinner } from '../../../components/ui/spinner';
+import { useBackupCapabilities } from '../../../lib/capabilities/use-backup-capabilities';
+import { paths } from '../../../lib/paths';
+import { useActiveTenant } from '../../../lib/services';
+import { emptyCaptureDraft } from '../api/capture-draft';
+import { useDescribeBackupQuery } from '../hooks/use-describe-backup-query';
+import { useListTreesQuery } from '../hooks/use-list-trees-query';
+import { ArtifactsPanel } from './artifacts-panel';
+import { BackupChain } from './backup-chain';
+import { DeleteBackupDialog } from './delete-backup-dialog';
+import { ManifestFacts } from './manifest-facts';
+import { RestoreDialog } from './restore-dialog';
+import { StartBackupDialog } from './start-backup-dialog';
 
-/** /backups/:backupId — one backup. Not built yet. */
+/** /backups/:backupId — one backup: manifest, chain, set members, artifacts and its actions. */
 export function BackupDetailPage() {
   const { backupId = '' } = useParams();
+  const tenant = useActiveTenant();
+  const query = useDescribeBackupQuery(backupId);
+
+  if (query.isPending) return <Spinner label="Loading the backup…" />;
+  if (query.isError) {
+    return (
+      <>
+        <PageHeader title="Backup" />
+        <ErrorBanner
+          title={`Could not load backup ${backupId}`}
+          error={query.error}
+          onRetry={() => void query.refetch()}
+        />
+      </>
+    );
+  }
+  if (!query.data?.manifest) {
+    return (
+      <>
+        <PageHeader title="Backup not found" />
+        <EmptyState
+          title={`No backup ${backupId} in tenant ${tenant}`}
+          action={<Link to={paths.backups}>All backups</Link>}
+        >
+          The id is unknown, the backup was deleted, or it belongs to another tenant.
+        </EmptyState>
+      </>
+    );
+  }
+  return <BackupDetail described={query.data} />;
+}
+
+type Dialog = 'incremental' | 'restore' | 'delete' | null;
+
+function BackupDetail({ described }: { described: backupV1.BackupChainResponse }) {
+  const manifest = described.manifest!;
+  const caps = useBackupCapabilities(manifest.treeId);
+  const trees = useListTreesQuery();
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const close = () => setDialog(null);
+
   return (
-    <PlaceholderPage title={`Backup ${backupId}`}>
-      The manifest of this backup and its chain (base, dependants, set members), artifact export,
-      health report, restore (in place, new tree, shadow) and delete (with cascade, explaining why a
-      delete is refused).
-    </PlaceholderPage>
+    <>
+      <p className="breadcrumb">
+        <Link to={paths.backups}>Backups</Link> /
+      </p>
+      <PageHeader
+        title={manifest.name || manifest.backupId}
+        description={<span className="mono">{manifest.backupId}</span>}
+        actions={
+          <>
+            <GuardedButton
+              {...caps.guard(StoreBackupApiOperation.START_INCREMENTAL_BACKUP)}
+              onClick={() => setDialog('incremental')}
+            >
+              Start incremental
+            </GuardedButton>
+            <GuardedButton
+              variant="primary"
+              {...caps.guard(StoreBackupApiOperation.START_RESTORE)}
+              onClick={() => setDialog('restore')}
+            >
+              Restore
+            </GuardedButton>
+            <GuardedButton
+              variant="danger"
+              {...caps.guard(StoreBackupApiOperation.DELETE_BACKUP)}
+              onClick={() => setDialog('delete')}
+            >
+              Delete
+            </GuardedButton>
+          </>
+        }
+      />
+      <section className="panel" aria-labelledby="backup-manifest">
+        <h2 id="backup-manifest" className="panel__title">
+          Manifest
+        </h2>
+        <ManifestFacts manifest={manifest} />
+      </section>
+      <BackupChain described={described} />
+      <ArtifactsPanel manifest={manifest} caps={caps} />
+      <StartBackupDialog
+        open={dialog === 'incremental'}
+        initial={{
+          ...emptyCaptureDraft('incremental', manifest.treeId),
+          keyPrefix: manifest.keyPrefix ?? '',
+          baseBackupId: manifest.backupId,
+        }}
+        trees={trees.data ?? [manifest.treeId]}
+        onClose={close}
+      />
+      <RestoreDialog
+        open={dialog === 'restore'}
+        manifest={manifest}
+        coldAllowed={caps.can(StoreBackupApiOperation.START_COLD_RESTORE)}
+        onClose={close}
+      />
+      <DeleteBackupDialog
+        open={dialog === 'delete'}
+        backupId={manifest.backupId}
+        dependants={described.dependantBackupIds}
+        onClose={close}
+      />
+    </>
   );
 }

@@ -1,11 +1,109 @@
-import { PlaceholderPage } from '../../../components/ui/placeholder-page';
+import { StoreBackupApiOperation } from '@store/contract';
+import { useState } from 'react';
+import { Button } from '../../../components/ui/button';
+import { EmptyState } from '../../../components/ui/empty-state';
+import { ErrorBanner } from '../../../components/ui/error-banner';
+import { GuardedButton } from '../../../components/ui/guarded-button';
+import { PageHeader } from '../../../components/ui/page-header';
+import { Spinner } from '../../../components/ui/spinner';
+import { useBackupCapabilities } from '../../../lib/capabilities/use-backup-capabilities';
+import { useActiveTenant } from '../../../lib/services';
+import { emptyCaptureDraft } from '../api/capture-draft';
+import { EMPTY_FILTERS, isFiltered } from '../api/catalog-filters';
+import { useCatalogFilters } from '../hooks/use-catalog-filters';
+import { useListBackupsQuery } from '../hooks/use-list-backups-query';
+import { useListTreesQuery } from '../hooks/use-list-trees-query';
+import { CatalogFiltersForm } from './catalog-filters-form';
+import { CatalogTable } from './catalog-table';
+import { StartBackupDialog } from './start-backup-dialog';
 
-/** /backups — the catalog. Not built yet. */
+/** /backups — the catalog, one keyset page at a time, filters and page token in the URL. */
 export function BackupsPage() {
+  const tenant = useActiveTenant();
+  const [filters, setFilters] = useCatalogFilters();
+  const list = useListBackupsQuery(filters);
+  const trees = useListTreesQuery();
+  const treeNames = trees.data ?? [];
+  // Roles decide, not the tree: any tree name serves as the probe's scope.
+  const caps = useBackupCapabilities(filters.treeId || treeNames[0] || 'default');
+  const [starting, setStarting] = useState(false);
+  // Tokens of the pages before the shown one: "Previous" walks back without the server's help.
+  const [previousPages, setPreviousPages] = useState<string[]>([]);
+
+  const backups = list.data?.backups ?? [];
+  const nextToken = list.data?.nextPageToken ?? '';
+  const filtered = isFiltered(filters);
+
+  const changeFilters = (next: typeof filters) => {
+    setPreviousPages([]);
+    setFilters(next);
+  };
+  const nextPage = () => {
+    setPreviousPages([...previousPages, filters.page]);
+    setFilters({ ...filters, page: nextToken }, { push: true });
+  };
+  const previousPage = () => {
+    setFilters({ ...filters, page: previousPages.at(-1) ?? '' }, { push: true });
+    setPreviousPages(previousPages.slice(0, -1));
+  };
+
   return (
-    <PlaceholderPage title="Backups">
-      The backup catalog, paged, with filters in the URL (tree, kind, set, name, health, created
-      between); start full, incremental and set backups; health freshness per row.
-    </PlaceholderPage>
+    <>
+      <PageHeader
+        title="Backups"
+        description={
+          <>
+            The backup catalog of tenant <strong>{tenant}</strong>, newest first.
+          </>
+        }
+        actions={
+          <GuardedButton
+            variant="primary"
+            {...caps.guard(StoreBackupApiOperation.START_BACKUP)}
+            onClick={() => setStarting(true)}
+          >
+            Start backup
+          </GuardedButton>
+        }
+      />
+      <CatalogFiltersForm filters={filters} trees={treeNames} onChange={changeFilters} />
+      {list.error && (
+        <ErrorBanner
+          title="Could not load the catalog"
+          error={list.error}
+          onRetry={() => void list.refetch()}
+        />
+      )}
+      {list.isPending && <Spinner label="Loading backups…" />}
+      {!list.isPending && !list.error && backups.length === 0 && (
+        <EmptyState
+          title={filtered ? 'No backup matches these filters' : 'No backups yet'}
+          action={
+            filtered && <Button onClick={() => changeFilters(EMPTY_FILTERS)}>Clear filters</Button>
+          }
+        >
+          {filtered
+            ? 'Try another tree, kind or date range.'
+            : 'Start a full backup of a tree; incrementals and sets build on it.'}
+        </EmptyState>
+      )}
+      {backups.length > 0 && <CatalogTable backups={backups} />}
+      {(filters.page || nextToken) && (
+        <nav className="bk-pager" aria-label="Catalog pages">
+          <Button onClick={previousPage} disabled={!filters.page || list.isFetching}>
+            {previousPages.length > 0 || !filters.page ? 'Previous page' : 'First page'}
+          </Button>
+          <Button onClick={nextPage} disabled={!nextToken || list.isFetching}>
+            Next page
+          </Button>
+        </nav>
+      )}
+      <StartBackupDialog
+        open={starting}
+        initial={emptyCaptureDraft('full', filters.treeId)}
+        trees={treeNames}
+        onClose={() => setStarting(false)}
+      />
+    </>
   );
 }

@@ -10,6 +10,7 @@ import {
   ScrubSummary,
   SetCaptureSummary,
 } from './result-summaries';
+import { RevertRestoreButton } from './revert-restore-button';
 
 /**
  * What the operation produced: a link to the backup it made, the tree it restored, or a
@@ -38,35 +39,38 @@ export function OperationResult({ operation }: { operation: StoreOperationStatus
     case 'restore': {
       const restore = result.value;
       return (
-        <dl className="facts">
-          <dt>Target tree</dt>
-          <dd>
-            <Link to={paths.tree(restore.targetTreeId)}>{restore.targetTreeId}</Link>
-          </dd>
-          <dt>Entries applied</dt>
-          <dd>{formatCount(restore.entriesApplied)}</dd>
-          <dt>From backup</dt>
-          <dd>
-            <Link to={paths.backup(restore.backupId)}>{restore.backupId}</Link>
-          </dd>
-          <dt>Mode</dt>
-          <dd>{restoreModeLabel(restore.mode)}</dd>
-          {restore.manifestChain.length > 1 && (
-            <>
-              <dt>Chain</dt>
-              <dd className="mono">{restore.manifestChain.join(' → ')}</dd>
-            </>
-          )}
-          {(restore.deadLetteredCrossTenant > 0n || restore.deadLetteredOverQuota > 0n) && (
-            <>
-              <dt>Dead-lettered</dt>
-              <dd>
-                {formatCount(restore.deadLetteredCrossTenant)} cross-tenant,{' '}
-                {formatCount(restore.deadLetteredOverQuota)} over quota
-              </dd>
-            </>
-          )}
-        </dl>
+        <>
+          <dl className="facts">
+            <dt>Target tree</dt>
+            <dd>
+              <Link to={paths.tree(restore.targetTreeId)}>{restore.targetTreeId}</Link>
+            </dd>
+            <dt>Entries applied</dt>
+            <dd>{formatCount(restore.entriesApplied)}</dd>
+            <dt>From backup</dt>
+            <dd>
+              <Link to={paths.backup(restore.backupId)}>{restore.backupId}</Link>
+            </dd>
+            <dt>Mode</dt>
+            <dd>{restoreModeLabel(restore.mode)}</dd>
+            {restore.manifestChain.length > 1 && (
+              <>
+                <dt>Chain</dt>
+                <dd className="mono">{restore.manifestChain.join(' → ')}</dd>
+              </>
+            )}
+            {(restore.deadLetteredCrossTenant > 0n || restore.deadLetteredOverQuota > 0n) && (
+              <>
+                <dt>Dead-lettered</dt>
+                <dd>
+                  {formatCount(restore.deadLetteredCrossTenant)} cross-tenant,{' '}
+                  {formatCount(restore.deadLetteredOverQuota)} over quota
+                </dd>
+              </>
+            )}
+          </dl>
+          <RevertRestoreButton operation={operation} restore={restore} />
+        </>
       );
     }
     case 'setCapture':

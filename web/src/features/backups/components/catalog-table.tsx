@@ -1,0 +1,70 @@
+import { BackupKind, type BackupManifest } from '@store/contract';
+import { Link } from 'react-router';
+import { Badge } from '../../../components/ui/badge';
+import { Time } from '../../../components/ui/time';
+import { formatBytes, formatCount } from '../../../lib/format';
+import { paths } from '../../../lib/paths';
+import { HealthBadge } from './health-badge';
+
+/**
+ * One page of the catalog. Its own table rather than the shared one: each row carries
+ * data-testid="backup-row", which the time-to-first-row benchmark waits for.
+ */
+export function CatalogTable({ backups }: { backups: readonly BackupManifest[] }) {
+  return (
+    <div className="table-wrap">
+      <table className="table">
+        <caption className="visually-hidden">Backups, newest first</caption>
+        <thead>
+          <tr>
+            <th scope="col">Backup</th>
+            <th scope="col">Tree</th>
+            <th scope="col">Kind</th>
+            <th scope="col">Created</th>
+            <th scope="col" className="num">
+              Entries
+            </th>
+            <th scope="col" className="num">
+              Size
+            </th>
+            <th scope="col">Last verified</th>
+          </tr>
+        </thead>
+        <tbody>
+          {backups.map((backup) => (
+            <tr key={backup.backupId} data-testid="backup-row">
+              <td>
+                <Link to={paths.backup(backup.backupId)}>{backup.name || backup.backupId}</Link>
+                <div className="muted mono bk-small">{backup.backupId}</div>
+              </td>
+              <td>
+                {backup.treeId}
+                {backup.keyPrefix && <span className="muted mono"> {backup.keyPrefix}*</span>}
+              </td>
+              <td>
+                <KindBadge kind={backup.kind} />
+                {backup.setId && <div className="muted bk-small">set {backup.setId}</div>}
+              </td>
+              <td>
+                <Time value={backup.createdAt} />
+              </td>
+              <td className="num">{formatCount(backup.entryCount)}</td>
+              <td className="num">{formatBytes(backup.byteSize)}</td>
+              <td>
+                <HealthBadge manifest={backup} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export function KindBadge({ kind }: { kind: BackupKind }) {
+  return kind === BackupKind.INCREMENTAL ? (
+    <Badge tone="info">Incremental</Badge>
+  ) : (
+    <Badge>Full</Badge>
+  );
+}

@@ -1,0 +1,106 @@
+import { Code, ConnectError } from '@connectrpc/connect';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { Button } from '../../../components/ui/button';
+import { Dialog } from '../../../components/ui/dialog';
+import { ErrorBanner } from '../../../components/ui/error-banner';
+import { paths } from '../../../lib/paths';
+import { useActiveTenant } from '../../../lib/services';
+import { useDeleteBackupMutation } from '../hooks/use-delete-backup-mutation';
+
+export interface DeleteBackupDialogProps {
+  open: boolean;
+  backupId: string;
+  /** Backups whose chain runs through this one, from DescribeBackup. */
+  dependants: readonly string[];
+  onClose: () => void;
+}
+
+/**
+ * Delete after a confirmation naming the tenant and the backup. The server refuses
+ * (FailedPrecondition) while incrementals depend on it; the refusal is shown as it came and
+ * cascade is offered explicitly, listing what it would also delete.
+ */
+export function DeleteBackupDialog({
+  open,
+  backupId,
+  dependants,
+  onClose,
+}: DeleteBackupDialogProps) {
+  const tenant = useActiveTenant();
+  const navigate = useNavigate();
+  const remove = useDeleteBackupMutation();
+  const [cascade, setCascade] = useState(false);
+  const refusedForDependants =
+    remove.error !== null && ConnectError.from(remove.error).code === Code.FailedPrecondition;
+
+  const close = () => {
+    remove.reset();
+    setCascade(false);
+    onClose();
+  };
+  const confirm = () =>
+    remove.mutate(
+      { backupId, cascade },
+      {
+        onSuccess: () => {
+          close();
+          void navigate(paths.backups);
+        },
+      },
+    );
+
+  return (
+    <Dialog
+      open={open}
+      title={cascade ? 'Delete this backup and its dependants?' : 'Delete this backup?'}
+      onClose={close}
+      footer={
+        <>
+          <Button onClick={close} disabled={remove.isPending} autoFocus>
+            Keep it
+          </Button>
+          <Button variant="danger" onClick={confirm} busy={remove.isPending}>
+            {cascade ? `Delete ${dependants.length + 1} backups` : 'Delete backup'}
+          </Button>
+        </>
+      }
+    >
+      <div className="dialog__message">
+        <p>
+          Delete backup <strong className="mono">{backupId}</strong> in tenant{' '}
+          <strong>{tenant}</strong>? Its artifacts are removed from the store; this cannot be
+          undone.
+        </p>
+        {dependants.length > 0 && (
+          <p className="muted">
+            {dependants.length === 1
+              ? '1 incremental builds'
+              : `${dependants.length} incrementals build`}{' '}
+            on it: <span className="mono">{dependants.join(', ')}</span>.
+          </p>
+        )}
+        {remove.error !== null && (
+          <ErrorBanner title="The server refused the delete" error={remove.error} />
+        )}
+        {(dependants.length > 0 || refusedForDependants) && (
+          <label className="bk-choice">
+            <input
+              type="checkbox"
+              checked={cascade}
+              onChange={(e) => setCascade(e.target.checked)}
+            />
+            <span>
+              Also delete the backups that depend on it (cascade)
+              {dependants.length > 0 && (
+                <>
+                  : <span className="mono">{dependants.join(', ')}</span>
+                </>
+              )}
+            </span>
+          </label>
+        )}
+      </div>
+    </Dialog>
+  );
+}

@@ -1,0 +1,70 @@
+import type { BackupManifest } from '@store/contract';
+import { Time } from '../../../components/ui/time';
+import { formatBytes, formatCount } from '../../../lib/format';
+import { KindBadge } from './catalog-table';
+import { HealthBadge } from './health-badge';
+
+/** Everything the manifest says about a backup, as a definition list. */
+export function ManifestFacts({ manifest }: { manifest: BackupManifest }) {
+  const labels = Object.entries(manifest.labels);
+  return (
+    <dl className="facts">
+      <dt>Kind</dt>
+      <dd>
+        <KindBadge kind={manifest.kind} />
+      </dd>
+      <dt>Tree</dt>
+      <dd>{manifest.treeId}</dd>
+      <dt>Key prefix</dt>
+      <dd className="mono">{manifest.keyPrefix ?? <span className="muted">whole tree</span>}</dd>
+      <dt>Created</dt>
+      <dd>
+        <Time value={manifest.createdAt} />
+      </dd>
+      <dt>Completed</dt>
+      <dd>
+        <Time value={manifest.completedAt} />
+      </dd>
+      <dt>Created by</dt>
+      <dd>{manifest.createdBy || '—'}</dd>
+      <dt>Sequence range</dt>
+      <dd className="mono">
+        ({manifest.fromSequence.toString()}, {manifest.toSequence.toString()}]
+      </dd>
+      <dt>Entries</dt>
+      <dd>
+        {formatCount(manifest.entryCount)} entries, {formatCount(manifest.tombstoneCount)}{' '}
+        tombstones
+      </dd>
+      <dt>Stored size</dt>
+      <dd>{formatBytes(manifest.byteSize)}</dd>
+      <dt>Schema version</dt>
+      <dd>{manifest.schemaVersion}</dd>
+      <dt>Last verified</dt>
+      <dd>
+        <HealthBadge manifest={manifest} />{' '}
+        <Time value={manifest.lastVerifiedAt} fallback="never checked" />
+      </dd>
+      {manifest.setId && (
+        <>
+          <dt>Set</dt>
+          <dd className="mono">{manifest.setId}</dd>
+        </>
+      )}
+      {labels.length > 0 && (
+        <>
+          <dt>Labels</dt>
+          <dd>
+            <ul className="inline-list">
+              {labels.map(([key, value]) => (
+                <li key={key} className="mono">
+                  {key}={value}
+                </li>
+              ))}
+            </ul>
+          </dd>
+        </>
+      )}
+    </dl>
+  );
+}

@@ -1,0 +1,216 @@
+import { StoreRestoreMode, type BackupManifest } from '@store/contract';
+import { useState, type SubmitEvent } from 'react';
+import { Button } from '../../../components/ui/button';
+import { Dialog } from '../../../components/ui/dialog';
+import { ErrorBanner } from '../../../components/ui/error-banner';
+import { Field } from '../../../components/ui/field';
+import { useActiveTenant } from '../../../lib/services';
+import { DEFAULT_STEP, MAX_STEP } from '../api/form-checks';
+import { needsHealthOverride } from '../api/health-freshness';
+import {
+  checkRestore,
+  EMPTY_RESTORE,
+  restoreRequest,
+  restoreTarget,
+  type RestoreDraft,
+  type RestoreErrors,
+} from '../api/restore-draft';
+import { useStartRestoreMutation } from '../hooks/use-start-restore-mutation';
+import { HealthOverride } from './health-override';
+
+export interface RestoreDialogProps {
+  open: boolean;
+  manifest: BackupManifest;
+  /** Whether the caller may start a cold restore (StartColdRestore). */
+  coldAllowed: boolean;
+  onClose: () => void;
+}
+
+const MODES: { mode: StoreRestoreMode; label: string; hint: string }[] = [
+  {
+    mode: StoreRestoreMode.IN_PLACE,
+    label: 'In place',
+    hint: 'Replaces the tree’s contents atomically; can be reverted afterwards.',
+  },
+  {
+    mode: StoreRestoreMode.NEW_TREE,
+    label: 'Into a new tree',
+    hint: 'Fills another tree, which must be empty.',
+  },
+  {
+    mode: StoreRestoreMode.SHADOW,
+    label: 'Shadow',
+    hint: 'Restores beside the tree without swapping, for inspection.',
+  },
+];
+
+/** The restore dialog: mode, target, batch size, scope and cold restore, then a confirmation. */
+export function RestoreDialog({ open, manifest, coldAllowed, onClose }: RestoreDialogProps) {
+  return (
+    <Dialog open={open} title={`Restore ${manifest.name || manifest.backupId}`} onClose={onClose}>
+      {open && <RestoreForm manifest={manifest} coldAllowed={coldAllowed} onClose={onClose} />}
+    </Dialog>
+  );
+}
+
+function RestoreForm({ manifest, coldAllowed, onClose }: Omit<RestoreDialogProps, 'open'>) {
+  const tenant = useActiveTenant();
+  const [draft, setDraft] = useState<RestoreDraft>(EMPTY_RESTORE);
+  const [errors, setErrors] = useState<RestoreErrors>({});
+  const [submitted, setSubmitted] = useState(false);
+  // IN_PLACE replaces live data: a second step names the tenant and the tree.
+  const [confirming, setConfirming] = useState(false);
+  const start = useStartRestoreMutation();
+  const overrideNeeded = needsHealthOverride(manifest);
+  const target = restoreTarget(manifest.treeId, draft);
+
+  const update = (next: Partial<RestoreDraft>) => {
+    const merged = { ...draft, ...next };
+    setDraft(merged);
+    if (submitted) setErrors(checkRestore(merged, overrideNeeded));
+  };
+  const send = () =>
+    start.mutate(
+      { request: restoreRequest(manifest.backupId, manifest.treeId, draft), cold: draft.cold },
+      { onSuccess: onClose, onError: () => setConfirming(false) },
+    );
+  const submit = (event: SubmitEvent) => {
+    event.preventDefault();
+    setSubmitted(true);
+    const found = checkRestore(draft, overrideNeeded);
+    setErrors(found);
+    if (Object.keys(found).length > 0) return;
+    if (draft.mode === StoreRestoreMode.IN_PLACE) setConfirming(true);
+    else send();
+  };
+
+  if (confirming) {
+    return (
+      <div className="stack" role="group" aria-label="Confirm the in-place restore">
+        <p>
+          Replace the contents of tree <strong>{target}</strong> in tenant <strong>{tenant}</strong>{' '}
+          with backup <strong className="mono">{manifest.backupId}</strong>
+          {draft.keyPrefix && (
+            <>
+              {' '}
+              (keys under <span className="mono">{draft.keyPrefix}</span>)
+            </>
+          )}
+          ?
+        </p>
+        <p className="muted">
+          Writes made to the tree after the backup are replaced. You can revert from the restore’s
+          operation page once it has finished.
+        </p>
+        <div className="bk-actions">
+          <Button onClick={() => setConfirming(false)} disabled={start.isPending} autoFocus>
+            Back
+          </Button>
+          <Button variant="danger" onClick={send} busy={start.isPending}>
+            Restore in place
+          </Button>
+        </div>
+      </div>
+    );
+  }
+
+  return (
+    <form className="stack" onSubmit={submit} noValidate aria-label="Restore options">
+      <p className="muted">
+        Backup <span className="mono">{manifest.backupId}</span> of tree{' '}
+        <strong>{manifest.treeId}</strong> in tenant <strong>{tenant}</strong>.
+      </p>
+      <fieldset className="stack">
+        <legend>Mode</legend>
+        {MODES.map(({ mode, label, hint }) => (
+          <label key={mode} className="bk-choice">
+            <input
+              type="radio"
+              name="restore-mode"
+              checked={draft.mode === mode}
+              onChange={() => update({ mode })}
+            />
+            <span>
+              {label} <span className="muted bk-small">— {hint}</span>
+            </span>
+          </label>
+        ))}
+      </fieldset>
+      {draft.mode === StoreRestoreMode.NEW_TREE && (
+        <Field label="Target tree" hint="An empty or new tree name." error={errors.targetTreeId}>
+          {(control) => (
+            <input
+              {...control}
+              className="input"
+              aria-required="true"
+              value={draft.targetTreeId}
+              onChange={(e) => update({ targetTreeId: e.target.value })}
+            />
+          )}
+        </Field>
+      )}
+      <Field
+        label="Apply batch size (optional)"
+        hint={`Entries written per batch: 1 to ${MAX_STEP.toLocaleString()}; blank uses ${DEFAULT_STEP.toLocaleString()}.`}
+        error={errors.applyBatchSize}
+      >
+        {(control) => (
+          <input
+            {...control}
+            className="input"
+            inputMode="numeric"
+            value={draft.applyBatchSize}
+            onChange={(e) => update({ applyBatchSize: e.target.value })}
+          />
+        )}
+      </Field>
+      <Field
+        label="Key prefix scope (optional)"
+        hint="Restore only the entries whose key starts with it."
+        error={errors.keyPrefix}
+      >
+        {(control) => (
+          <input
+            {...control}
+            className="input mono"
+            value={draft.keyPrefix}
+            onChange={(e) => update({ keyPrefix: e.target.value })}
+          />
+        )}
+      </Field>
+      <label className="bk-choice">
+        <input
+          type="checkbox"
+          checked={draft.cold}
+          disabled={!coldAllowed}
+          onChange={(e) => update({ cold: e.target.checked })}
+        />
+        <span>
+          Cold restore{' '}
+          <span className="muted bk-small">
+            — read the chain from the artifact store’s manifests, not the catalog
+            {!coldAllowed && ` (your role in tenant ${tenant} does not allow this)`}
+          </span>
+        </span>
+      </label>
+      {overrideNeeded && (
+        <HealthOverride
+          manifest={manifest}
+          action="restore"
+          checked={draft.healthOverride}
+          onChange={(healthOverride) => update({ healthOverride })}
+          error={errors.healthOverride}
+        />
+      )}
+      {start.error && <ErrorBanner title="The server refused the restore" error={start.error} />}
+      <div className="bk-actions">
+        <Button onClick={onClose} disabled={start.isPending}>
+          Cancel
+        </Button>
+        <Button type="submit" variant="primary" busy={start.isPending}>
+          {draft.mode === StoreRestoreMode.IN_PLACE ? 'Continue' : 'Start restore'}
+        </Button>
+      </div>
+    </form>
+  );
+}
