@@ -1,0 +1,108 @@
+import type { StoreCatalogRebuildResult, StoreCatalogScrubResult } from '@store/contract';
+import { Link } from 'react-router';
+import { Table } from '../../../components/ui/table';
+import { formatCount } from '../../../lib/format';
+import { paths } from '../../../lib/paths';
+import { damagedBackupCount, groupFindings, type ScrubFinding } from '../api/scrub-findings';
+
+const DAMAGED_COLUMNS = [
+  {
+    id: 'backup',
+    header: 'Backup',
+    cell: (f: ScrubFinding) => <Link to={paths.backup(f.backupId)}>{f.backupId}</Link>,
+  },
+  {
+    id: 'artifact',
+    header: 'Artifact',
+    cell: (f: ScrubFinding) => <span className="mono">{f.artifactId}</span>,
+  },
+  { id: 'problem', header: 'Problem', cell: (f: ScrubFinding) => f.problem },
+  { id: 'detail', header: 'Detail', cell: (f: ScrubFinding) => f.detail || '—' },
+];
+
+const ORPHAN_COLUMNS = [
+  {
+    id: 'artifact',
+    header: 'Artifact',
+    cell: (f: ScrubFinding) => <span className="mono">{f.artifactId}</span>,
+  },
+  { id: 'detail', header: 'Detail', cell: (f: ScrubFinding) => f.detail || '—' },
+];
+
+const findingKey = (f: ScrubFinding) => `${f.backupId}/${f.artifactId}/${f.problem}`;
+
+/** A scrub's result: what it checked, rows with missing or corrupt artifacts, orphans, pruned. */
+export function ScrubResult({ result }: { result: StoreCatalogScrubResult }) {
+  const { damagedRows, orphans } = groupFindings(result.findings);
+  const clean = result.findings.length === 0 && result.orphansFound === 0;
+  return (
+    <div className="stack">
+      <p className={clean ? 'notice' : 'notice notice--warning'} role="status">
+        {clean
+          ? 'Clean: every catalog row has its artifacts and no orphan artifact was found.'
+          : `${formatCount(damagedBackupCount(result.findings))} backups with missing or corrupt artifacts, ${formatCount(result.orphansFound)} orphan artifacts.`}
+      </p>
+      <dl className="facts">
+        <dt>Checked</dt>
+        <dd>
+          {formatCount(result.rowsChecked)} catalog rows, {formatCount(result.artifactsChecked)}{' '}
+          artifacts
+        </dd>
+        <dt>Missing or corrupt</dt>
+        <dd>{formatCount(damagedRows.length)} artifacts</dd>
+        <dt>Orphan artifacts</dt>
+        <dd>{formatCount(result.orphansFound)}</dd>
+        <dt>Pruned</dt>
+        <dd>
+          {result.pruneOrphans
+            ? `${formatCount(result.orphansPruned)} orphans deleted`
+            : 'Nothing (pruning was off)'}
+        </dd>
+      </dl>
+      {damagedRows.length > 0 && (
+        <Table
+          caption="Catalog rows with missing or corrupt artifacts"
+          columns={DAMAGED_COLUMNS}
+          rows={damagedRows}
+          rowKey={findingKey}
+        />
+      )}
+      {orphans.length > 0 && (
+        <Table
+          caption="Orphan artifacts"
+          columns={ORPHAN_COLUMNS}
+          rows={orphans}
+          rowKey={findingKey}
+        />
+      )}
+    </div>
+  );
+}
+
+/** A rebuild's result: manifests read and catalog rows re-created. */
+export function RebuildResult({ result }: { result: StoreCatalogRebuildResult }) {
+  return (
+    <dl className="facts">
+      <dt>Manifests scanned</dt>
+      <dd>{formatCount(result.manifestsScanned)}</dd>
+      <dt>Rows re-created</dt>
+      <dd>{formatCount(result.rowsRestored)}</dd>
+      <dt>Already in the catalog</dt>
+      <dd>{formatCount(result.rowsAlreadyPresent)}</dd>
+      <dt>Unreadable manifests</dt>
+      <dd>
+        {result.unreadableManifests.length === 0 ? (
+          'None'
+        ) : (
+          <ul className="plain-list">
+            {result.unreadableManifests.map((name) => (
+              <li key={name} className="mono">
+                {name}
+              </li>
+            ))}
+          </ul>
+        )}
+      </dd>
+    </dl>
+  );
+}
