@@ -1,5 +1,6 @@
-import { Code } from '@connectrpc/connect';
+import { Code, createClient } from '@connectrpc/connect';
 import {
+  BackupControlService,
   BackupKind,
   BackupScopeRunOutcome,
   StoreBackupApiOperation,
@@ -7,6 +8,7 @@ import {
   durationToMs,
 } from '@store/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LEAST_ROLE_BY_METHOD } from '../support/least-roles.js';
 import { DIALECTS } from '../support/test-storage.js';
 import { codeOf, startBackupServer, type BackupServer } from './backup-fixture.js';
 
@@ -130,10 +132,35 @@ describe.each(DIALECTS)('backup schedules and health on %s', (dialect) => {
     await s.backup.configureBackupHealth({ backupId: made.backupId, monitoringEnabled: false });
   });
 
-  it('ProbeCapabilities lists what the caller roles allow on the scope', async () => {
-    const admin = await s.backup.probeCapabilities({ scope: { treeId: 'any' } });
-    expect(admin.allowedOperations).toContain(StoreBackupApiOperation.START_RESTORE);
-    expect(admin.allowedOperations).toContain(StoreBackupApiOperation.LIST_BACKUPS);
+  it('ProbeCapabilities lists exactly what each role allows on the scope, per the least-role table', async () => {
+    const roles = ['viewer', 'operator', 'admin'] as const;
+    const backupTable = LEAST_ROLE_BY_METHOD.BackupControlService!;
+    const upperSnake = (name: string) => name.replace(/(?<!^)([A-Z])/g, '_$1').toUpperCase();
+    for (const role of roles) {
+      const token = (await s.t.server.tokens.issue({ tenant: 'default', roles: [role] })).token;
+      // A client of its own: the fixture's clients always send the admin token.
+      const probe = await createClient(BackupControlService, s.t.grpc).probeCapabilities(
+        { scope: { treeId: 'any' } },
+        { headers: { authorization: `Bearer ${token}` } },
+      );
+      // ProbeCapabilities itself is presented as Unknown and is not an operation to list.
+      const expected = Object.entries(backupTable)
+        .filter(
+          ([method, least]) =>
+            method !== 'ProbeCapabilities' && roles.indexOf(least) <= roles.indexOf(role),
+        )
+        .map(
+          ([method]) =>
+            StoreBackupApiOperation[upperSnake(method) as keyof typeof StoreBackupApiOperation],
+        )
+        .sort((a, b) => a - b);
+      expect(expected.every((op) => op !== undefined)).toBe(true);
+      expect(probe.treeId).toBe('any');
+      expect(
+        [...probe.allowedOperations].sort((a, b) => a - b),
+        role,
+      ).toEqual(expected);
+    }
     expect(await codeOf(s.backup.probeCapabilities({ scope: { treeId: '..' } }))).toBe(
       Code.InvalidArgument,
     );
