@@ -1,0 +1,146 @@
+import { timestampMs, type Timestamp } from '@bufbuild/protobuf/wkt';
+import {
+  BackupHealthStatus,
+  durationToMs,
+  StoreOperationState,
+  type BackupManifest,
+  type backupV1,
+  type StoreOperationStatus,
+} from '@store/contract';
+
+type BackupScopeStatusResponse = backupV1.BackupScopeStatusResponse;
+
+export const DAY_MS = 24 * 60 * 60 * 1000;
+/** The window the "recent" sections look at. */
+export const RECENT_WINDOW_MS = DAY_MS;
+/** The window of the backup-size chart. */
+export const HISTORY_WINDOW_MS = 30 * DAY_MS;
+
+/**
+ * A created_after cutoff that stays the same for `stepMs`, so the query key (and the cache) does
+ * not change on every render; rows a little older than the window are dropped client-side.
+ */
+export function stableCutoff(now: number, windowMs: number, stepMs = 5 * 60 * 1000): number {
+  return Math.floor((now - windowMs) / stepMs) * stepMs;
+}
+
+const ms = (timestamp: Timestamp | undefined): number | undefined =>
+  timestamp ? timestampMs(timestamp) : undefined;
+
+/** Operations that FAILED and were created at or after `sinceMs`, newest first as given. */
+export function failedSince(
+  operations: readonly StoreOperationStatus[],
+  sinceMs: number,
+): StoreOperationStatus[] {
+  return operations.filter(
+    (op) => op.state === StoreOperationState.FAILED && (ms(op.createdAt) ?? 0) >= sinceMs,
+  );
+}
+
+/** A backup whose latest health report found it CORRUPT or its artifacts MISSING. */
+export function isUnhealthy(backup: BackupManifest): boolean {
+  return (
+    backup.lastHealthStatus === BackupHealthStatus.CORRUPT ||
+    backup.lastHealthStatus === BackupHealthStatus.MISSING
+  );
+}
+
+/** Why a scheduled scope needs attention, or null when it is on time (or not scheduled). */
+export interface OverdueScope {
+  treeId: string;
+  /** The newest successful full or incremental run; undefined when none ever succeeded. */
+  lastSuccessMs: number | undefined;
+  /** The shortest registered interval: a success is expected at least this often. */
+  intervalMs: number;
+  /** How late, in ms past twice the interval (undefined when it never succeeded). */
+  lateByMs: number | undefined;
+}
+
+/**
+ * A scope with a schedule is overdue when its newest success (full or incremental) is older than
+ * twice its shortest registered interval, or when a scheduled run has happened and none ever
+ * succeeded. A schedule that has not run yet is not overdue: the status does not say when it
+ * was registered.
+ */
+export function overdueScope(status: BackupScopeStatusResponse, now: number): OverdueScope | null {
+  const intervals = [
+    status.fullScheduleRegistered ? durationToMs(status.runtimeFullBackupInterval) : undefined,
+    status.incrementalScheduleRegistered
+      ? durationToMs(status.runtimeIncrementalBackupInterval)
+      : undefined,
+  ].filter((value): value is number => value !== undefined && value > 0);
+  if (intervals.length === 0) return null;
+  const intervalMs = Math.min(...intervals);
+  const successes = [ms(status.lastFullSuccessUtc), ms(status.lastIncrementalSuccessUtc)].filter(
+    (value): value is number => value !== undefined,
+  );
+  const lastSuccessMs = successes.length > 0 ? Math.max(...successes) : undefined;
+  const treeId = status.scope?.treeId ?? '';
+  if (lastSuccessMs === undefined) {
+    const ran = status.lastFullRunUtc !== undefined || status.lastIncrementalRunUtc !== undefined;
+    return ran ? { treeId, lastSuccessMs, intervalMs, lateByMs: undefined } : null;
+  }
+  const lateByMs = now - lastSuccessMs - 2 * intervalMs;
+  return lateByMs > 0 ? { treeId, lastSuccessMs, intervalMs, lateByMs } : null;
+}
+
+/** One finished operation's run time, for the durations chart. */
+export interface OperationDurationPoint {
+  operationId: string;
+  operation: StoreOperationStatus;
+  finishedMs: number;
+  durationMs: number;
+}
+
+/** Finished operations with a start and an end, oldest first. */
+export function operationDurations(
+  operations: readonly StoreOperationStatus[],
+): OperationDurationPoint[] {
+  const points: OperationDurationPoint[] = [];
+  for (const op of operations) {
+    const started = ms(op.startedAt);
+    const finished = ms(op.finishedAt);
+    if (started === undefined || finished === undefined) continue;
+    points.push({
+      operationId: op.operationId,
+      operation: op,
+      finishedMs: finished,
+      durationMs: Math.max(0, finished - started),
+    });
+  }
+  return points.sort((a, b) => a.finishedMs - b.finishedMs);
+}
+
+/** One backup's stored size at its creation time. */
+export interface BackupSizePoint {
+  backupId: string;
+  name: string;
+  atMs: number;
+  bytes: number;
+}
+
+/** Backups grouped by tree, each tree's points oldest first; trees by their total bytes. */
+export function backupSizesByTree(
+  backups: readonly BackupManifest[],
+): { treeId: string; points: BackupSizePoint[]; totalBytes: number }[] {
+  const byTree = new Map<string, BackupSizePoint[]>();
+  for (const backup of backups) {
+    const atMs = ms(backup.createdAt);
+    if (atMs === undefined) continue;
+    const points = byTree.get(backup.treeId) ?? [];
+    points.push({
+      backupId: backup.backupId,
+      name: backup.name,
+      atMs,
+      bytes: Number(backup.byteSize),
+    });
+    byTree.set(backup.treeId, points);
+  }
+  return [...byTree.entries()]
+    .map(([treeId, points]) => ({
+      treeId,
+      points: points.sort((a, b) => a.atMs - b.atMs),
+      totalBytes: points.reduce((sum, point) => sum + point.bytes, 0),
+    }))
+    .sort((a, b) => b.totalBytes - a.totalBytes || a.treeId.localeCompare(b.treeId));
+}

@@ -1,0 +1,61 @@
+import { useId, type ReactNode } from 'react';
+import { Badge, type BadgeTone } from '../../../components/ui/badge';
+import { EmptyState } from '../../../components/ui/empty-state';
+import { ErrorBanner } from '../../../components/ui/error-banner';
+import { Spinner } from '../../../components/ui/spinner';
+
+export interface DashboardSectionProps {
+  title: string;
+  /** How many things need attention; shown next to the title once known. */
+  count: number;
+  /** The badge colour when count > 0. */
+  tone?: BadgeTone;
+  isPending: boolean;
+  error: unknown;
+  onRetry?: () => void;
+  /** Shown when count is 0: what was checked and found fine. */
+  emptyTitle: string;
+  emptyText?: ReactNode;
+  /** A link to the full list. */
+  more?: ReactNode;
+  children: ReactNode;
+}
+
+/** One "needs attention" section: a heading with a count, and loading, error or empty states. */
+export function DashboardSection({
+  title,
+  count,
+  tone = 'danger',
+  isPending,
+  error,
+  onRetry,
+  emptyTitle,
+  emptyText,
+  more,
+  children,
+}: DashboardSectionProps) {
+  const headingId = useId();
+  const known = !isPending && !error;
+  return (
+    <section className="panel dash-section" aria-labelledby={headingId}>
+      <h2 id={headingId} className="panel__title">
+        {title}
+        {known && <Badge tone={count > 0 ? tone : 'success'}>{count}</Badge>}
+      </h2>
+      {error ? (
+        <ErrorBanner
+          title={`Could not load: ${title.toLowerCase()}`}
+          error={error}
+          onRetry={onRetry}
+        />
+      ) : isPending ? (
+        <Spinner label={`Loading ${title.toLowerCase()}…`} />
+      ) : count === 0 ? (
+        <EmptyState title={emptyTitle}>{emptyText}</EmptyState>
+      ) : (
+        children
+      )}
+      {more && <p className="dash-section__more">{more}</p>}
+    </section>
+  );
+}

@@ -1,0 +1,86 @@
+import { StoreOperationState, type StoreOperationStatus } from '@store/contract';
+import { Link } from 'react-router';
+import { formatDuration, formatLocal } from '../../../lib/format';
+import { kindLabel, stateLabel } from '../../../lib/operations/operation-kinds';
+import { paths } from '../../../lib/paths';
+import { operationDurations } from '../api/attention';
+import { linearScale, median } from '../api/chart-geometry';
+
+const WIDTH = 560;
+const HEIGHT = 120;
+const PAD_LEFT = 4;
+const PAD = 6;
+const BAR = 4;
+
+const barClass = (state: StoreOperationState) =>
+  state === StoreOperationState.SUCCEEDED
+    ? 'chart__bar'
+    : state === StoreOperationState.FAILED
+      ? 'chart__bar chart__bar--failed'
+      : 'chart__bar chart__bar--other';
+
+/**
+ * How long each operation that finished in the window ran, placed at its finish time: one bar
+ * per operation, failures in the danger colour. Inline SVG; the summary says the same in words.
+ */
+export function OperationDurationsChart({
+  operations,
+  fromMs,
+  toMs,
+}: {
+  operations: readonly StoreOperationStatus[];
+  fromMs: number;
+  toMs: number;
+}) {
+  const points = operationDurations(operations).filter((point) => point.finishedMs >= fromMs);
+  if (points.length === 0) return null;
+  const longest = points.reduce((a, b) => (b.durationMs > a.durationMs ? b : a));
+  const x = linearScale(fromMs, toMs, PAD_LEFT, WIDTH - PAD - BAR);
+  const height = linearScale(0, Math.max(longest.durationMs, 1), 1, HEIGHT - 2 * PAD);
+  const mid = median(points.map((point) => point.durationMs));
+  const summary =
+    `${points.length} operations finished in the last 24 hours; median ${formatDuration(mid)}, ` +
+    `longest ${formatDuration(longest.durationMs)}`;
+  return (
+    <figure className="chart-figure">
+      <svg
+        className="chart chart--wide"
+        viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+        role="img"
+        aria-label={summary}
+        preserveAspectRatio="none"
+      >
+        <line className="chart__axis" x1={0} x2={WIDTH} y1={HEIGHT - PAD} y2={HEIGHT - PAD} />
+        {points.map((point) => {
+          const h = height(point.durationMs);
+          return (
+            <rect
+              key={point.operationId}
+              className={barClass(point.operation.state)}
+              x={x(point.finishedMs)}
+              y={HEIGHT - PAD - h}
+              width={BAR}
+              height={h}
+            >
+              <title>
+                {`${kindLabel(point.operation.kind)} ${point.operationId}: ${formatDuration(point.durationMs)}, ` +
+                  `${stateLabel(point.operation.state).toLowerCase()} ${formatLocal(new Date(point.finishedMs))}`}
+              </title>
+            </rect>
+          );
+        })}
+      </svg>
+      <figcaption className="chart-figure__caption">
+        <span>24 h ago</span>
+        <span>
+          {summary} (
+          <Link to={paths.operation(longest.operationId)}>
+            {kindLabel(longest.operation.kind).toLowerCase()} {longest.operationId}
+          </Link>
+          ). Failed runs are <span className="chart-key chart-key--failed">red</span>.
+        </span>
+        <span>now</span>
+      </figcaption>
+    </figure>
+  );
+}

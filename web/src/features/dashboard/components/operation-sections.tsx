@@ -1,0 +1,104 @@
+import type { StoreOperationStatus } from '@store/contract';
+import { Link } from 'react-router';
+import { OperationProgress } from '../../../components/operations/operation-progress';
+import { Table, type Column } from '../../../components/ui/table';
+import { Time } from '../../../components/ui/time';
+import { codeNameFromWire } from '../../../lib/errors';
+import { kindLabel } from '../../../lib/operations/operation-kinds';
+import { paths } from '../../../lib/paths';
+import type { RecentOperations } from '../hooks/use-recent-operations';
+import { failedSince } from '../api/attention';
+import { DashboardSection } from './dashboard-section';
+
+const operationColumn: Column<StoreOperationStatus> = {
+  id: 'operation',
+  header: 'Operation',
+  cell: (op) => (
+    <Link to={paths.operation(op.operationId)}>
+      {kindLabel(op.kind)}
+      <span className="mono muted table__sub">{op.operationId}</span>
+    </Link>
+  ),
+};
+const targetColumn: Column<StoreOperationStatus> = {
+  id: 'target',
+  header: 'Target',
+  cell: (op) => op.targetId ?? <span className="muted">—</span>,
+};
+
+const failedColumns: readonly Column<StoreOperationStatus>[] = [
+  operationColumn,
+  targetColumn,
+  {
+    id: 'error',
+    header: 'Error',
+    cell: (op) =>
+      op.error ? (
+        <>
+          <span className="mono">{codeNameFromWire(op.error.code)}</span>: {op.error.message}
+        </>
+      ) : (
+        <span className="muted">—</span>
+      ),
+  },
+  { id: 'finished', header: 'Finished', cell: (op) => <Time value={op.finishedAt} /> },
+];
+
+const runningColumns: readonly Column<StoreOperationStatus>[] = [
+  operationColumn,
+  targetColumn,
+  { id: 'progress', header: 'Progress', cell: (op) => <OperationProgress operation={op} /> },
+  { id: 'created', header: 'Created', cell: (op) => <Time value={op.createdAt} /> },
+];
+
+/** Operations of both services that failed in the last 24 hours. */
+export function FailedOperationsSection({ operations }: { operations: RecentOperations }) {
+  const failed = failedSince(operations.recent, operations.sinceMs);
+  return (
+    <DashboardSection
+      title="Failed in the last 24 hours"
+      count={failed.length}
+      isPending={operations.isPending}
+      error={operations.error}
+      onRetry={operations.refetch}
+      emptyTitle="No operation failed in the last 24 hours"
+      more={<Link to={`${paths.operations}?state=FAILED`}>All failed operations</Link>}
+    >
+      <Table
+        caption="Operations that failed in the last 24 hours, newest first"
+        captionHidden
+        columns={failedColumns}
+        rows={failed}
+        rowKey={(op) => op.operationId}
+      />
+      {operations.truncated && (
+        <p className="muted">Only the newest 1 000 operations of the day are checked.</p>
+      )}
+    </DashboardSection>
+  );
+}
+
+/** Operations queued or running now. */
+export function RunningOperationsSection({ operations }: { operations: RecentOperations }) {
+  return (
+    <DashboardSection
+      title="Running now"
+      count={operations.active.length}
+      tone="info"
+      isPending={operations.isPending}
+      error={operations.error}
+      onRetry={operations.refetch}
+      emptyTitle="Nothing is running"
+      emptyText="Backups, restores, checks, scans and migrations show here while they run."
+      more={<Link to={`${paths.operations}?state=QUEUED&state=RUNNING`}>Queued and running</Link>}
+    >
+      <Table
+        caption="Queued and running operations"
+        captionHidden
+        columns={runningColumns}
+        rows={operations.active}
+        rowKey={(op) => op.operationId}
+      />
+    </DashboardSection>
+  );
+}
