@@ -1,0 +1,183 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import type { Page } from '@playwright/test';
+import { StoreOperationState } from '@store/contract';
+import { expectNoSeriousA11yViolations } from './support/axe';
+import { expect, issueToken, signInWithToken, test, type StoreApi } from './support/fixtures';
+
+const TREE = 'orders';
+
+async function seed(api: StoreApi, entries: Record<string, string>): Promise<void> {
+  for (const [key, value] of Object.entries(entries)) {
+    await api.data.putEntry({ treeId: TREE, key, valueJson: JSON.stringify({ v: value }) });
+  }
+}
+
+/** A full backup made behind the console, waited for through the status RPC. */
+async function backupThroughApi(api: StoreApi, name: string): Promise<string> {
+  const handle = await api.backup.startBackup({ name, scope: { treeId: TREE } });
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const { status } = await api.backup.getBackupOperationStatus({
+      operationId: handle.operationId,
+    });
+    if (status?.state === StoreOperationState.SUCCEEDED && status.result.case === 'capture') {
+      return status.result.value.backupId;
+    }
+    if (status && status.state > StoreOperationState.SUCCEEDED) {
+      throw new Error(`backup ended ${StoreOperationState[status.state]}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('backup did not finish');
+}
+
+/** On an operation's page: its state badge turns Succeeded while the page stays loaded. */
+async function expectSucceededLive(page: Page): Promise<void> {
+  await expect(page).toHaveURL(/\/operations\/[^/]+$/);
+  const status = page.getByRole('heading', { name: /^Status/ });
+  await expect(status).toContainText('Succeeded');
+}
+
+async function expectEntryOnTreePage(page: Page, key: string, value: string | null) {
+  await page.goto(`/trees/${TREE}`);
+  await expect(page.getByRole('heading', { name: `Tree ${TREE}` })).toBeVisible();
+  const row = page
+    .getByRole('row')
+    .filter({ has: page.getByRole('button', { name: `View ${key}` }) });
+  if (value === null) {
+    await expect(page.getByRole('button', { name: `View k1` })).toBeVisible();
+    await expect(row).toHaveCount(0);
+  } else {
+    await expect(row).toContainText(value);
+  }
+}
+
+test.describe('backups', () => {
+  test('full then incremental from the console, each followed live; export matches the manifest', async ({
+    page,
+    tenant,
+  }, testInfo) => {
+    await seed(tenant.api, { k1: 'one', k2: 'two' });
+    await signInWithToken(page, tenant.admin.token);
+
+    await page.goto('/backups');
+    await expect(page.getByText('No backups yet')).toBeVisible();
+    await expectNoSeriousA11yViolations(page, testInfo);
+
+    await page.getByRole('button', { name: 'Start backup' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Start a backup' });
+    await dialog.getByLabel('Name').fill('nightly full');
+    await dialog.getByLabel('Tree', { exact: true }).selectOption(TREE);
+    // A marker in the page's memory: it survives client-side routing but not a reload.
+    await page.evaluate(() => Object.assign(window, { e2eNoReload: true }));
+    await dialog.getByRole('button', { name: 'Start full backup' }).click();
+    await expectSucceededLive(page);
+
+    // The capture result links to the backup it made.
+    const result = page.getByRole('region', { name: 'Result' });
+    await result.getByRole('link').first().click();
+    await expect(page).toHaveURL(/\/backups\/[^/]+$/);
+    const fullId = decodeURIComponent(page.url().split('/').pop() ?? '');
+    await expect(page.getByRole('heading', { name: 'nightly full' })).toBeVisible();
+    await expectNoSeriousA11yViolations(page, testInfo);
+
+    // Export: a browser download whose sha256 is the manifest's, with no credential in a URL.
+    const described = await tenant.api.backup.describeBackup({ backupId: fullId });
+    const artifact = described.manifest?.artifacts[0];
+    expect(artifact).toBeDefined();
+    await expect(page.getByTestId('artifact-sha256').first()).toHaveText(artifact!.sha256);
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: `Export ${artifact!.artifactId}` }).click();
+    const file = await (await download).path();
+    const digest = createHash('sha256')
+      .update(await readFile(file))
+      .digest('hex');
+    expect(digest).toBe(artifact!.sha256);
+    expect((await download).url()).toMatch(/^blob:/);
+    expect((await download).url()).not.toContain(tenant.admin.token);
+
+    // Incremental on top of it, from the detail page (base preset, limited to the tree).
+    await seed(tenant.api, { k3: 'three' });
+    await page.getByRole('button', { name: 'Start incremental' }).click();
+    const incDialog = page.getByRole('dialog', { name: 'Start a backup' });
+    await expect(incDialog.getByLabel('Base backup')).toHaveValue(fullId);
+    await incDialog.getByLabel('Name').fill('nightly inc');
+    await incDialog.getByRole('button', { name: 'Start incremental backup' }).click();
+    await expectSucceededLive(page);
+
+    // Both operations reached SUCCEEDED on screen without the page being reloaded.
+    expect(await page.evaluate(() => 'e2eNoReload' in window)).toBe(true);
+
+    // The catalog shows both rows with their badges; the full one cannot be deleted alone.
+    await page.goto('/backups');
+    await expect(page.getByTestId('backup-row')).toHaveCount(2);
+    await expect(page.getByTestId('backup-row').first()).toContainText('Never verified');
+    await page.getByRole('link', { name: 'nightly full' }).click();
+    await page.getByRole('button', { name: 'Delete' }).click();
+    const del = page.getByRole('dialog', { name: 'Delete this backup?' });
+    await expect(del).toContainText(tenant.name);
+    await expect(del).toContainText(fullId);
+    await del.getByRole('button', { name: 'Delete backup' }).click();
+    await expect(del.getByRole('alert')).toContainText('FailedPrecondition');
+    await expect(del.getByLabel(/cascade/)).toBeVisible();
+    await del.getByRole('button', { name: 'Keep it' }).click();
+    expect((await tenant.api.backup.describeBackup({ backupId: fullId })).found).toBe(true);
+  });
+
+  test('restore in place, then revert, seen on the tree page', async ({ page, tenant }) => {
+    await seed(tenant.api, { k1: 'original', k2: 'two' });
+    const backupId = await backupThroughApi(tenant.api, 'before change');
+    await seed(tenant.api, { k1: 'changed', k3: 'added later' });
+
+    await signInWithToken(page, tenant.admin.token);
+    await page.goto(`/backups/${backupId}`);
+    await page.getByRole('button', { name: 'Restore' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Restore before change' });
+    await expect(dialog.getByLabel(/In place/)).toBeChecked();
+    await dialog.getByRole('button', { name: 'Continue' }).click();
+    const confirm = dialog.getByRole('group', { name: 'Confirm the in-place restore' });
+    await expect(confirm).toContainText(`tree ${TREE} in tenant ${tenant.name}`);
+    await confirm.getByRole('button', { name: 'Restore in place' }).click();
+    await expectSucceededLive(page);
+    const operationUrl = page.url();
+
+    await expectEntryOnTreePage(page, 'k1', 'original');
+    await expectEntryOnTreePage(page, 'k3', null);
+
+    await page.goto(operationUrl);
+    await page.getByRole('button', { name: 'Revert restore' }).click();
+    const revert = page.getByRole('dialog', { name: 'Revert this restore?' });
+    await expect(revert).toContainText(tenant.name);
+    await expect(revert).toContainText(TREE);
+    await revert.getByRole('button', { name: 'Revert restore' }).click();
+    await expect(page.getByText(/Reverted: tree/)).toBeVisible();
+
+    await expectEntryOnTreePage(page, 'k1', 'changed');
+    await expectEntryOnTreePage(page, 'k3', 'added later');
+  });
+
+  test('a viewer sees start, restore, delete and export disabled with the reason', async ({
+    page,
+    tenant,
+  }) => {
+    await seed(tenant.api, { k1: 'one' });
+    const backupId = await backupThroughApi(tenant.api, 'seen by a viewer');
+    const viewer = issueToken(tenant.name, ['viewer']);
+    await signInWithToken(page, viewer.token);
+
+    await page.goto('/backups');
+    await expect(page.getByTestId('backup-row')).toHaveCount(1);
+    const start = page.getByRole('button', { name: 'Start backup' });
+    await expect(start).toBeDisabled();
+    await expect(
+      page.getByText(`Your role in tenant ${tenant.name} does not allow this`).first(),
+    ).toBeVisible();
+
+    await page.goto(`/backups/${backupId}`);
+    for (const name of ['Start incremental', 'Restore', 'Delete', /^Export /]) {
+      const button = page.getByRole('button', { name });
+      await expect(button).toBeDisabled();
+      await expect(button).toHaveAccessibleDescription(/does not allow this/);
+    }
+  });
+});
