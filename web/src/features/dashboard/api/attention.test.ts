@@ -24,7 +24,7 @@ function scope(init: MessageInitShape<typeof backupV1.BackupScopeStatusResponseS
     found: true,
     scope: { treeId: 'orders' },
     ...init,
-  });
+  } as MessageInitShape<typeof backupV1.BackupScopeStatusResponseSchema>);
 }
 
 describe('overdueScope', () => {
