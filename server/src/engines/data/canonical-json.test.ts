@@ -30,6 +30,8 @@ describe('canonicalJson', () => {
   it('follows JSON.stringify for undefined, functions, non-finite numbers and toJSON', () => {
     expect(canonicalJson({ a: undefined, b: () => 1, c: 1 })).toBe('{"c":1}');
     expect(canonicalJson([undefined, Number.NaN])).toBe('[null,null]');
+    // eslint-disable-next-line no-sparse-arrays -- a hole is what is being tested
+    expect(canonicalJson([1, , 2])).toBe(JSON.stringify([1, , 2]));
     expect(canonicalJson({ d: new Date(0) })).toBe('{"d":"1970-01-01T00:00:00.000Z"}');
     expect(() => canonicalJson(undefined)).toThrow(TypeError);
   });

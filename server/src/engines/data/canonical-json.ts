@@ -33,7 +33,8 @@ function serialise(value: unknown, depth: number): string | undefined {
     throw new RangeError(`nested deeper than ${MAX_JSON_DEPTH} levels`);
   }
   if (Array.isArray(plain)) {
-    return `[${plain.map((item) => serialise(item, depth + 1) ?? 'null').join(',')}]`;
+    // Array.from visits holes of a sparse array too (as undefined → null, as JSON.stringify).
+    return `[${Array.from(plain, (item) => serialise(item, depth + 1) ?? 'null').join(',')}]`;
   }
   // Built by hand: JSON.stringify would put integer-like keys first whatever order we asked for.
   const members: string[] = [];

@@ -1,5 +1,5 @@
 export { OperationRunner } from './operation-runner.js';
-export { canonicalJson, requestFingerprint } from './fingerprint.js';
+export { requestFingerprint } from './fingerprint.js';
 export type {
   OperationContext,
   OperationHandler,

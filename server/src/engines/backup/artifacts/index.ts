@@ -30,7 +30,6 @@ export {
   exportArtifact,
 } from './artifact-export.js';
 export { readArtifactBatches, readArtifactRecords, verifyArtifact } from './artifact-reader.js';
-export { canonicalJson } from './canonical-json.js';
 export {
   MANIFEST_VERSION,
   type FoundManifest,

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ArtifactStore } from './artifact-store.js';
-import { canonicalJson } from './canonical-json.js';
+import { canonicalJson } from '../../data/canonical-json.js';
 import { MANIFEST_VERSION } from './manifest-file.js';
 import { codeOf, makeRecords, tempStore } from './test-fixtures.js';
 
@@ -28,13 +28,6 @@ async function tamper(tenant: string, backupId: string, from: string, to: string
   expect(text.includes(from)).toBe(true);
   await writeFile(manifestPath(tenant, backupId), text.replace(from, to));
 }
-
-describe('canonicalJson', () => {
-  it('sorts keys at every depth, integer-like keys included, and drops undefined', () => {
-    const value = { b: 1, a: { '10': true, '2': [{ z: 1, y: undefined }] }, '1': null };
-    expect(canonicalJson(value)).toBe('{"1":null,"a":{"10":true,"2":[{"z":1}]},"b":1}');
-  });
-});
 
 describe('manifest files', () => {
   it('round-trips the caller manifest with a version and a sha256 of its canonical content', async () => {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { StoreError, notFound } from '../../errors.js';
 import { type ArtifactLayout, MANIFEST_FILE, isSafeSegment } from './artifact-paths.js';
 import type { ArtifactRef } from './artifact-types.js';
-import { canonicalJson } from './canonical-json.js';
+import { canonicalJson } from '../../data/canonical-json.js';
 import { atomicWriteFile, ensureDirectory, errnoCode, mapWriteError } from './durable-fs.js';
 
 /** Version of the manifest file envelope; bump when its layout changes. */
