@@ -40,7 +40,11 @@ export interface PolicyFieldsProps {
 /** JSON Schema text, mode, version and description of a policy. */
 export function PolicyFields({ labelPrefix = '', draft, onChange, errors }: PolicyFieldsProps) {
   const modeName = useId();
-  const label = (text: string) => (labelPrefix ? `${labelPrefix} ${text.toLowerCase()}` : text);
+  // "Target JSON Schema", "Target mode": acronyms keep their case.
+  const label = (text: string) =>
+    labelPrefix
+      ? `${labelPrefix} ${text.startsWith('JSON') ? text : text.charAt(0).toLowerCase() + text.slice(1)}`
+      : text;
   return (
     <div className="stack">
       <JsonTextField

@@ -1,0 +1,189 @@
+import type { Page } from '@playwright/test';
+import { StoreSchemaMode } from '@store/contract';
+import { SchemaPage } from './pages/schema-page';
+import { expectNoSeriousA11yViolations } from './support/axe';
+import { expect, signInWithToken, test, type StoreApi } from './support/fixtures';
+
+const NAMED = JSON.stringify({
+  type: 'object',
+  required: ['name'],
+  properties: { name: { type: 'string' } },
+});
+
+async function put(api: StoreApi, treeId: string, key: string, value: unknown) {
+  return api.data.putEntry({ treeId, key, valueJson: JSON.stringify(value) });
+}
+
+async function valueOf(api: StoreApi, treeId: string, key: string) {
+  const { entry } = await api.data.getEntry({ treeId, key });
+  return {
+    value: JSON.parse(entry?.valueJson ?? 'null') as unknown,
+    version: entry?.schemaVersion,
+  };
+}
+
+async function openSchema(page: Page, token: string, treeId: string): Promise<SchemaPage> {
+  await signInWithToken(page, token);
+  const schema = new SchemaPage(page);
+  await schema.open(treeId);
+  return schema;
+}
+
+test.describe('schema governance', () => {
+  test('a policy set in the console sends a bad write to dead letters, shown there', async ({
+    page,
+    tenant,
+  }) => {
+    const treeId = 'customers';
+    const schema = await openSchema(page, tenant.admin.token, treeId);
+
+    // A syntax error is caught in the browser, with its position, before anything is sent.
+    await schema.policyEditor.getByLabel('JSON Schema').fill('{\n  "type": "object",\n}');
+    await expect(schema.policyEditor.getByText(/^Line 3, column 1: /)).toBeVisible();
+    await expect(schema.policyEditor.getByRole('button', { name: 'Set policy' })).toBeDisabled();
+
+    await schema.setPolicy(NAMED, 'Enforce');
+    await expect(schema.section('Policy').getByText('Enforce', { exact: true })).toBeVisible();
+    const stored = await tenant.api.schema.getPolicy({ treeId });
+    expect(JSON.parse(stored.policy?.jsonSchema ?? '{}')).toEqual(JSON.parse(NAMED));
+
+    await put(tenant.api, treeId, 'good', { name: 'Ada' });
+    const refused = await put(tenant.api, treeId, 'nameless', { age: 3 });
+    expect(refused.deadLettered).toBe(true);
+
+    const letters = schema.section('Dead letters');
+    await letters.getByRole('button', { name: 'Read again' }).click();
+    await expect(letters.getByTestId('dead-letter-count')).toHaveText('1');
+    await expect(letters.getByRole('cell', { name: 'nameless', exact: true })).toBeVisible();
+    await letters.getByRole('button', { name: 'View dead letter nameless' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Dead letter nameless' });
+    await expect(dialog.getByText(/name/).first()).toBeVisible();
+    await expect(dialog.getByLabel('Value')).toContainText('"age": 3');
+  });
+
+  test('a migration across two versions, started from the console, rewrites the entries', async ({
+    page,
+    tenant,
+  }) => {
+    const treeId = 'profiles';
+    // Entries written while the tree is at version 1.
+    await tenant.api.schema.setVersionConfig({
+      treeId,
+      config: { currentVersion: 1, targetVersion: 1, migrations: [] },
+    });
+    await put(tenant.api, treeId, 'p1', { name: 'Ada' });
+    await put(tenant.api, treeId, 'p2', { name: 'Grace' });
+    expect((await valueOf(tenant.api, treeId, 'p1')).version).toBe(1);
+
+    const schema = await openSchema(page, tenant.admin.token, treeId);
+    await expect(page.getByTestId('current-version')).toHaveText('1');
+    await schema.editVersionConfig(1, 1, [
+      [1, 2, '[{"op": "add", "path": "/active", "value": true}]'],
+      [2, 3, '[{"op": "move", "from": "/name", "path": "/fullName"}]'],
+    ]);
+    const steps = page.getByRole('list', { name: 'Migration steps' });
+    await expect(steps.getByText('1 → 2')).toBeVisible();
+    await expect(steps.getByText('move /name → /fullName')).toBeVisible();
+
+    const versions = schema.section('Versions and migrations');
+    await versions.getByLabel('New target version').fill('3');
+    await versions.getByRole('button', { name: 'Advance and migrate' }).click();
+    await expect(page.getByTestId('current-version')).toHaveText('3', { timeout: 20_000 });
+    await expect(page.getByTestId('target-version')).toHaveText('3');
+
+    expect(await valueOf(tenant.api, treeId, 'p1')).toEqual({
+      value: { active: true, fullName: 'Ada' },
+      version: 3,
+    });
+    expect((await valueOf(tenant.api, treeId, 'p2')).value).toEqual({
+      active: true,
+      fullName: 'Grace',
+    });
+    // The report of the run is the tree's remediation status.
+    const status = schema.section('Remediation').getByRole('group', {
+      name: 'Latest remediation or migration',
+    });
+    await expect(status.getByText('1 → 3')).toBeVisible();
+
+    // Lowering the target below current is refused, and the refusal is shown.
+    await versions.getByLabel('New target version').fill('2');
+    await versions.getByRole('button', { name: 'Advance target' }).click();
+    await expect(versions.getByRole('alert')).toContainText('FailedPrecondition');
+  });
+
+  test('remediating a tree with mixed values makes its compliance scan clean', async ({
+    page,
+    tenant,
+  }) => {
+    const treeId = 'orders';
+    await put(tenant.api, treeId, 'o1', { status: 'paid' });
+    await put(tenant.api, treeId, 'o2', { total: 5 });
+    await put(tenant.api, treeId, 'o3', { total: 7 });
+    const statusRequired = JSON.stringify({ type: 'object', required: ['status'] });
+    await tenant.api.schema.setPolicy({
+      treeId,
+      policy: { jsonSchema: statusRequired, version: 1, mode: StoreSchemaMode.AUDIT },
+    });
+
+    const schema = await openSchema(page, tenant.admin.token, treeId);
+    await schema.startComplianceScan();
+    await expect(schema.complianceReport.getByText('2 non-compliant')).toBeVisible();
+    const violation = schema.complianceReport.getByRole('link', { name: 'o2' });
+    await expect(violation).toHaveAttribute('href', `/trees/${treeId}?prefix=o2`);
+
+    const form = schema.remediationForm;
+    await form
+      .getByLabel('Transform (JSON Patch)')
+      .fill('[{"op": "add", "path": "/status", "value": "unknown"}]');
+    await form.getByLabel('Target policy version').fill('2');
+    await form.getByRole('button', { name: 'Start remediation' }).click();
+    const status = schema.section('Remediation').getByRole('group', {
+      name: 'Latest remediation or migration',
+    });
+    await expect(status.getByText('Succeeded')).toBeVisible({ timeout: 20_000 });
+    await expect(status).toContainText('Transformed2');
+
+    await schema.startComplianceScan();
+    await expect(schema.complianceReport.getByText('Compliant', { exact: true })).toBeVisible();
+    await expect(schema.complianceReport).toContainText('against policy version 2');
+    expect((await valueOf(tenant.api, treeId, 'o2')).value).toEqual({
+      total: 5,
+      status: 'unknown',
+    });
+  });
+
+  test('the schema page, every section shown, has no serious accessibility violation', async ({
+    page,
+    tenant,
+  }, testInfo) => {
+    const treeId = 'audited';
+    await tenant.api.schema.setPolicy({ treeId, policy: { jsonSchema: NAMED, version: 1 } });
+    await tenant.api.schema.setVersionConfig({
+      treeId,
+      config: {
+        currentVersion: 1,
+        targetVersion: 2,
+        migrations: [{ fromVersion: 1, toVersion: 2, transform: { ops: [] } }],
+      },
+    });
+    await put(tenant.api, treeId, 'ok', { name: 'x' });
+    await put(tenant.api, treeId, 'bad', { name: 1 });
+
+    const schema = await openSchema(page, tenant.admin.token, treeId);
+    await schema.startComplianceScan();
+    await expect(schema.complianceReport).toBeVisible();
+    for (const title of [
+      'Policy',
+      'Versions and migrations',
+      'Remediation',
+      'Compliance scans',
+      'Dead letters',
+    ]) {
+      await expect(schema.section(title)).toBeVisible();
+    }
+    await expect(
+      schema.section('Dead letters').getByRole('cell', { name: 'bad', exact: true }),
+    ).toBeVisible();
+    await expectNoSeriousA11yViolations(page, testInfo);
+  });
+});
