@@ -72,6 +72,7 @@ export async function seedCatalog(raw: RawDb, from: number, to: number, tenant =
     for (let i = start; i < Math.min(to, start + SEED_BATCH); i++) rows.push(catalogRow(i, tenant));
     await raw.insertRows('backups', rows);
   }
+  await raw.exec([{ sql: 'analyze backups', params: [] }]);
   // better-sqlite3 blocks the event loop while it seeds; let the socket events it held back
   // (the server closing idle keep-alive connections) land before the next call picks a socket.
   await new Promise((resolve) => setTimeout(resolve, 200));
