@@ -9,8 +9,10 @@ export interface ServerProcess {
   child: ChildProcess;
   grpcUrl: string;
   httpUrl: string;
-  /** Everything the process printed, for failure messages. */
+  /** Everything the process printed so far. */
   output(): string;
+  /** Resolves with the first match of `pattern` in what the process prints (10 s at most). */
+  waitForOutput(pattern: RegExp): Promise<RegExpExecArray>;
   /** SIGTERM (graceful stop), SIGKILL after the grace period; resolves once it is gone. */
   stop(graceMs?: number): Promise<void>;
 }
@@ -51,6 +53,15 @@ export async function spawnServer(env: Record<string, string>): Promise<ServerPr
     child,
     ...urls,
     output: () => printed,
+    async waitForOutput(pattern) {
+      const deadline = Date.now() + 10_000;
+      for (;;) {
+        const match = pattern.exec(printed);
+        if (match) return match;
+        if (Date.now() > deadline) throw new Error(`no ${String(pattern)} in:\n${printed}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    },
     async stop(graceMs = 10_000) {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));
