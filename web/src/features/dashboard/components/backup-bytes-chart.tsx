@@ -34,7 +34,8 @@ export function BackupBytesChart({
           const latest = points.at(-1);
           const y = linearScale(0, largest, HEIGHT - PAD, PAD);
           const summary =
-            `Tree ${treeId}: ${points.length} backups in 30 days, largest ${formatBytes(largest)}` +
+            `Tree ${treeId}: ${points.length} ${points.length === 1 ? 'backup' : 'backups'} in 30 days, ` +
+            `largest ${formatBytes(largest)}` +
             (latest ? `, latest ${formatBytes(latest.bytes)}` : '');
           return (
             <li key={treeId} className="chart-card">

@@ -18,6 +18,8 @@ export interface DashboardSectionProps {
   emptyText?: ReactNode;
   /** A link to the full list. */
   more?: ReactNode;
+  /** Spans the whole grid row (tables with long error messages). */
+  wide?: boolean;
   children: ReactNode;
 }
 
@@ -32,12 +34,16 @@ export function DashboardSection({
   emptyTitle,
   emptyText,
   more,
+  wide = false,
   children,
 }: DashboardSectionProps) {
   const headingId = useId();
   const known = !isPending && !error;
   return (
-    <section className="panel dash-section" aria-labelledby={headingId}>
+    <section
+      className={wide ? 'panel dash-section dash-section--wide' : 'panel dash-section'}
+      aria-labelledby={headingId}
+    >
       <h2 id={headingId} className="panel__title">
         {title}
         {known && <Badge tone={count > 0 ? tone : 'success'}>{count}</Badge>}

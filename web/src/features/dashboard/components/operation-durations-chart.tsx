@@ -8,9 +8,11 @@ import { linearScale, median } from '../api/chart-geometry';
 
 const WIDTH = 560;
 const HEIGHT = 120;
-const PAD_LEFT = 4;
 const PAD = 6;
-const BAR = 4;
+/** Widest bar, so a handful of operations do not turn into blocks. */
+const MAX_BAR = 24;
+/** Most bars drawn: the newest ones. */
+const MAX_BARS = 200;
 
 const barClass = (state: StoreOperationState) =>
   state === StoreOperationState.SUCCEEDED
@@ -20,8 +22,9 @@ const barClass = (state: StoreOperationState) =>
       : 'chart__bar chart__bar--other';
 
 /**
- * How long each operation that finished in the window ran, placed at its finish time: one bar
- * per operation, failures in the danger colour. Inline SVG; the summary says the same in words.
+ * How long each operation that finished in the window ran: one bar per operation in the order
+ * they finished (evenly spaced, so a burst of runs does not pile up), failures in the danger
+ * colour. Inline SVG; the summary says the same in words.
  */
 export function OperationDurationsChart({
   operations,
@@ -32,14 +35,18 @@ export function OperationDurationsChart({
   fromMs: number;
   toMs: number;
 }) {
-  const points = operationDurations(operations).filter((point) => point.finishedMs >= fromMs);
+  const finished = operationDurations(operations).filter(
+    (point) => point.finishedMs >= fromMs && point.finishedMs <= toMs,
+  );
+  const points = finished.slice(-MAX_BARS);
   if (points.length === 0) return null;
-  const longest = points.reduce((a, b) => (b.durationMs > a.durationMs ? b : a));
-  const x = linearScale(fromMs, toMs, PAD_LEFT, WIDTH - PAD - BAR);
+  const longest = finished.reduce((a, b) => (b.durationMs > a.durationMs ? b : a));
+  const slot = (WIDTH - 2 * PAD) / points.length;
+  const bar = Math.max(1, Math.min(MAX_BAR, slot * 0.7));
   const height = linearScale(0, Math.max(longest.durationMs, 1), 1, HEIGHT - 2 * PAD);
-  const mid = median(points.map((point) => point.durationMs));
+  const mid = median(finished.map((point) => point.durationMs));
   const summary =
-    `${points.length} operations finished in the last 24 hours; median ${formatDuration(mid)}, ` +
+    `${finished.length} operations finished in the last 24 hours; median ${formatDuration(mid)}, ` +
     `longest ${formatDuration(longest.durationMs)}`;
   return (
     <figure className="chart-figure">
@@ -51,15 +58,15 @@ export function OperationDurationsChart({
         preserveAspectRatio="none"
       >
         <line className="chart__axis" x1={0} x2={WIDTH} y1={HEIGHT - PAD} y2={HEIGHT - PAD} />
-        {points.map((point) => {
+        {points.map((point, index) => {
           const h = height(point.durationMs);
           return (
             <rect
               key={point.operationId}
               className={barClass(point.operation.state)}
-              x={x(point.finishedMs)}
+              x={PAD + index * slot + (slot - bar) / 2}
               y={HEIGHT - PAD - h}
-              width={BAR}
+              width={bar}
               height={h}
             >
               <title>
@@ -71,7 +78,7 @@ export function OperationDurationsChart({
         })}
       </svg>
       <figcaption className="chart-figure__caption">
-        <span>24 h ago</span>
+        <span>Oldest</span>
         <span>
           {summary} (
           <Link to={paths.operation(longest.operationId)}>
@@ -79,7 +86,7 @@ export function OperationDurationsChart({
           </Link>
           ). Failed runs are <span className="chart-key chart-key--failed">red</span>.
         </span>
-        <span>now</span>
+        <span>Newest</span>
       </figcaption>
     </figure>
   );

@@ -58,6 +58,7 @@ export function FailedOperationsSection({ operations }: { operations: RecentOper
     <DashboardSection
       title="Failed in the last 24 hours"
       count={failed.length}
+      wide
       isPending={operations.isPending}
       error={operations.error}
       onRetry={operations.refetch}
