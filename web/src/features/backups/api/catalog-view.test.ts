@@ -1,5 +1,6 @@
 import { timestampDate, timestampFromMs } from '@bufbuild/protobuf/wkt';
-import { BackupHealthStatus, BackupKind } from '@store/contract';
+import { create } from '@bufbuild/protobuf';
+import { BackupCatalogRequestSchema, BackupHealthStatus, BackupKind } from '@store/contract';
 import { describe, expect, it } from 'vitest';
 import { collectChunks } from './artifact-download';
 import { catalogRequest, filtersFromSearch, searchFromFilters } from './catalog-filters';
@@ -12,7 +13,7 @@ describe('catalog filters in the URL', () => {
     );
     const filters = filtersFromSearch(params);
     expect(searchFromFilters(filters).toString()).toBe(params.toString());
-    const request = catalogRequest(filters);
+    const request = create(BackupCatalogRequestSchema, catalogRequest(filters));
     expect(request).toMatchObject({
       pageSize: 50,
       pageToken: 'tok',

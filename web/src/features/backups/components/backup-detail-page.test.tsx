@@ -1,0 +1,133 @@
+import { create } from '@bufbuild/protobuf';
+import { BackupHealthStatus, StoreRestoreMode, backupV1 } from '@store/contract';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { renderApp } from '../../../testing/render-app';
+import { backupsServer, manifest } from './backups-test-server';
+
+function described(health = BackupHealthStatus.HEALTHY) {
+  return create(backupV1.BackupChainResponseSchema, {
+    found: true,
+    manifest: manifest({
+      backupId: 'bk-1',
+      name: 'nightly',
+      lastHealthStatus: health,
+      artifacts: [
+        { artifactId: 'part-00001', byteSize: 2048n, sha256: 'ab'.repeat(32), entryCount: 3n },
+      ],
+    }),
+    chainBackupIds: ['bk-0', 'bk-1'],
+    dependantBackupIds: ['bk-2'],
+  });
+}
+
+async function enabledButton(name: string): Promise<HTMLButtonElement> {
+  return waitFor(() => {
+    const button = screen.getByRole('button', { name }) as HTMLButtonElement;
+    expect(button.disabled).toBe(false);
+    return button;
+  });
+}
+
+describe('backup detail', () => {
+  it('says clearly when the backup does not exist', async () => {
+    const { app } = backupsServer({ described: null });
+    renderApp(app, '/backups/bk-gone');
+    expect(await screen.findByText('No backup bk-gone in tenant acme')).toBeTruthy();
+  });
+
+  it('draws the chain full → incrementals with links, and lists artifacts with checksums', async () => {
+    const { app } = backupsServer({ described: described() });
+    renderApp(app, '/backups/bk-1');
+    const chain = await screen.findByRole('list', { name: 'Restore chain, full backup first' });
+    const links = within(chain).getAllByRole('listitem');
+    expect(links.map((li) => li.textContent)).toEqual([
+      'Fullbk-0',
+      'Incremental 1bk-1 (this backup)',
+    ]);
+    expect(within(chain).getByRole('link', { name: 'bk-0' }).getAttribute('href')).toBe(
+      '/backups/bk-0',
+    );
+    expect(screen.getByText('ab'.repeat(32))).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'bk-2' })).toBeTruthy();
+  });
+
+  it('shows the server’s refusal of a delete with dependants and offers cascade', async () => {
+    const { app, calls } = backupsServer({ described: described(), refuseDelete: true });
+    const { router } = renderApp(app, '/backups/bk-1');
+    fireEvent.click(await enabledButton('Delete'));
+    const dialog = screen.getByRole('dialog');
+    expect(dialog.textContent).toContain('acme');
+    expect(dialog.textContent).toContain('bk-1');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete backup' }));
+    expect(
+      await within(dialog).findByText(/^FailedPrecondition: backup bk-1 has dependants/),
+    ).toBeTruthy();
+
+    fireEvent.click(within(dialog).getByRole('checkbox', { name: /cascade/ }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete 2 backups' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/backups'));
+    expect(calls.deletes.map((d) => d.cascade)).toEqual([false, true]);
+  });
+
+  it('asks to confirm an in-place restore naming tenant and tree, and sends the options', async () => {
+    const { app, calls } = backupsServer({ described: described() });
+    const { router } = renderApp(app, '/backups/bk-1');
+    fireEvent.click(await enabledButton('Restore'));
+    const dialog = screen.getByRole('dialog');
+    fireEvent.change(within(dialog).getByLabelText('Apply batch size (optional)'), {
+      target: { value: '0' },
+    });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Continue' }));
+    expect(within(dialog).getByText(/Apply batch size must be a whole number/)).toBeTruthy();
+    fireEvent.change(within(dialog).getByLabelText('Apply batch size (optional)'), {
+      target: { value: '200' },
+    });
+    fireEvent.change(within(dialog).getByLabelText('Key prefix scope (optional)'), {
+      target: { value: 'eu/' },
+    });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Continue' }));
+    const confirm = within(dialog).getByRole('group', { name: 'Confirm the in-place restore' });
+    expect(confirm.textContent).toContain('tree orders in tenant acme');
+    expect(calls.startRestore).toEqual([]);
+    fireEvent.click(within(confirm).getByRole('button', { name: 'Restore in place' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/operations/op-restore'));
+    expect(calls.startRestore[0]).toMatchObject({
+      backupId: 'bk-1',
+      mode: StoreRestoreMode.IN_PLACE,
+      applyBatchSize: 200,
+      scope: { treeId: 'orders', keyPrefix: 'eu/' },
+    });
+  });
+
+  it('a NEW_TREE restore needs a target; a corrupt backup needs the explicit override', async () => {
+    const { app, calls } = backupsServer({ described: described(BackupHealthStatus.CORRUPT) });
+    renderApp(app, '/backups/bk-1');
+    fireEvent.click(await enabledButton('Restore'));
+    const dialog = screen.getByRole('dialog');
+    fireEvent.click(within(dialog).getByRole('radio', { name: /Into a new tree/ }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Start restore' }));
+    expect(within(dialog).getByText('Target tree is required')).toBeTruthy();
+    expect(within(dialog).getByText(/Confirm that you want to restore/)).toBeTruthy();
+    fireEvent.change(within(dialog).getByLabelText('Target tree'), { target: { value: 'copy' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Start restore' }));
+    expect(calls.startRestore).toEqual([]);
+    fireEvent.click(within(dialog).getByRole('checkbox', { name: /restore it anyway/ }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Start restore' }));
+    await waitFor(() => expect(calls.startRestore).toHaveLength(1));
+    expect(calls.startRestore[0]).toMatchObject({
+      mode: StoreRestoreMode.NEW_TREE,
+      targetTreeId: 'copy',
+    });
+  });
+
+  it('exporting a corrupt backup asks for the override first', async () => {
+    const { app } = backupsServer({ described: described(BackupHealthStatus.MISSING) });
+    renderApp(app, '/backups/bk-1');
+    fireEvent.click(await enabledButton('Export part-00001'));
+    const dialog = screen.getByRole('dialog');
+    expect(dialog.textContent).toContain('missing');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Export anyway' }));
+    expect(within(dialog).getByText('Tick the box to export it anyway.')).toBeTruthy();
+  });
+});

@@ -1,0 +1,109 @@
+import { create, type MessageInitShape } from '@bufbuild/protobuf';
+import { timestampFromMs } from '@bufbuild/protobuf/wkt';
+import { Code, ConnectError, type ConnectRouter } from '@connectrpc/connect';
+import {
+  BackupControlService,
+  BackupKind,
+  BackupManifestSchema,
+  IdentityService,
+  SchemaControlService,
+  StoreBackupApiOperation,
+  StoreOperationKind,
+  StoreOperationPageSchema,
+  TreeDataService,
+  type BackupCatalogRequest,
+  type BackupManifest,
+  type backupV1,
+} from '@store/contract';
+import { whoAmI } from '../../../testing/fixtures';
+import { createTestApp, testSession } from '../../../testing/render-app';
+
+/** A catalog manifest; a full backup of "orders" unless told otherwise. */
+export function manifest(init: MessageInitShape<typeof BackupManifestSchema>): BackupManifest {
+  return create(BackupManifestSchema, {
+    kind: BackupKind.FULL,
+    treeId: 'orders',
+    createdAt: timestampFromMs(Date.UTC(2025, 0, 1)),
+    ...init,
+  } as MessageInitShape<typeof BackupManifestSchema>);
+}
+
+const ALL_OPS = Object.values(StoreBackupApiOperation).filter(
+  (v): v is StoreBackupApiOperation => typeof v === 'number',
+);
+
+/**
+ * The backup service as the real one answers (shapes from the contract), recording what the
+ * console sent. `pages` maps a page token to the backups of that page.
+ */
+export function backupsServer(
+  options: {
+    pages?: Record<string, { backups: BackupManifest[]; next?: string }>;
+    trees?: string[];
+    allowed?: StoreBackupApiOperation[];
+    described?: backupV1.BackupChainResponse | null;
+    /** Whether DeleteBackup refuses a non-cascade delete (dependants exist). */
+    refuseDelete?: boolean;
+  } = {},
+) {
+  const calls = {
+    list: [] as BackupCatalogRequest[],
+    startBackup: [] as backupV1.BackupCaptureRequestMessage[],
+    startIncremental: [] as backupV1.BackupIncrementalCaptureRequestMessage[],
+    startRestore: [] as backupV1.RestoreRequestMessage[],
+    deletes: [] as backupV1.BackupDeleteRequest[],
+  };
+  const pages = options.pages ?? {};
+  const routes = (router: ConnectRouter) => {
+    router.service(IdentityService, { whoAmI: () => whoAmI() });
+    router.service(TreeDataService, {
+      listTrees: () => ({
+        trees: (options.trees ?? ['orders', 'users']).map((treeId) => ({ treeId })),
+      }),
+    });
+    router.service(BackupControlService, {
+      listBackups: (request) => {
+        calls.list.push(request);
+        const page = pages[request.pageToken] ?? { backups: [] };
+        const backups = request.treeId
+          ? page.backups.filter((b) => b.treeId === request.treeId)
+          : page.backups;
+        return { backups, nextPageToken: page.next ?? '' };
+      },
+      probeCapabilities: (request) => ({
+        treeId: request.scope?.treeId ?? '',
+        allowedOperations: options.allowed ?? ALL_OPS,
+      }),
+      describeBackup: () => (options.described ? options.described : { found: false }),
+      startBackup: (request) => {
+        calls.startBackup.push(request);
+        return { operationId: 'op-full', kind: StoreOperationKind.BACKUP };
+      },
+      startIncrementalBackup: (request) => {
+        calls.startIncremental.push(request);
+        return { operationId: 'op-inc', kind: StoreOperationKind.INCREMENTAL_BACKUP };
+      },
+      startRestore: (request) => {
+        calls.startRestore.push(request);
+        return { operationId: 'op-restore', kind: StoreOperationKind.RESTORE };
+      },
+      deleteBackup: (request) => {
+        calls.deletes.push(request);
+        if (options.refuseDelete && !request.cascade) {
+          throw new ConnectError(
+            `backup ${request.backupId} has dependants: bk-inc; delete them first or cascade`,
+            Code.FailedPrecondition,
+          );
+        }
+        return { deleted: true, deletedBackupIds: [request.backupId] };
+      },
+      getBackupOperationStatus: () => ({}),
+      listBackupOperations: () => create(StoreOperationPageSchema, {}),
+    });
+    router.service(SchemaControlService, {
+      getSchemaOperationStatus: () => ({}),
+      listSchemaOperations: () => create(StoreOperationPageSchema, {}),
+    });
+  };
+  return { calls, app: createTestApp(routes, { session: testSession }) };
+}
