@@ -1,0 +1,144 @@
+import { create } from '@bufbuild/protobuf';
+import { timestampFromMs, timestampMs } from '@bufbuild/protobuf/wkt';
+import type { ConnectRouter } from '@connectrpc/connect';
+import {
+  BackupControlService,
+  BackupHealthStatus,
+  BackupManifestSchema,
+  durationFromMs,
+  IdentityService,
+  SchemaControlService,
+  StoreOperationKind,
+  StoreOperationState,
+  TreeDataService,
+  TreeSummarySchema,
+  type BackupCatalogRequest,
+  type StoreOperationListRequest,
+} from '@store/contract';
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { operation, whoAmI } from '../../../testing/fixtures';
+import { createTestApp, renderApp, testSession } from '../../../testing/render-app';
+
+const HOUR = 60 * 60 * 1000;
+
+function server() {
+  const now = Date.now();
+  const requests = {
+    operations: [] as StoreOperationListRequest[],
+    catalog: [] as BackupCatalogRequest[],
+    scopes: [] as string[],
+  };
+  const routes = (router: ConnectRouter) => {
+    router.service(IdentityService, { whoAmI: () => whoAmI() });
+    router.service(BackupControlService, {
+      listBackupOperations: (req) => {
+        requests.operations.push(req);
+        if (!req.createdAfter) return {};
+        return {
+          operations: [
+            operation({
+              operationId: 'restore-1',
+              kind: StoreOperationKind.RESTORE,
+              state: StoreOperationState.FAILED,
+              createdAt: timestampFromMs(now - HOUR),
+              startedAt: timestampFromMs(now - HOUR),
+              finishedAt: timestampFromMs(now - HOUR + 1500),
+              error: { code: 'data_loss', message: 'artifact part-00001 failed verification' },
+            }),
+          ],
+        };
+      },
+      listBackups: (req) => {
+        requests.catalog.push(req);
+        if (req.healthStatus === BackupHealthStatus.CORRUPT) {
+          return {
+            backups: [
+              create(BackupManifestSchema, {
+                backupId: 'bk-1',
+                name: 'nightly',
+                treeId: 'ledger',
+                lastHealthStatus: BackupHealthStatus.CORRUPT,
+              }),
+            ],
+          };
+        }
+        return {};
+      },
+      getScopeStatus: (req) => {
+        requests.scopes.push(req.scope?.treeId ?? '');
+        return req.scope?.treeId === 'ledger'
+          ? {
+              found: true,
+              scope: { treeId: 'ledger' },
+              fullScheduleRegistered: true,
+              runtimeFullBackupInterval: durationFromMs(HOUR),
+              lastFullRunUtc: timestampFromMs(now - 10 * HOUR),
+              lastFullSuccessUtc: timestampFromMs(now - 10 * HOUR),
+            }
+          : { found: true, scope: { treeId: req.scope?.treeId ?? '' } };
+      },
+    });
+    router.service(SchemaControlService, { listSchemaOperations: () => ({}) });
+    router.service(TreeDataService, {
+      listTrees: () => ({
+        trees: [
+          create(TreeSummarySchema, { treeId: 'ledger', entryCount: 3n }),
+          create(TreeSummarySchema, { treeId: 'orders', entryCount: 5n, deadLetterCount: 2n }),
+        ],
+      }),
+    });
+  };
+  return { requests, now, app: createTestApp(routes, { session: testSession }) };
+}
+
+describe('dashboard', () => {
+  it('lists what needs attention, each row linking to its object', async () => {
+    const { app } = server();
+    renderApp(app, '/');
+    const failed = await screen.findByRole('region', { name: /Failed in the last 24 hours/ });
+    const row = await within(failed).findByRole('row', { name: /restore-1/ });
+    expect(row.textContent).toContain('DataLoss: artifact part-00001 failed verification');
+
+    const corrupt = screen.getByRole('region', { name: /Corrupt or missing backups/ });
+    const backupLink = await within(corrupt).findByRole('link', { name: /nightly/ });
+    expect(backupLink.getAttribute('href')).toBe('/backups/bk-1');
+
+    const behind = screen.getByRole('region', { name: /Schedules behind/ });
+    expect((await within(behind).findByRole('row', { name: /ledger/ })).textContent).toMatch(
+      /8 h 0 min/,
+    );
+
+    const deadLetters = screen.getByRole('region', { name: /Trees with dead letters/ });
+    const treeRow = await within(deadLetters).findByRole('row', { name: /orders/ });
+    expect(within(treeRow).getByRole('link', { name: 'orders' }).getAttribute('href')).toBe(
+      '/trees/orders',
+    );
+    expect(within(deadLetters).queryByRole('row', { name: /ledger/ })).toBeNull();
+
+    expect(
+      await screen.findByRole('img', { name: /^1 operations finished in the last 24 hours/ }),
+    ).toBeTruthy();
+  });
+
+  it('asks each list once, with the created_after and health filters, not per row', async () => {
+    const { app, requests, now } = server();
+    renderApp(app, '/');
+    await screen.findByRole('row', { name: /restore-1/ });
+    const deadLetters = screen.getByRole('region', { name: /Trees with dead letters/ });
+    await within(deadLetters).findByRole('row', { name: /orders/ });
+
+    const recent = requests.operations.filter((req) => req.createdAfter);
+    expect(recent.length).toBeGreaterThanOrEqual(1);
+    const after = timestampMs(recent[0]!.createdAfter!);
+    expect(now - after).toBeGreaterThanOrEqual(24 * HOUR);
+    expect(now - after).toBeLessThan(24 * HOUR + 5 * 60 * 1000 + 1000);
+
+    const healthFilters = requests.catalog.map((req) => req.healthStatus).filter((h) => h);
+    expect(new Set(healthFilters)).toEqual(
+      new Set([BackupHealthStatus.CORRUPT, BackupHealthStatus.MISSING]),
+    );
+    // Scope status has no list form: one call per tree, and only that.
+    expect([...new Set(requests.scopes)].sort()).toEqual(['ledger', 'orders']);
+  });
+});
