@@ -1,4 +1,4 @@
-import { Code } from '@connectrpc/connect';
+import { Code, createClient } from '@connectrpc/connect';
 import {
   BackupControlService,
   IdentityService,
@@ -162,5 +162,37 @@ describe.each(DIALECTS)('sign-in seams with allow-all on %s', (dialect) => {
       const outcome = await callMethod(trusted.grpc, service, method, {});
       expect([Code.PermissionDenied, Code.Unauthenticated], method.name).not.toContain(outcome);
     }
+  });
+});
+
+describe.each(DIALECTS)('RequireAuthorization false on %s', (dialect) => {
+  let open: TestServer;
+  let closed: TestServer;
+  beforeAll(async () => {
+    open = await startTestServer(dialect, {
+      STORE_REQUIRE_AUTHORIZATION: 'false',
+      STORE_TRUSTED_TENANT: 'lab',
+    });
+    closed = await startTestServer(dialect, { STORE_REQUIRE_AUTHORIZATION: 'false' });
+  });
+  afterAll(async () => {
+    await open?.dispose();
+    await closed?.dispose();
+  });
+
+  it('skips the bridge and the authorizer: the gate alone decides, by the trusted tenant', async () => {
+    const whoAmI = IdentityService.method.whoAmI;
+    // Even a malformed credential is never looked at: the caller acts as the trusted tenant.
+    const attempts: Array<Record<string, string>> = [{}, { authorization: 'Bearer not a token' }];
+    for (const headers of attempts) {
+      expect(await callMethod(open.grpc, IdentityService, whoAmI, headers)).toBe('ok');
+    }
+    const me = await createClient(IdentityService, open.grpc).whoAmI({});
+    expect(me.activeTenant).toBe('lab');
+    expect(me.schemeId).toBe('anonymous');
+    // Without a trusted tenant the gate still refuses anonymous callers.
+    expect(await callMethod(closed.grpc, IdentityService, whoAmI, {})).toBe(Code.Unauthenticated);
+    const list = TreeDataService.method.listTrees;
+    expect(await callMethod(closed.grpc, TreeDataService, list, {})).toBe(Code.Unauthenticated);
   });
 });

@@ -184,3 +184,49 @@ describe.each(DIALECTS)('the server on %s', (dialect) => {
     }
   });
 });
+
+describe.each(DIALECTS)('the per-message size limit on %s', (dialect) => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer(dialect, {
+      STORE_BOOTSTRAP_TOKEN: TOKEN,
+      STORE_MAX_MESSAGE_BYTES: String(64 * 1024),
+    });
+  });
+  afterAll(async () => {
+    await t?.dispose();
+  });
+
+  it('a request over STORE_MAX_MESSAGE_BYTES is ResourceExhausted on both listeners; one under it passes', async () => {
+    // Both values are under the engine's own value limit (256 KiB): only the message limit differs.
+    const big = JSON.stringify('x'.repeat(100 * 1024));
+    const small = JSON.stringify('x'.repeat(32 * 1024));
+    for (const transport of [t.grpc, t.grpcWeb]) {
+      const data = createClient(TreeDataService, transport);
+      const headers = { authorization: `Bearer ${TOKEN}` };
+      const refused = await data
+        .putEntry({ treeId: 'limits', key: 'big', valueJson: big }, { headers })
+        .catch((e: unknown) => ConnectError.from(e));
+      expect((refused as ConnectError).code).toBe(Code.ResourceExhausted);
+      const put = await data.putEntry(
+        { treeId: 'limits', key: 'small', valueJson: small },
+        { headers },
+      );
+      expect(put.sequence).toBeGreaterThan(0n);
+    }
+    const native = createGrpcJsClient(TreeDataService, t.server.grpcUrl);
+    try {
+      const request = create(TreeDataService.method.putEntry.input, {
+        treeId: 'limits',
+        key: 'big',
+        valueJson: big,
+      });
+      const error = await native
+        .unary('putEntry', request, metadata())
+        .catch((e: grpc.ServiceError) => e);
+      expect((error as grpc.ServiceError).code).toBe(grpc.status.RESOURCE_EXHAUSTED);
+    } finally {
+      native.close();
+    }
+  });
+});
