@@ -1,3 +1,5 @@
+import { useId } from 'react';
+
 export interface SetTreesPickerProps {
   trees: readonly string[];
   selected: readonly string[];
@@ -16,11 +18,12 @@ export function SetTreesPicker({
   onChange,
   onConsistentChange,
 }: SetTreesPickerProps) {
+  const errorId = useId();
   const toggle = (tree: string, on: boolean) =>
     onChange(on ? [...selected, tree] : selected.filter((t) => t !== tree));
   return (
     <>
-      <fieldset className="bk-checklist" aria-describedby={error ? 'set-trees-error' : undefined}>
+      <fieldset className="bk-checklist" aria-describedby={error ? errorId : undefined}>
         <legend>Trees (at least two)</legend>
         {trees.length === 0 && <p className="muted">This tenant has no trees yet.</p>}
         {trees.map((tree) => (
@@ -34,7 +37,7 @@ export function SetTreesPicker({
           </label>
         ))}
         {error && (
-          <p id="set-trees-error" className="field__error">
+          <p id={errorId} className="field__error">
             {error}
           </p>
         )}

@@ -1,5 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
+import { formatBytes } from '../../../lib/format';
 import { useApi, useToast } from '../../../lib/services';
 import { artifactFileName, collectChunks, saveBlob } from '../api/artifact-download';
 
@@ -21,7 +22,7 @@ export function useExportArtifact(backupId: string) {
     },
     meta: { errorTitle: 'Export failed' },
     onSuccess: (size, artifactId) =>
-      toast({ tone: 'success', title: `Downloaded ${artifactId}`, detail: `${size} bytes` }),
+      toast({ tone: 'success', title: `Downloaded ${artifactId}`, detail: formatBytes(size) }),
   });
   return { ...mutation, bytesReceived };
 }
