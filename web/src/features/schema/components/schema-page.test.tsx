@@ -75,6 +75,13 @@ function policyEditor() {
   return within(screen.getByRole('form', { name: 'Policy editor' }));
 }
 
+/** Guarded buttons are disabled until the capability probe answers. */
+async function waitUntilAllowed(name: string) {
+  await waitFor(() =>
+    expect((policyEditor().getByRole('button', { name }) as HTMLButtonElement).title).toBe(''),
+  );
+}
+
 describe('schema page', () => {
   it('shows a JSON syntax error with its position and does not send', async () => {
     const { app, sent } = server();
@@ -102,6 +109,7 @@ describe('schema page', () => {
     fireEvent.change(text, {
       target: { value: '{"type":"object","properties":{"n":{"minimum": "x"}}}' },
     });
+    await waitUntilAllowed('Set policy');
     fireEvent.click(policyEditor().getByRole('button', { name: 'Set policy' }));
     expect(await policyEditor().findByRole('alert')).toHaveProperty(
       'textContent',
@@ -124,6 +132,7 @@ describe('schema page', () => {
     const { app, sent } = server();
     renderApp(app, '/schema/orders');
     await screen.findByRole('form', { name: 'Policy editor' });
+    await waitUntilAllowed('Clear policy');
     fireEvent.click(policyEditor().getByRole('button', { name: 'Clear policy' }));
     const dialog = screen.getByRole('dialog', { name: 'Clear the policy?' });
     expect(dialog.textContent).toContain('tree orders in tenant acme');
