@@ -156,6 +156,34 @@ test.describe('backups', () => {
     await expectEntryOnTreePage(page, 'k3', 'added later');
   });
 
+  test('a set of two trees, consistent across trees, from the console', async ({
+    page,
+    tenant,
+  }) => {
+    await seed(tenant.api, { k1: 'one' });
+    await tenant.api.data.putEntry({ treeId: 'users', key: 'u1', valueJson: '{"v":1}' });
+    await signInWithToken(page, tenant.admin.token);
+
+    await page.goto('/backups');
+    await page.getByRole('button', { name: 'Start backup' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Start a backup' });
+    await dialog.getByRole('radio', { name: 'Set of trees' }).check();
+    await dialog.getByLabel('Name').fill('both trees');
+    await dialog.getByRole('checkbox', { name: TREE }).check();
+    await dialog.getByRole('button', { name: 'Start set of trees backup' }).click();
+    await expect(dialog.getByText('Pick at least two trees for a set')).toBeVisible();
+    await dialog.getByRole('checkbox', { name: 'users' }).check();
+    await expect(dialog.getByRole('checkbox', { name: /Consistent across trees/ })).toBeChecked();
+    await dialog.getByRole('button', { name: 'Start set of trees backup' }).click();
+    await expectSucceededLive(page);
+
+    const result = page.getByRole('region', { name: 'Result' });
+    await expect(result.getByRole('link')).toHaveCount(2);
+    await result.getByRole('link').first().click();
+    const members = page.getByRole('list', { name: 'Set members' });
+    await expect(members.getByRole('link')).toHaveCount(1);
+  });
+
   test('a viewer sees start, restore, delete and export disabled with the reason', async ({
     page,
     tenant,
