@@ -33,7 +33,7 @@ test.describe('schema governance', () => {
   test('a policy set in the console sends a bad write to dead letters, shown there', async ({
     page,
     tenant,
-  }) => {
+  }, testInfo) => {
     const treeId = 'customers';
     const schema = await openSchema(page, tenant.admin.token, treeId);
 
@@ -59,6 +59,7 @@ test.describe('schema governance', () => {
     const dialog = page.getByRole('dialog', { name: 'Dead letter nameless' });
     await expect(dialog.getByText(/name/).first()).toBeVisible();
     await expect(dialog.getByLabel('Value')).toContainText('"age": 3');
+    await expectNoSeriousA11yViolations(page, testInfo);
   });
 
   test('a migration across two versions, started from the console, rewrites the entries', async ({

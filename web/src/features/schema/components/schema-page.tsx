@@ -1,8 +1,9 @@
-import { useParams } from 'react-router';
+import { Link, useParams } from 'react-router';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { ErrorBanner } from '../../../components/ui/error-banner';
 import { PageHeader } from '../../../components/ui/page-header';
 import { useSchemaCapabilities } from '../../../lib/capabilities/use-schema-capabilities';
+import { paths } from '../../../lib/paths';
 import { useActiveTenant } from '../../../lib/services';
 import { ComplianceSection } from './compliance-section';
 import { DeadLettersSection } from './dead-letters-section';
@@ -27,6 +28,7 @@ export function SchemaPage() {
       <PageHeader
         title={treeId ? `Schema of ${treeId}` : 'Schema'}
         description="Per tree: the JSON Schema policy, versions and migrations, remediation, compliance scans and dead letters."
+        actions={treeId && <Link to={paths.tree(treeId)}>Browse the entries of {treeId}</Link>}
       />
       <TreePicker treeId={treeId} />
       {treeId ? (
