@@ -6,7 +6,11 @@ import type { AuthSchemeSource } from './auth-schemes.js';
 import { blockingCaptureRpcs, trackedCaptureRpcs } from './backup/backup-capture-rpcs.js';
 import { catalogRpcs } from './backup/backup-catalog-rpcs.js';
 import { scheduleAndHealthRpcs, trackedMaintenanceRpcs } from './backup/backup-health-rpcs.js';
-import { restoreRpcs, trackedRestoreRpcs } from './backup/backup-restore-rpcs.js';
+import {
+  exportArtifactRpc,
+  restoreRpcs,
+  trackedRestoreRpcs,
+} from './backup/backup-restore-rpcs.js';
 import { callScopeOf } from './call-scope.js';
 import { toListFilter, toOperationStatus, type ResultMapper } from './operation-mapping.js';
 import type { OperationsFacade } from './operations-facade.js';
@@ -65,4 +69,13 @@ export function registerBackupService(router: ConnectRouter, facades: BackupBind
       },
     }),
   });
+  if (backup) {
+    // Artifacts are gzip already: compressing them again for a client that offers gzip (grpc-js,
+    // Envoy upstream) would cost server and client CPU for no bytes saved. Registered after the
+    // service, this handler replaces the Unimplemented one the service made for the method;
+    // the adapter's own options (limits, interceptors) still apply.
+    router.rpc(BackupControlService.method.exportArtifact, exportArtifactRpc(backup), {
+      compressMinBytes: Number.POSITIVE_INFINITY,
+    });
+  }
 }

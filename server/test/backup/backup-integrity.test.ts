@@ -2,10 +2,11 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Code } from '@connectrpc/connect';
-import { BackupHealthStatus, StoreOperationState } from '@store/contract';
+import { create, toBinary } from '@bufbuild/protobuf';
+import { BackupControlService, BackupHealthStatus, StoreOperationState } from '@store/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../support/test-storage.js';
-import { codeOf, startBackupServer, type BackupServer } from './backup-fixture.js';
+import { ADMIN_TOKEN, codeOf, startBackupServer, type BackupServer } from './backup-fixture.js';
 
 describe.each(DIALECTS)('backup integrity on %s', (dialect) => {
   let s: BackupServer;
@@ -59,6 +60,44 @@ describe.each(DIALECTS)('backup integrity on %s', (dialect) => {
         })(),
       ),
     ).toBe(Code.NotFound);
+  });
+
+  it('export responses are never compressed, even for a client that offers gzip', async () => {
+    const big: Record<string, unknown> = {};
+    for (let i = 0; i < 100; i++) big[`e${i}`] = { i, pad: randomBytes(1000).toString('hex') };
+    const full = await fullOf('exp-gzip', big);
+    const artifact = full.manifest?.artifacts[0];
+    if (!artifact) throw new Error('no artifact');
+    const method = BackupControlService.method.exportArtifact;
+    const request = toBinary(
+      method.input,
+      create(method.input, { backupId: full.backupId, artifactId: artifact.artifactId }),
+    );
+    const header = Buffer.alloc(5);
+    header.writeUInt32BE(request.length, 1);
+    const body = Buffer.concat([header, request]);
+    const response = await fetch(
+      `${s.t.server.httpUrl}/${BackupControlService.typeName}/${method.name}`,
+      {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/grpc-web+proto',
+          'grpc-accept-encoding': 'gzip',
+          authorization: `Bearer ${ADMIN_TOKEN}`,
+        },
+        body,
+      },
+    );
+    const frames = Buffer.from(await response.arrayBuffer());
+    const flags: number[] = [];
+    for (let at = 0; at < frames.length; at += 5 + frames.readUInt32BE(at + 1)) {
+      flags.push(frames[at] ?? -1);
+    }
+    const data = flags.filter((flag) => (flag & 0x80) === 0);
+    expect(data.length).toBeGreaterThan(1);
+    // Bit 0 set would mean a compressed message; 0x80 is the trailer frame.
+    expect(data.every((flag) => flag === 0)).toBe(true);
+    expect(flags.at(-1)).toBe(0x80);
   });
 
   it('one flipped byte makes health CORRUPT, restore DataLoss with the target unchanged, export DataLoss and scrub report it', async () => {

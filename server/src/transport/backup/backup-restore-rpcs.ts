@@ -1,4 +1,4 @@
-import type { ServiceImpl } from '@connectrpc/connect';
+import type { MethodImpl, ServiceImpl } from '@connectrpc/connect';
 import type { BackupControlService, backupV1 } from '@store/contract';
 import type { BackupEngine } from '../../engines/backup/backup-engine.js';
 import type { RestoreRequest, RestoreResult } from '../../engines/backup/backup-types.js';
@@ -34,7 +34,7 @@ export function trackedRestoreRpcs(engine: BackupEngine): Impl {
   };
 }
 
-/** The obsolete blocking restore, RevertRestore and ExportArtifact. */
+/** The obsolete blocking restore and RevertRestore. */
 export function restoreRpcs(engine: BackupEngine): Impl {
   return {
     // eslint-disable-next-line @typescript-eslint/no-deprecated -- serving the obsolete RPC
@@ -59,17 +59,26 @@ export function restoreRpcs(engine: BackupEngine): Impl {
       });
       return {};
     },
-    async *exportArtifact(request, context) {
-      const { tenant } = callScopeOf(context);
-      // Pulled one chunk at a time: connect awaits each write, so a slow reader holds back disk.
-      for await (const data of engine.exportArtifact(
-        tenant,
-        request.backupId,
-        request.artifactId,
-        context.signal,
-      )) {
-        yield { data };
-      }
-    },
+  };
+}
+
+/**
+ * ExportArtifact, registered on its own (backup-service.ts) so its responses are never
+ * compressed: artifacts are gzip already.
+ */
+export function exportArtifactRpc(
+  engine: BackupEngine,
+): MethodImpl<typeof BackupControlService.method.exportArtifact> {
+  return async function* exportArtifact(request, context) {
+    const { tenant } = callScopeOf(context);
+    // Pulled one chunk at a time: connect awaits each write, so a slow reader holds back disk.
+    for await (const data of engine.exportArtifact(
+      tenant,
+      request.backupId,
+      request.artifactId,
+      context.signal,
+    )) {
+      yield { data };
+    }
   };
 }
