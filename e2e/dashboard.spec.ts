@@ -57,9 +57,11 @@ test('the dashboard lists a corrupt backup and the restore that failed on it', a
   tenant,
 }, testInfo) => {
   const api = tenant.api;
-  for (let i = 0; i < 20; i++) {
-    await api.data.putEntry({ treeId: TREE, key: `row-${i}`, valueJson: `{"amount":${i}}` });
-  }
+  await Promise.all(
+    Array.from({ length: 20 }, (_, i) =>
+      api.data.putEntry({ treeId: TREE, key: `row-${i}`, valueJson: `{"amount":${i}}` }),
+    ),
+  );
   const capture = await finished(
     api,
     (await api.backup.startBackup({ name: 'nightly', scope: { treeId: TREE } })).operationId,

@@ -10,10 +10,15 @@ test.describe('trees and entries', () => {
     tenant,
   }, testInfo) => {
     // 30 "item-" keys and one "other-" key: page one holds 25 (the console's page size).
-    for (let i = 0; i < 30; i++) {
-      const key = `item-${String(i).padStart(2, '0')}`;
-      await tenant.api.data.putEntry({ treeId: TREE, key, valueJson: `{"n":${i}}` });
-    }
+    await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        tenant.api.data.putEntry({
+          treeId: TREE,
+          key: `item-${String(i).padStart(2, '0')}`,
+          valueJson: `{"n":${i}}`,
+        }),
+      ),
+    );
     await tenant.api.data.putEntry({
       treeId: TREE,
       key: 'other-1',
@@ -95,7 +100,7 @@ test.describe('trees and entries', () => {
   test('a put an ENFORCE policy refuses shows the dead-letter outcome', async ({
     page,
     tenant,
-  }) => {
+  }, testInfo) => {
     await tenant.api.data.putEntry({ treeId: TREE, key: 'good', valueJson: '{"n":1}' });
     await tenant.api.schema.setPolicy({
       treeId: TREE,
@@ -126,6 +131,7 @@ test.describe('trees and entries', () => {
     await expect(outcome.getByRole('listitem').first()).toContainText(/integer/i);
     expect((await tenant.api.data.getEntry({ treeId: TREE, key: 'bad' })).found).toBe(false);
     expect((await tenant.api.schema.countDeadLetters({ treeId: TREE })).count).toBe(1);
+    await page.screenshot({ path: testInfo.outputPath('dead-letter-outcome.png') });
 
     await dialog.getByRole('button', { name: 'Close' }).click();
     await expect(page.getByRole('row', { name: /bad/ })).toHaveCount(0);

@@ -105,7 +105,7 @@ export function PutEntryDialog({ treeId, draft, editing, onClose }: PutEntryDial
             <textarea
               {...control}
               className="input mono put-entry__value"
-              rows={10}
+              rows={8}
               value={value}
               spellCheck={false}
               onChange={(event) => setValue(event.target.value)}
