@@ -1,29 +1,30 @@
-import { Code } from '@connectrpc/connect';
-import { createGrpcTransport } from '@connectrpc/connect-node';
+import { join } from 'node:path';
+import { Code, createClient, type Transport } from '@connectrpc/connect';
 import { BackupControlService, SchemaControlService } from '@store/contract';
 import { Health } from '@store/contract/gen/grpc/health/v1/health_pb.js';
-import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createClient, type Transport } from '@connectrpc/connect';
-import { join } from 'node:path';
 import { BackupEngine } from '../src/engines/backup/backup-engine.js';
 import { OperationRunner } from '../src/engines/operations/operation-runner.js';
 import { SchemaEngine } from '../src/engines/schema/schema-engine.js';
 import { SchemaOperations } from '../src/engines/schema/schema-tracked.js';
-import { BACKUP_RESULT_MAPPERS } from '../src/transport/backup/backup-mapping.js';
-import { SCHEMA_RESULT_MAPPERS } from '../src/transport/schema-mapping.js';
-import { seedTree } from './support/schema-fixtures.js';
-import { DIALECTS, openTestStorage } from './support/test-storage.js';
-import { listen, type Listeners } from '../src/http/listeners.js';
-import { addStoreBackupApi, addStoreSchemaApi } from '../src/transport/apis.js';
+import type { Listeners } from '../src/http/listeners.js';
+import {
+  addStoreBackupApi,
+  addStoreDataApi,
+  addStoreIdentityApi,
+  addStoreSchemaApi,
+} from '../src/transport/apis.js';
 import type { Authorizer } from '../src/transport/auth/authorizers.js';
-import { errorMappingInterceptor } from '../src/transport/error-interceptor.js';
-import { HealthRegistry, registerHealthService } from '../src/transport/health-service.js';
+import { BACKUP_RESULT_MAPPERS } from '../src/transport/backup/backup-mapping.js';
+import { HealthRegistry } from '../src/transport/health-service.js';
 import type { OperationsFacade } from '../src/transport/operations-facade.js';
+import { SCHEMA_RESULT_MAPPERS } from '../src/transport/schema-mapping.js';
 import { StoreApiHost } from '../src/transport/store-api-host.js';
 import { callMethod } from './support/call-every-rpc.js';
+import { seedTree } from './support/schema-fixtures.js';
+import { serveHost, silentLogger as logger } from './support/serve-host.js';
+import { DIALECTS, openTestStorage } from './support/test-storage.js';
 
-const logger = pino({ level: 'silent' });
 const noOperations: OperationsFacade = {
   get: async () => undefined,
   list: async () => ({ operations: [], nextPageToken: '' }),
@@ -56,21 +57,9 @@ afterEach(async () => {
 });
 
 async function serve(host: StoreApiHost, health?: HealthRegistry) {
-  const routes = (router: Parameters<typeof host.routes>[0]) => {
-    host.routes(router);
-    if (health) registerHealthService(router, health);
-  };
-  listeners = await listen({
-    host: '127.0.0.1',
-    httpPort: 0,
-    grpcPort: 0,
-    routes,
-    interceptors: [errorMappingInterceptor(logger), ...host.interceptors],
-    maxMessageBytes: 1 << 20,
-    fallback: (_req, res) => res.writeHead(404).end(),
-    logger,
-  });
-  return createGrpcTransport({ baseUrl: `http://127.0.0.1:${listeners.grpcPort}` });
+  const served = await serveHost(host, health);
+  listeners = served.listeners;
+  return served.transport;
 }
 
 const allowAnonymous = (setup: {
@@ -85,6 +74,8 @@ describe('registration', () => {
   it('throws TypeError when the host is missing', () => {
     expect(() => addStoreBackupApi(null as never, { resultMappers: {} })).toThrow(TypeError);
     expect(() => addStoreSchemaApi(undefined as never, { resultMappers: {} })).toThrow(TypeError);
+    expect(() => addStoreDataApi(null as never, {} as never)).toThrow(TypeError);
+    expect(() => addStoreIdentityApi(undefined as never)).toThrow(TypeError);
   });
 
   it('a host that configures nothing gets deny-all: every protected call is PermissionDenied', async () => {
