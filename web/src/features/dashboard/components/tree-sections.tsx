@@ -24,7 +24,7 @@ const deadLetterColumns: readonly Column<TreeSummary>[] = [
     id: 'review',
     header: <span className="visually-hidden">Review</span>,
     cell: (tree) => (
-      <Link to={`${paths.schema}?tree=${encodeURIComponent(tree.treeId)}`}>
+      <Link to={`${paths.schemaTree(tree.treeId)}#schema-dead-letters`}>
         Review dead letters<span className="visually-hidden"> of {tree.treeId}</span>
       </Link>
     ),

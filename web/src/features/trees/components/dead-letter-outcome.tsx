@@ -35,7 +35,7 @@ export function DeadLetterOutcome({ treeId, outcome }: { treeId: string; outcome
       )}
       <p>
         Fix the value and put it again, or review it with the tree&apos;s other dead letters on the{' '}
-        <Link to={`${paths.schema}?tree=${encodeURIComponent(treeId)}`}>Schema page</Link>.
+        <Link to={`${paths.schemaTree(treeId)}#schema-dead-letters`}>Schema page</Link>.
       </p>
     </div>
   );

@@ -11,7 +11,8 @@ const isAudit = (mode: StoreSchemaMode) => mode === StoreSchemaMode.AUDIT;
 /** What governs writes to the tree: its schema policy and how many writes were refused. */
 export function TreeSchemaSummary({ treeId }: { treeId: string }) {
   const { policy, deadLetters } = useTreeSchemaSummary(treeId);
-  const schemaLink = `${paths.schema}?tree=${encodeURIComponent(treeId)}`;
+  const schemaLink = paths.schemaTree(treeId);
+  const deadLettersLink = `${schemaLink}#schema-dead-letters`;
   return (
     <dl className="facts">
       <dt>Schema policy</dt>
@@ -41,7 +42,7 @@ export function TreeSchemaSummary({ treeId }: { treeId: string }) {
           (Number(deadLetters.data) > 0 ? (
             <>
               <Badge tone="danger">{formatCount(deadLetters.data)}</Badge>{' '}
-              <Link to={schemaLink}>Review dead letters</Link>
+              <Link to={deadLettersLink}>Review dead letters</Link>
             </>
           ) : (
             <span className="muted">None</span>
