@@ -1,4 +1,5 @@
-import { Link, useParams } from 'react-router';
+import { useEffect } from 'react';
+import { Link, useLocation, useParams } from 'react-router';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { ErrorBanner } from '../../../components/ui/error-banner';
 import { PageHeader } from '../../../components/ui/page-header';
@@ -43,6 +44,13 @@ export function SchemaPage() {
 function TreeSchema({ treeId }: { treeId: string }) {
   const caps = useSchemaCapabilities(treeId);
   const tenant = useActiveTenant();
+  const { hash } = useLocation();
+
+  // Links from other pages name a section (#schema-dead-letters); a client-side navigation does
+  // not scroll to it by itself.
+  useEffect(() => {
+    if (hash) document.getElementById(decodeURIComponent(hash.slice(1)))?.scrollIntoView();
+  }, [hash]);
   return (
     <>
       <nav aria-label="Schema sections" className="schema-toc">
