@@ -8,7 +8,12 @@ import { OperationRunner } from '../operations/operation-runner.js';
 import type { OperationRecord } from '../operations/types.js';
 import { BackupEngine, type BackupEngineOptions } from './backup-engine.js';
 import type { ArtifactRecord } from './artifacts/index.js';
-import type { CaptureResult, RebuildResult, RestoreResult } from './backup-types.js';
+import type {
+  CaptureResult,
+  RebuildResult,
+  RestoreResult,
+  SetCaptureResult,
+} from './backup-types.js';
 
 const TENANT = 'acme';
 const WHO = { tenant: TENANT, createdBy: 'test' };
@@ -116,6 +121,65 @@ describe.each(DIALECTS)('the backup engine on %s', (dialect) => {
       ['k049', '{"v":2}'],
       ['k999', '{"v":2}'],
     ]);
+  });
+
+  it('a cross-tree-consistent set captures every member at one point; without the flag each member has its own', async () => {
+    let pages = 0;
+    let writer: (() => Promise<void>) | undefined;
+    const env = await setUp({
+      afterCapturePage: async () => {
+        pages += 1;
+        await writer?.();
+      },
+    });
+    const { data, engine, finish, records } = env;
+    for (const tree of ['left', 'right']) {
+      for (let i = 0; i < 30; i++) {
+        await data.putEntry(TENANT, tree, `k${String(i).padStart(2, '0')}`, '{"v":1}');
+      }
+    }
+    // While the first member is being read, the second tree changes.
+    const changeRightOnce = () => {
+      let done = false;
+      return async () => {
+        if (done) return;
+        done = true;
+        await data.putEntry(TENANT, 'right', 'k00', '{"v":2}');
+        await data.putEntry(TENANT, 'right', 'new', '{"v":2}');
+      };
+    };
+    const captureSet = async (crossTreeConsistent: boolean) => {
+      writer = changeRightOnce();
+      pages = 0;
+      const op = await engine.startSet(WHO, {
+        name: 'set',
+        scopes: [{ treeId: 'left' }, { treeId: 'right' }],
+        crossTreeConsistent,
+        pageSize: 10,
+        labels: {},
+      });
+      const result = (await finish(op)) as SetCaptureResult;
+      const right = result.members.find((m) => m.entry.manifest.treeName === 'right')!;
+      return { result, right: await records(right), pages };
+    };
+
+    const consistent = await captureSet(true);
+    expect(consistent.right).toHaveLength(30);
+    expect(consistent.right.every((r) => r.valueJson === '{"v":1}')).toBe(true);
+    // Page size 10 over two trees of 30 entries: at least three steps per tree.
+    expect(consistent.pages).toBeGreaterThanOrEqual(6);
+    expect(consistent.pages).toBeLessThanOrEqual(8);
+    const setIds = consistent.result.members.map((m) => m.entry.manifest.setId);
+    expect(setIds).toEqual([
+      consistent.result.setManifest.setId,
+      consistent.result.setManifest.setId,
+    ]);
+
+    // Without the flag the second member is read at its own, later point: it sees the change.
+    await data.putEntry(TENANT, 'right', 'k00', '{"v":1}');
+    await data.deleteEntry(TENANT, 'right', 'new');
+    const independent = await captureSet(false);
+    expect(independent.right.find((r) => r.key === 'new')?.valueJson).toBe('{"v":2}');
   });
 
   it('a cold restore works with the catalog rows gone and refuses tree writes while it runs', async () => {
