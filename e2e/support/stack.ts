@@ -25,6 +25,8 @@ export interface RunningStack {
 
 /** Tenant of the bootstrap admin and of the OIDC user. */
 export const E2E_TENANT = 'default';
+/** A second tenant of the OIDC user (viewer), so the console's tenant choice and switcher run. */
+export const E2E_OIDC_SECOND_TENANT = 'oidc-second';
 
 /**
  * The real stack on loopback: the console built by Vite into a temp dir, the server from source
@@ -53,7 +55,7 @@ export async function startStack(logDir: string): Promise<RunningStack> {
   const [httpPort, grpcPort] = [await freePort(), await freePort()];
   const baseUrl = `http://127.0.0.1:${httpPort}`;
   const issuer: TestIssuer = await startTestIssuer({
-    tenants: { [E2E_TENANT]: ['admin'] },
+    tenants: { [E2E_TENANT]: ['admin'], [E2E_OIDC_SECOND_TENANT]: ['viewer'] },
     redirectUris: [`${baseUrl}/auth/callback`],
     accessTokenTtlSeconds: 600,
   });

@@ -21,6 +21,10 @@ export function IdentityMenu() {
         <span className="identity__who">
           <span className="identity__name">{who.data.displayName || who.data.subject}</span>
           <span className="identity__meta">
+            {/* The subject is what grants and audit logs name: shown even when a name is known. */}
+            {who.data.displayName && who.data.displayName !== who.data.subject && (
+              <span className="mono">{who.data.subject} </span>
+            )}
             via {SCHEME_NAMES[who.data.schemeId] ?? who.data.schemeId}
             {roles.length > 0 && ` · ${roles.join(', ')}`}
           </span>

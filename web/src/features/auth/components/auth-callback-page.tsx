@@ -3,8 +3,15 @@ import { Link, useNavigate } from 'react-router';
 import { ErrorBanner } from '../../../components/ui/error-banner';
 import { Spinner } from '../../../components/ui/spinner';
 import { paths } from '../../../lib/paths';
+import { useServices } from '../../../lib/services';
 import { completeOidcSignIn, type CompletedOidcSignIn } from '../api/oidc';
 import { useVerifyCredentialMutation } from '../hooks/use-verify-credential-mutation';
+import { TenantChoice } from './tenant-choice';
+
+interface PendingTenantChoice {
+  tenants: string[];
+  returnTo: string;
+}
 
 /**
  * The code can be exchanged once; React's StrictMode runs effects twice in development, so the
@@ -26,7 +33,9 @@ export function AuthCallbackPage() {
   const navigate = useNavigate();
   const verify = useVerifyCredentialMutation();
   const { mutateAsync } = verify;
+  const { session } = useServices();
   const [error, setError] = useState<unknown>(null);
+  const [choice, setChoice] = useState<PendingTenantChoice | null>(null);
 
   useEffect(() => {
     let live = true;
@@ -34,9 +43,15 @@ export function AuthCallbackPage() {
       .then(async (signIn) => {
         if (!live) return;
         const { accessToken: token, placement } = signIn;
-        await mutateAsync({ schemeId: 'oidc', token, placement });
+        const who = await mutateAsync({ schemeId: 'oidc', token, placement });
+        if (!live) return;
+        // Several tenants and none resolved: every call would be refused until one is chosen.
+        if (!who.activeTenant && who.tenants.length > 1) {
+          setChoice({ tenants: who.tenants.map((g) => g.tenantId), returnTo: signIn.returnTo });
+          return;
+        }
         // replace: the callback URL (code and state) leaves the history.
-        if (live) await navigate(signIn.returnTo, { replace: true });
+        await navigate(signIn.returnTo, { replace: true });
       })
       .catch((failure: unknown) => {
         if (live) setError(failure);
@@ -50,7 +65,15 @@ export function AuthCallbackPage() {
     <main className="sign-in" id="main">
       <div className="sign-in__card">
         <h1 className="sign-in__title">Signing in…</h1>
-        {error === null ? (
+        {choice ? (
+          <TenantChoice
+            tenants={choice.tenants}
+            onChoose={(tenant) => {
+              session.setTenant(tenant);
+              void navigate(choice.returnTo, { replace: true });
+            }}
+          />
+        ) : error === null ? (
           <Spinner label="Finishing single sign-on…" />
         ) : (
           <>
