@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Code } from '@connectrpc/connect';
 import { create, toBinary } from '@bufbuild/protobuf';
@@ -100,55 +101,71 @@ describe.each(DIALECTS)('backup integrity on %s', (dialect) => {
     expect(flags.at(-1)).toBe(0x80);
   });
 
-  it('one flipped byte makes health CORRUPT, restore DataLoss with the target unchanged, export DataLoss and scrub report it', async () => {
-    const full = await fullOf('cor', { a: 1, b: 2, c: 3 });
-    const healthy = await s.backup.startBackupHealthCheck({ backupId: full.backupId });
-    const ok = await s.finish(healthy.operationId);
-    expect(ok.result.case === 'healthReport' && ok.result.value.status).toBe(
-      BackupHealthStatus.HEALTHY,
-    );
+  // Each damage a disk or a careless copy can do; every one must be caught everywhere.
+  const DAMAGE: Array<[string, (bytes: Buffer) => Buffer, string]> = [
+    [
+      'one flipped byte',
+      (bytes) => {
+        const middle = Math.floor(bytes.length / 2);
+        bytes[middle] = (bytes[middle] ?? 0) ^ 0xff;
+        return bytes;
+      },
+      'checksum_mismatch',
+    ],
+    ['the last byte cut off', (bytes) => bytes.subarray(0, bytes.length - 1), 'size_mismatch'],
+    ['truncation to half', (bytes) => bytes.subarray(0, bytes.length >> 1), 'size_mismatch'],
+  ];
 
-    const artifactId = full.manifest?.artifacts[0]?.artifactId ?? '';
-    const path = artifactPath(full.backupId, artifactId);
-    const bytes = await readFile(path);
-    const middle = Math.floor(bytes.length / 2);
-    bytes[middle] = (bytes[middle] ?? 0) ^ 0xff;
-    await writeFile(path, bytes);
-    await s.put('cor', { a: 'changed' });
-    const before = await s.read('cor');
+  it.each(DAMAGE)(
+    '%s makes health CORRUPT, restore DataLoss with the target unchanged, export DataLoss and scrub report it',
+    async (label, damage, problem) => {
+      const treeId = `cor-${DAMAGE.findIndex(([l]) => l === label)}`;
+      const full = await fullOf(treeId, { a: 1, b: 2, c: 3 });
+      const healthy = await s.backup.startBackupHealthCheck({ backupId: full.backupId });
+      const ok = await s.finish(healthy.operationId);
+      expect(ok.result.case === 'healthReport' && ok.result.value.status).toBe(
+        BackupHealthStatus.HEALTHY,
+      );
 
-    // eslint-disable-next-line @typescript-eslint/no-deprecated -- the obsolete RPC is under test
-    const checked = await s.backup.checkBackupHealth({ backupId: full.backupId });
-    expect(checked.report?.status).toBe(BackupHealthStatus.CORRUPT);
-    expect(checked.report?.issues[0]?.problem).toBe('checksum_mismatch');
-    const stored = await s.backup.getBackupHealth({ backupId: full.backupId });
-    expect(stored.found).toBe(true);
-    expect(stored.report?.status).toBe(BackupHealthStatus.CORRUPT);
-    const page = await s.backup.listBackups({ healthStatus: BackupHealthStatus.CORRUPT });
-    expect(page.backups.map((b) => b.backupId)).toEqual([full.backupId]);
+      const artifactId = full.manifest?.artifacts[0]?.artifactId ?? '';
+      const path = artifactPath(full.backupId, artifactId);
+      await writeFile(path, damage(await readFile(path)));
+      await s.put(treeId, { a: 'changed' });
+      const before = await s.read(treeId);
 
-    const restore = await s.finish(
-      (await s.backup.startRestore({ backupId: full.backupId })).operationId,
-    );
-    expect(restore.state).toBe(StoreOperationState.FAILED);
-    expect(restore.error?.code).toBe('data_loss');
-    // eslint-disable-next-line @typescript-eslint/no-deprecated -- the obsolete RPC is under test
-    expect(await codeOf(s.backup.restoreBackup({ backupId: full.backupId }))).toBe(Code.DataLoss);
-    expect(await s.read('cor')).toEqual(before);
+      // eslint-disable-next-line @typescript-eslint/no-deprecated -- the obsolete RPC is under test
+      const checked = await s.backup.checkBackupHealth({ backupId: full.backupId });
+      expect(checked.report?.status).toBe(BackupHealthStatus.CORRUPT);
+      expect(checked.report?.issues[0]?.problem).toBe(problem);
+      const stored = await s.backup.getBackupHealth({ backupId: full.backupId });
+      expect(stored.found).toBe(true);
+      expect(stored.report?.status).toBe(BackupHealthStatus.CORRUPT);
+      const page = await s.backup.listBackups({ healthStatus: BackupHealthStatus.CORRUPT });
+      expect(page.backups.map((b) => b.backupId)).toEqual([full.backupId]);
 
-    const exported = (async () => {
-      for await (const _ of s.backup.exportArtifact({ backupId: full.backupId, artifactId }))
-        void _;
-    })();
-    expect(await codeOf(exported)).toBe(Code.DataLoss);
+      const restore = await s.finish(
+        (await s.backup.startRestore({ backupId: full.backupId })).operationId,
+      );
+      expect(restore.state).toBe(StoreOperationState.FAILED);
+      expect(restore.error?.code).toBe('data_loss');
+      // eslint-disable-next-line @typescript-eslint/no-deprecated -- the obsolete RPC is under test
+      expect(await codeOf(s.backup.restoreBackup({ backupId: full.backupId }))).toBe(Code.DataLoss);
+      expect(await s.read(treeId)).toEqual(before);
 
-    const scrub = await s.finish((await s.backup.startCatalogScrub({})).operationId);
-    if (scrub.result.case !== 'scrub') throw new Error('no scrub result');
-    expect(scrub.result.value.findings).toContainEqual(
-      expect.objectContaining({ backupId: full.backupId, artifactId, problem: 'corrupt' }),
-    );
-    await s.backup.deleteBackup({ backupId: full.backupId });
-  });
+      const exported = (async () => {
+        for await (const _ of s.backup.exportArtifact({ backupId: full.backupId, artifactId }))
+          void _;
+      })();
+      expect(await codeOf(exported)).toBe(Code.DataLoss);
+
+      const scrub = await s.finish((await s.backup.startCatalogScrub({})).operationId);
+      if (scrub.result.case !== 'scrub') throw new Error('no scrub result');
+      expect(scrub.result.value.findings).toContainEqual(
+        expect.objectContaining({ backupId: full.backupId, artifactId, problem: 'corrupt' }),
+      );
+      await s.backup.deleteBackup({ backupId: full.backupId });
+    },
+  );
 
   it('delete is refused while an incremental depends on a backup, and cascade removes the chain', async () => {
     const full = await fullOf('del', { a: 1 });
@@ -168,11 +185,16 @@ describe.each(DIALECTS)('backup integrity on %s', (dialect) => {
       [incId],
     );
 
+    expect(existsSync(join(s.t.location.dataDir, 'artifacts', 'default', incId))).toBe(true);
     const refused = await codeOf(s.backup.deleteBackup({ backupId: full.backupId }));
     expect(refused).toBe(Code.FailedPrecondition);
     const gone = await s.backup.deleteBackup({ backupId: full.backupId, cascade: true });
     expect(gone.deleted).toBe(true);
     expect(new Set(gone.deletedBackupIds)).toEqual(new Set([full.backupId, incId]));
+    // Rows and artifacts alike: neither backup's directory is left in the artifact store.
+    for (const backupId of [full.backupId, incId]) {
+      expect(existsSync(join(s.t.location.dataDir, 'artifacts', 'default', backupId))).toBe(false);
+    }
     expect((await s.backup.describeBackup({ backupId: incId })).found).toBe(false);
     expect((await s.backup.deleteBackup({ backupId: full.backupId })).deleted).toBe(false);
   });

@@ -30,6 +30,11 @@ function captureContext(ctx: OperationContext): CaptureContext {
   };
 }
 
+/** The request with its restore idempotency key defaulting to the tracked operation's id. */
+function withRestoreKey(ctx: OperationContext<RestoreRequest>): RestoreRequest {
+  return { ...ctx.request, operationId: ctx.request.operationId || ctx.operationId };
+}
+
 function restoreContext(ctx: OperationContext, lockedBy: string | null): RestoreContext {
   return {
     tenant: ctx.tenant,
@@ -40,9 +45,13 @@ function restoreContext(ctx: OperationContext, lockedBy: string | null): Restore
 }
 
 /**
- * Registers the eight backup kinds on the runner. None is resumable: each either finishes or
- * leaves nothing visible (a capture deletes its files, a restore drops its fresh tree), so an
- * interrupted run simply ends FAILED and can be started again.
+ * Registers the eight backup kinds on the runner. Captures and maintenance are not resumable:
+ * each either finishes or leaves nothing visible (a capture deletes its files; scrub prunes what
+ * a killed one left), so an interrupted run ends FAILED and can be started again. Restores are
+ * resumable: a process can die after the install transaction committed but before the operation
+ * was marked done, so an interrupted restore runs again under its operation id as idempotency key
+ * and either finds its installed result or restores from the start (the fresh tree of the dead
+ * attempt is left to scrub).
  */
 export function registerBackupKinds(runner: OperationRunner, deps: BackupKindDeps): void {
   const { storage, artifacts, captures, restores, clock } = deps;
@@ -59,32 +68,41 @@ export function registerBackupKinds(runner: OperationRunner, deps: BackupKindDep
     run: (ctx) => captures.captureSet(captureContext(ctx), ctx.request),
   });
   runner.register<RestoreRequest, unknown>('RESTORE', {
-    resumable: false,
+    resumable: true,
     async run(ctx) {
-      const earlier = await restores.previous(ctx.tenant, ctx.request.operationId);
+      const request = withRestoreKey(ctx);
+      const earlier = await restores.previous(ctx.tenant, request.operationId);
       if (earlier) return earlier;
-      const chain = await chainFromCatalog(storage, ctx.tenant, ctx.request.backupId);
-      return restores.restore(restoreContext(ctx, null), ctx.request, chain);
+      const chain = await chainFromCatalog(storage, ctx.tenant, request.backupId);
+      return restores.restore(restoreContext(ctx, null), request, chain);
     },
   });
   runner.register<RestoreRequest, unknown>('COLD_RESTORE', {
-    resumable: false,
+    resumable: true,
     async run(ctx) {
-      const earlier = await restores.previous(ctx.tenant, ctx.request.operationId);
+      const request = withRestoreKey(ctx);
+      const earlier = await restores.previous(ctx.tenant, request.operationId);
       if (earlier) return earlier;
       // The chain comes from the manifests alone: this works with the catalog gone.
-      const chain = await chainFromManifests(artifacts, ctx.tenant, ctx.request.backupId);
-      const treeName = ctx.request.targetTreeId || (chain[chain.length - 1]?.treeName ?? '');
+      const chain = await chainFromManifests(artifacts, ctx.tenant, request.backupId);
+      const treeName = request.targetTreeId || (chain[chain.length - 1]?.treeName ?? '');
       await ensureTree(storage, ctx.tenant, treeName, clock());
       const lock = { tenant: ctx.tenant, treeName };
-      // Writes to the target fail FailedPrecondition while this lock is held (DESIGN.md §3).
+      const mine = { ...lock, expected: ctx.operationId, next: ctx.operationId };
+      // Writes to the target fail FailedPrecondition while this lock is held (DESIGN.md §3). A
+      // resumed attempt finds the lock its dead predecessor took, and carries on under it.
       if (
-        !(await compareAndSetWriteLock(storage, { ...lock, expected: null, next: ctx.operationId }))
+        !(await compareAndSetWriteLock(storage, {
+          ...lock,
+          expected: null,
+          next: ctx.operationId,
+        })) &&
+        !(await compareAndSetWriteLock(storage, mine))
       ) {
         throw failedPrecondition(`tree ${treeName} is locked by another operation`);
       }
       try {
-        return await restores.restore(restoreContext(ctx, ctx.operationId), ctx.request, chain);
+        return await restores.restore(restoreContext(ctx, ctx.operationId), request, chain);
       } finally {
         await compareAndSetWriteLock(storage, { ...lock, expected: ctx.operationId, next: null });
       }

@@ -4,14 +4,17 @@ import {
   releaseCapture,
 } from '../../../storage/backup-store.js';
 import type { Storage } from '../../../storage/database.js';
+import { dropPhysicalTree } from '../../../storage/physical-tree-store.js';
+import { leftoverRestoreTrees } from '../../../storage/restore-leftovers-store.js';
 import type { ArtifactStore } from '../artifacts/index.js';
 import type { BackupManifestDoc, ScrubFinding, ScrubResult } from '../backup-types.js';
 
 /**
  * Scrubs a tenant's catalog against the artifact store: rows whose artifacts are missing or fail
  * their checksum, and files no row owns (directories of crashed captures or half-deleted backups,
- * leftover temp files, stray artifacts). Directories of captures still running (their operation
- * queued or holding a live lease) are left alone. With `prune`, orphans are deleted; damaged
+ * leftover temp files, stray artifacts) and physical trees of restores that died before their
+ * install. Directories of captures still running (their operation queued or holding a live
+ * lease) are left alone, and so are restore trees while a restore may still be running. With `prune`, orphans are deleted; damaged
  * artifacts of catalogued backups are only reported (they may be all that is left).
  */
 export async function scrubCatalog(
@@ -85,6 +88,18 @@ export async function scrubCatalog(
         artifact.path,
       );
     }
+  }
+  for (const physicalTreeId of await leftoverRestoreTrees(storage, tenant, options.now)) {
+    options.signal?.throwIfAborted();
+    result.findings.push({
+      backupId: '',
+      artifactId: physicalTreeId,
+      problem: 'orphan',
+      detail: `physical tree ${physicalTreeId} was filled by a restore that never installed it`,
+    });
+    result.orphansFound += 1;
+    if (options.prune && (await dropPhysicalTree(storage, physicalTreeId)))
+      result.orphansPruned += 1;
   }
   return result;
 }
