@@ -166,3 +166,35 @@ describe.each(DIALECTS)('backup schedules and health on %s', (dialect) => {
     );
   });
 });
+
+describe.each(DIALECTS)('health monitoring switched off on %s', (dialect) => {
+  let s: BackupServer;
+  beforeAll(async () => {
+    s = await startBackupServer(dialect, {
+      STORE_HEALTH_MONITORING: 'false',
+      STORE_SCHEDULER_MIN_INTERVAL: '1',
+    });
+  });
+  afterAll(async () => {
+    await s?.t.dispose();
+  });
+
+  it('IsHealthMonitoringAvailable says false, and configured monitoring runs no checks', async () => {
+    expect((await s.backup.isHealthMonitoringAvailable({})).available).toBe(false);
+    await s.put('off', { a: 1 });
+    // eslint-disable-next-line @typescript-eslint/no-deprecated -- the obsolete RPC is under test
+    const made = await s.backup.createBackup({ name: 'h', scope: { treeId: 'off' } });
+    await s.backup.configureBackupHealth({
+      backupId: made.backupId,
+      monitoringEnabled: true,
+      interval: durationFromMs(1000),
+    });
+    // Two intervals and more: with monitoring on, a report would be stored by now.
+    await new Promise((r) => setTimeout(r, 2500));
+    expect((await s.backup.getBackupHealth({ backupId: made.backupId })).found).toBe(false);
+    // An explicit check still works.
+    // eslint-disable-next-line @typescript-eslint/no-deprecated -- the obsolete RPC is under test
+    await s.backup.checkBackupHealth({ backupId: made.backupId });
+    expect((await s.backup.getBackupHealth({ backupId: made.backupId })).found).toBe(true);
+  });
+});

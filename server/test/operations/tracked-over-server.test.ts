@@ -49,7 +49,11 @@ describe.each(DIALECTS)('tracked operations through the server on %s', (dialect)
     const ids = new Set(handles.map((h) => h.operationId));
     expect(ids.size).toBe(1);
     const [operationId] = [...ids] as [string];
-    expect((await s.finish(operationId)).state).toBe(StoreOperationState.SUCCEEDED);
+    const done = await s.finish(operationId);
+    expect(done.state).toBe(StoreOperationState.SUCCEEDED);
+    // Progress in entries, with the bytes read in its message.
+    expect(done.progress).toMatchObject({ done: 2n, unit: 'entries' });
+    expect(done.progress?.message).toMatch(/^\d+ bytes read$/);
     const listed = await s.backup.listBackupOperations({ targetId: 'idem' });
     expect(listed.operations.map((o) => o.operationId)).toEqual([operationId]);
     expect((await s.backup.listBackups({ treeId: 'idem' })).backups).toHaveLength(1);
@@ -86,6 +90,8 @@ describe.each(DIALECTS)('tracked operations through the server on %s', (dialect)
     const final = await s.finish(handle.operationId);
     expect(final.state).toBe(StoreOperationState.CANCELLED);
     expect(final.cancelRequested).toBe(true);
+    // It stopped part-way: some entries read, not all.
+    expect(final.progress?.done).toBeLessThan(20_000n);
     expect((await s.backup.listBackups({ treeId: 'big' })).backups).toEqual([]);
 
     // Cancelling again is a no-op that returns the same terminal record.
