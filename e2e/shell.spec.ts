@@ -56,13 +56,22 @@ test.describe('shell', () => {
     tenant,
   }) => {
     await signInWithToken(page, tenant.admin.token);
-    // A backup id nobody has: the console offers the check, the server refuses it.
-    await page.goto('/health?backup=bk_missing');
+    await tenant.api.data.putEntry({ treeId: 'gone', key: 'a', valueJson: '1' });
+    // eslint-disable-next-line @typescript-eslint/no-deprecated -- the blocking form seeds in one call
+    const { backupId } = await tenant.api.backup.createBackup({
+      name: 'gone-full',
+      scope: { treeId: 'gone' },
+    });
+    await page.goto(`/health?backup=${backupId}`);
     await expect(page.getByText('Never verified').first()).toBeVisible();
+    // Someone else deletes the backup meanwhile: the server refuses the check.
+    await tenant.api.backup.deleteBackup({ backupId });
     await page.getByRole('button', { name: 'Check now' }).click();
     const toast = page.locator('.toast--error');
     await expect(toast).toContainText('Health check not started');
-    await expect(toast).toContainText('NotFound: backup bk_missing does not exist');
+    await expect(toast).toContainText(`NotFound: backup ${backupId} does not exist`);
+    await page.reload();
+    await expect(page.getByText(`Unknown backup ${backupId}`)).toBeVisible();
 
     await tenant.api.backup.startCatalogScrub({ pruneOrphans: false });
     await page.goto('/maintenance');

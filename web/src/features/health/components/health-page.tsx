@@ -10,7 +10,6 @@ import { GuardedButton } from '../../../components/ui/guarded-button';
 import { PageHeader } from '../../../components/ui/page-header';
 import { Spinner } from '../../../components/ui/spinner';
 import { useBackupCapabilities } from '../../../lib/capabilities/use-backup-capabilities';
-import { useRoles } from '../../../lib/identity/use-roles';
 import { isActiveState } from '../../../lib/operations/operation-kinds';
 import { useLatestBackupOperationQuery } from '../../../lib/operations/use-latest-backup-operation-query';
 import { paths } from '../../../lib/paths';
@@ -19,6 +18,7 @@ import { useStartHealthCheckMutation } from '../hooks/use-health-mutations';
 import {
   storedHealthKey,
   useBackupChoicesQuery,
+  useDescribedBackupQuery,
   useHealthAvailabilityQuery,
   useStoredHealthQuery,
 } from '../hooks/use-health-queries';
@@ -33,7 +33,7 @@ export function HealthPage() {
   const backupId = params.get('backup') ?? '';
   const availability = useHealthAvailabilityQuery();
   const backups = useBackupChoicesQuery();
-  const manifest = backups.data?.find((b) => b.backupId === backupId);
+  const described = useDescribedBackupQuery(backupId);
 
   return (
     <>
@@ -76,11 +76,23 @@ export function HealthPage() {
         <EmptyState title="Choose a backup">
           Its last health report, a check on demand and its monitoring settings appear here.
         </EmptyState>
+      ) : described.isPending ? (
+        <Spinner label="Loading the backup…" />
+      ) : described.error ? (
+        <ErrorBanner
+          title={`Could not load backup ${backupId}`}
+          error={described.error}
+          onRetry={() => void described.refetch()}
+        />
+      ) : !described.data?.manifest ? (
+        <EmptyState title={`Unknown backup ${backupId}`}>
+          Tenant {tenant} has no backup with this id. It may have been deleted; choose another.
+        </EmptyState>
       ) : (
         <BackupHealth
           key={backupId}
           backupId={backupId}
-          treeId={manifest?.treeId}
+          treeId={described.data.manifest.treeId}
           monitoringAvailable={availability.data !== false}
         />
       )}
@@ -90,8 +102,8 @@ export function HealthPage() {
 
 interface BackupHealthProps {
   backupId: string;
-  /** The backup's tree when the picker lists it: capabilities are probed on it. */
-  treeId: string | undefined;
+  /** The backup's tree: capabilities are probed on it. */
+  treeId: string;
   monitoringAvailable: boolean;
 }
 
@@ -104,7 +116,7 @@ function BackupHealth({ backupId, treeId, monitoringAvailable }: BackupHealthPro
     backupId,
   );
   const startCheck = useStartHealthCheckMutation();
-  const guardOf = useGuard(treeId);
+  const capabilities = useBackupCapabilities(treeId);
 
   // A check that just finished wrote a new report: read it now, not at the next focus.
   const latest = latestCheck.data;
@@ -115,9 +127,9 @@ function BackupHealth({ backupId, treeId, monitoringAvailable }: BackupHealthPro
   }, [finishedId, backupId, queryClient]);
 
   const checkRunning = !!latest && isActiveState(latest.state);
-  const checkGuard = guardOf(StoreBackupApiOperation.START_BACKUP_HEALTH_CHECK);
+  const checkGuard = capabilities.guard(StoreBackupApiOperation.START_BACKUP_HEALTH_CHECK);
   const configureGuard = monitoringAvailable
-    ? guardOf(StoreBackupApiOperation.CONFIGURE_BACKUP_HEALTH)
+    ? capabilities.guard(StoreBackupApiOperation.CONFIGURE_BACKUP_HEALTH)
     : { allowed: false, reason: 'This server does not offer health monitoring' };
 
   return (
@@ -127,7 +139,7 @@ function BackupHealth({ backupId, treeId, monitoringAvailable }: BackupHealthPro
         <Link to={paths.backup(backupId)} className="mono">
           {backupId}
         </Link>
-        {treeId && <> of tree {treeId}</>}
+        of tree {treeId}
       </p>
       {stored.isPending && <Spinner label="Loading the health report…" />}
       {stored.error && (
@@ -173,25 +185,4 @@ function BackupHealth({ backupId, treeId, monitoringAvailable }: BackupHealthPro
       )}
     </div>
   );
-}
-
-/**
- * The guard of a backup action: the capability probe of the backup's tree when it is known,
- * otherwise the caller's role (operator runs checks and configures monitoring, DESIGN.md §4).
- */
-function useGuard(treeId: string | undefined) {
-  const tenant = useActiveTenant();
-  const capabilities = useBackupCapabilities(treeId);
-  const roles = useRoles();
-  return (operation: StoreBackupApiOperation) => {
-    if (treeId !== undefined) return capabilities.guard(operation);
-    return roles.atLeast('operator')
-      ? { allowed: true, reason: '' }
-      : {
-          allowed: false,
-          reason: roles.isLoading
-            ? 'Checking your role…'
-            : `This needs the operator role in tenant ${tenant}`,
-        };
-  };
 }
