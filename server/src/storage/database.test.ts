@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DIALECTS, openTestStorage } from '../../test/support/test-storage.js';
+import { openStorage } from './database.js';
 
 describe.each(DIALECTS)('storage on %s', (dialect) => {
   let dispose: (() => Promise<void>) | undefined;
@@ -33,5 +34,29 @@ describe.each(DIALECTS)('storage on %s', (dialect) => {
     expect(rows.map((r) => r.key)).toEqual(byteOrder);
     const big = await sql<{ v: number }>`select ${2 ** 40} as v`.execute(storage.db);
     expect(Number(big.rows[0]?.v)).toBe(2 ** 40);
+  });
+
+  it('applies each versioned migration once: a second open of the same storage finds them done', async () => {
+    const storage = await openTestStorage(dialect);
+    dispose = storage.dispose;
+    const applied = async (db: typeof storage.db) =>
+      (
+        await sql<{ name: string }>`select name from kysely_migration order by name`.execute(db)
+      ).rows.map((r) => r.name);
+    const first = await applied(storage.db);
+    expect(first.length).toBeGreaterThan(3);
+    expect(first[0]).toMatch(/^0001-/);
+    const again = await openStorage(storage.location);
+    try {
+      expect(await applied(again.db)).toEqual(first);
+    } finally {
+      await again.close();
+    }
+    if (dialect === 'sqlite') {
+      // The embedded default: a file in the data directory, in WAL mode.
+      expect(storage.sqliteFile?.startsWith(storage.location.dataDir)).toBe(true);
+      const mode = await sql<{ journal_mode: string }>`pragma journal_mode`.execute(storage.db);
+      expect(mode.rows[0]?.journal_mode).toBe('wal');
+    }
   });
 });
