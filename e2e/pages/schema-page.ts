@@ -62,4 +62,9 @@ export class SchemaPage {
   get complianceReport(): Locator {
     return this.section('Compliance scans').getByRole('group', { name: 'Compliance report' });
   }
+
+  /** "Compliant against policy version 2, scanned …" or "2 non-compliant against …". */
+  get complianceVerdict(): Locator {
+    return this.complianceReport.getByTestId('compliance-verdict');
+  }
 }

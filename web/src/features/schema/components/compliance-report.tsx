@@ -16,7 +16,7 @@ export function ComplianceReportView({ report }: { report: StoreSchemaCompliance
   const clean = report.nonCompliant === 0n;
   return (
     <div className="stack" role="group" aria-label="Compliance report">
-      <p>
+      <p data-testid="compliance-verdict">
         {clean ? (
           <Badge tone="success">Compliant</Badge>
         ) : (
