@@ -18,6 +18,11 @@ export interface OidcSettings {
   clockToleranceSeconds?: number;
   /** Signing algorithms accepted: never "none", never HMAC with a public key. */
   algorithms?: string[];
+  /**
+   * Least time between two JWKS fetches that a token with an unknown key id may trigger (key
+   * rotation); bounds how hard forged key ids can make us hit the issuer. Default 30 s.
+   */
+  jwksCooldownMs?: number;
   /** Fetch for discovery (tests inject one); defaults to global fetch. */
   fetchDiscovery?: (url: string) => Promise<{ jwks_uri?: unknown; issuer?: unknown }>;
 }
@@ -53,7 +58,9 @@ export class OidcVerifier {
       if (typeof discovery.jwks_uri !== 'string') {
         throw new Error(`OIDC discovery at ${url} has no jwks_uri`);
       }
-      return createRemoteJWKSet(new URL(discovery.jwks_uri), { cooldownDuration: 30_000 });
+      return createRemoteJWKSet(new URL(discovery.jwks_uri), {
+        cooldownDuration: this.settings.jwksCooldownMs ?? 30_000,
+      });
     })();
     try {
       return await this.keys;
