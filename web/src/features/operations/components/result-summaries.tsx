@@ -79,6 +79,8 @@ export function RebuildSummary({ result }: { result: StoreCatalogRebuildResult }
 }
 
 export function ScrubSummary({ result }: { result: StoreCatalogScrubResult }) {
+  // Orphans are counted below; the rows listed here are catalog rows with damaged artifacts.
+  const damaged = result.findings.filter((f) => f.problem !== 'orphan');
   return (
     <dl className="facts">
       <dt>Checked</dt>
@@ -86,13 +88,20 @@ export function ScrubSummary({ result }: { result: StoreCatalogScrubResult }) {
         {formatCount(result.rowsChecked)} catalog rows, {formatCount(result.artifactsChecked)}{' '}
         artifacts
       </dd>
-      <dt>Findings</dt>
+      <dt>Missing or corrupt</dt>
       <dd>
-        {result.findings.length === 0
-          ? 'None'
-          : result.findings
-              .map((f) => `${f.backupId || 'orphan'} / ${f.artifactId}: ${f.problem}`)
-              .join('; ')}
+        {damaged.length === 0 ? (
+          'None'
+        ) : (
+          <ul className="plain-list">
+            {damaged.map((f) => (
+              <li key={`${f.backupId}/${f.artifactId}`}>
+                <Link to={paths.backup(f.backupId)}>{f.backupId}</Link>{' '}
+                <span className="mono">{f.artifactId}</span>: {f.problem}
+              </li>
+            ))}
+          </ul>
+        )}
       </dd>
       <dt>Orphans</dt>
       <dd>
