@@ -9,7 +9,7 @@ test.describe('operations', () => {
     tenant,
   }, testInfo) => {
     // Big enough, at one entry per page, to be seen running before it finishes.
-    await seedLargeTree(tenant.api, tenant.name, 'catalog', 15_000);
+    await seedLargeTree(tenant.api, tenant.name, 'catalog', 30_000);
     await signInWithToken(page, tenant.admin.token);
     const handle = await tenant.api.backup.startBackup({
       name: 'live',
