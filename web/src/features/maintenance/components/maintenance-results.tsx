@@ -37,7 +37,7 @@ export function ScrubResult({ result }: { result: StoreCatalogScrubResult }) {
   const clean = result.findings.length === 0 && result.orphansFound === 0;
   return (
     <div className="stack">
-      <p className={clean ? 'notice' : 'notice notice--warning'} role="status">
+      <p className={clean ? 'notice notice--success' : 'notice notice--warning'} role="status">
         {clean
           ? 'Clean: every catalog row has its artifacts and no orphan artifact was found.'
           : `${formatCount(damagedBackupCount(result.findings))} backups with missing or corrupt artifacts, ${formatCount(result.orphansFound)} orphan artifacts.`}

@@ -126,7 +126,7 @@ export function ScheduleCard({
         </div>
       </form>
       {outcome && (
-        <p className={clamped ? 'notice notice--warning' : 'notice'} role="status">
+        <p className={clamped ? 'notice notice--warning' : 'notice notice--info'} role="status">
           {describeEffectiveInterval(outcome.intervalMs, outcome.effectiveMs)}
         </p>
       )}
