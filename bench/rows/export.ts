@@ -1,25 +1,24 @@
 // Row 4: ExportArtifact of a large artifact over gRPC-Web, against the same file served as plain
-// static HTTP by the same server process (its SPA listener) in the same run.
+// static HTTP by the same server process (its SPA listener) in the same run. Both clients run in
+// a worker thread, as row 5's callers do, so they do not share the server's event loop.
 import { createHash, randomBytes } from 'node:crypto';
 import { linkSync, mkdirSync } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { get } from 'node:http';
 import { dirname, join } from 'node:path';
-import { createClient } from '@connectrpc/connect';
-import { createGrpcWebTransport } from '@connectrpc/connect-node';
-import { BackupControlService } from '@store/contract';
 import { ArtifactStore } from '../../server/src/engines/backup/artifacts/index.js';
 import type { BackupManifestDoc } from '../../server/src/engines/backup/backup-types.js';
 import { rowOfManifest } from '../../server/src/engines/backup/catalog/catalog-entry.js';
 import { insertBackupIfAbsent } from '../../server/src/storage/backup-store.js';
-import { BENCH_TOKEN, TENANT, withToken, type BenchServer } from '../lib/bench-server.js';
+import { BENCH_TOKEN, TENANT, type BenchServer } from '../lib/bench-server.js';
 import type { BenchRow } from '../lib/results.js';
 import type { Sizes } from '../lib/sizes.js';
-import { MB, timed } from '../lib/stats.js';
+import { downloadInWorker, type Download } from '../lib/download.js';
+import { MB } from '../lib/stats.js';
 
 const BACKUP_ID = 'bk_bench_export';
 const ARTIFACT_ID = 'part-00001';
 const STATIC_NAME = 'export-artifact.bin';
+const RUNS = 3;
 
 /**
  * Seeds a catalogued backup whose one artifact holds `bytes` random (incompressible) bytes —
@@ -69,61 +68,32 @@ async function seedArtifact(s: BenchServer, staticDir: string, bytes: number): P
   return sha256;
 }
 
-function downloadStatic(url: string): Promise<{ bytes: number; sha256: string }> {
-  return new Promise((resolve, reject) => {
-    get(url, (res) => {
-      if (res.statusCode !== 200) {
-        reject(new Error(`static GET answered ${res.statusCode}`));
-        res.resume();
-        return;
-      }
-      const hash = createHash('sha256');
-      let bytes = 0;
-      res.on('data', (chunk: Buffer) => {
-        bytes += chunk.length;
-        hash.update(chunk);
-      });
-      res.on('end', () => resolve({ bytes, sha256: hash.digest('hex') }));
-      res.on('error', reject);
-    }).on('error', reject);
-  });
-}
-
 export async function exportRow(
   s: BenchServer,
   staticDir: string,
   sizes: Sizes,
 ): Promise<BenchRow> {
   const sha256 = await seedArtifact(s, staticDir, sizes.exportBytes);
-  // As the browser's connect-web transport does: it offers no response compression. (A client
-  // that offers gzip makes the server gzip already-gzipped artifacts; see docs/performance.md.)
-  const client = createClient(
-    BackupControlService,
-    createGrpcWebTransport({
-      baseUrl: s.t.server.httpUrl,
-      httpVersion: '1.1',
-      acceptCompression: [],
-      interceptors: [withToken(BENCH_TOKEN)],
-    }),
-  );
-  const exportOnce = async () => {
-    const hash = createHash('sha256');
-    let bytes = 0;
-    for await (const chunk of client.exportArtifact({
-      backupId: BACKUP_ID,
-      artifactId: ARTIFACT_ID,
-    })) {
-      hash.update(chunk.data);
-      bytes += chunk.data.length;
-    }
-    return { bytes, sha256: hash.digest('hex') };
+  // Each client runs in a worker thread (its own event loop). The two alternate, RUNS times each
+  // after a warm-up, and each keeps its best time: on a shared machine, load bursts only ever
+  // slow a run down, so the best run is the one closest to what the code can do.
+  const job = {
+    baseUrl: s.t.server.httpUrl,
+    staticName: STATIC_NAME,
+    token: BENCH_TOKEN,
+    backupId: BACKUP_ID,
+    artifactId: ARTIFACT_ID,
   };
-  // One warm-up of each (page cache, connections), then the measured pass.
-  await downloadStatic(`${s.t.server.httpUrl}/${STATIC_NAME}`);
-  await exportOnce();
-  const staticRun = await timed(() => downloadStatic(`${s.t.server.httpUrl}/${STATIC_NAME}`));
-  const exportRun = await timed(exportOnce);
-  for (const run of [staticRun.value, exportRun.value]) {
+  const staticRuns: Download[] = [];
+  const exportRuns: Download[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    staticRuns.push(await downloadInWorker({ ...job, kind: 'static', warmUp: run === 0 }));
+    exportRuns.push(await downloadInWorker({ ...job, kind: 'export', warmUp: run === 0 }));
+  }
+  const best = (runs: Download[]) => runs.reduce((a, b) => (b.ms < a.ms ? b : a));
+  const staticRun = best(staticRuns);
+  const exportRun = best(exportRuns);
+  for (const run of [...staticRuns, ...exportRuns]) {
     if (run.bytes !== sizes.exportBytes || run.sha256 !== sha256) {
       throw new Error('a download did not return the artifact byte for byte');
     }
@@ -135,7 +105,7 @@ export async function exportRow(
     dialect: s.dialect,
     figure: rate(exportRun.ms),
     unit: 'MB/s',
-    detail: `${(exportRun.ms / 1000).toFixed(2)} s`,
+    detail: `best of ${RUNS}: ${(exportRun.ms / 1000).toFixed(2)} s`,
     baselineName: 'static HTTP, same process',
     baseline: rate(staticRun.ms),
     ratio: staticRun.ms / exportRun.ms,

@@ -1,16 +1,16 @@
-import { createHash } from 'node:crypto';
 import { open, type FileHandle } from 'node:fs/promises';
 import { StoreError } from '../../errors.js';
 import type { ArtifactLayout } from './artifact-paths.js';
 import type { ArtifactRef, SignalOptions } from './artifact-types.js';
 import { errnoCode, throwIfAborted } from './durable-fs.js';
+import { OffThreadSha256, sha256OfOpenFile } from './file-hash-worker.js';
 
 /** DESIGN.md §3: export chunks default to 64 KiB. */
 export const DEFAULT_EXPORT_CHUNK_BYTES = 64 * 1024;
 /**
- * Both passes read the file in blocks this large: one read (a libuv round trip) per 64 KiB chunk
- * cost more than hashing and framing it. The stream pass slices a block into chunks, so at most
- * one block is read ahead of a slow client.
+ * The stream pass reads the file in blocks this large (one read, a libuv round trip, per 64 KiB
+ * chunk cost more than hashing and framing it) and slices a block into chunks, so at most one
+ * block is read ahead of a slow client.
  */
 const READ_BLOCK = 1024 * 1024;
 
@@ -43,7 +43,7 @@ async function readAt(handle: FileHandle, length: number, position: number): Pro
  * Never sends corrupt bytes, at the price of reading the file twice:
  * 1. a first pass hashes the whole file; a mismatch fails before any chunk is yielded, so the
  *    common case (damage at rest) sends nothing at all;
- * 2. the second pass hashes again while streaming, and the final chunk is held back until that
+ * 2. the second pass hashes again while streaming, and the final block is held back until that
  *    hash matches. If the file changed between the passes, earlier chunks have gone out, but the
  *    stream ends in DataLoss instead of completing, so no client ever holds a whole artifact
  *    that fails its checksum. Buffering the artifact (memory) or copying it (disk) would close
@@ -73,6 +73,7 @@ export async function* exportArtifact(
     if (errnoCode(error) === 'ENOENT') throw dataLoss(artifact.artifactId, 'the file is missing');
     throw error;
   }
+  let second: OffThreadSha256 | undefined;
   try {
     const size = (await handle.stat()).size;
     if (size !== artifact.byteSize) {
@@ -81,35 +82,39 @@ export async function* exportArtifact(
         `stored ${size} bytes, manifest says ${artifact.byteSize}`,
       );
     }
-    // Pass 1: verify before sending anything.
-    const first = createHash('sha256');
-    for (let position = 0; position < size;) {
-      throwIfAborted(signal);
-      const bytes = await readAt(handle, Math.min(READ_BLOCK, size - position), position);
-      if (bytes.length === 0) throw dataLoss(artifact.artifactId, 'the file was truncated');
-      first.update(bytes);
-      position += bytes.length;
-    }
-    if (first.digest('hex') !== expected) throw dataLoss(artifact.artifactId, 'checksum mismatch');
+    // Pass 1: verify before sending anything — on a worker thread, so this long hash does not
+    // stall the server's other calls. Not abandoned on abort: the handle must outlive the read.
+    const first = await sha256OfOpenFile(handle.fd, size);
+    if (first.bytes < size) throw dataLoss(artifact.artifactId, 'the file was truncated');
+    if (first.sha256 !== expected) throw dataLoss(artifact.artifactId, 'checksum mismatch');
+    throwIfAborted(signal);
 
-    // Pass 2: stream, re-hashing; hold the last chunk until the hash is proven.
-    const second = createHash('sha256');
+    // Pass 2: stream, re-hashing (on the worker too) every block before its chunks go out; the
+    // last block is held back until the whole hash is proven. The worker hashes block n while
+    // block n+1 is read, and at most two blocks wait for it.
+    const hash = new OffThreadSha256();
+    second = hash;
+    let hashed: Promise<unknown> = Promise.resolve();
     for (let position = 0; position < size;) {
       throwIfAborted(signal);
       const block = await readAt(handle, Math.min(READ_BLOCK, size - position), position);
       if (block.length === 0) throw dataLoss(artifact.artifactId, 'the file changed while read');
+      await hashed;
+      hashed = hash.update(block);
+      // Awaited before the next block; a stream abandoned meanwhile must not leave it unhandled.
+      hashed.catch(() => undefined);
+      position += block.length;
+      if (position >= size && (await hash.digest()) !== expected) {
+        throw dataLoss(artifact.artifactId, 'the file changed while it was exported');
+      }
+      if (position >= size) second = undefined; // the digest ended the worker's state
       for (let offset = 0; offset < block.length; offset += chunkSize) {
-        const chunk = block.subarray(offset, offset + chunkSize);
-        second.update(chunk);
-        if (position + offset + chunk.length >= size && second.digest('hex') !== expected) {
-          throw dataLoss(artifact.artifactId, 'the file changed while it was exported');
-        }
-        yield chunk;
+        yield block.subarray(offset, offset + chunkSize);
         throwIfAborted(signal);
       }
-      position += block.length;
     }
   } finally {
+    second?.release();
     await handle.close();
   }
 }

@@ -1,0 +1,62 @@
+// Downloads in a worker thread, so the client's work (reading frames, hashing) runs on its own
+// event loop instead of the server's it measures. Started by downloadInWorker.
+import { createHash } from 'node:crypto';
+import { get } from 'node:http';
+import { parentPort, workerData } from 'node:worker_threads';
+import { createClient } from '@connectrpc/connect';
+import { createGrpcWebTransport } from '@connectrpc/connect-node';
+import { BackupControlService } from '@store/contract';
+import { withToken } from './bench-server.js';
+import type { Download, DownloadJob } from './download.js';
+
+function downloadStatic(url: string): Promise<Omit<Download, 'ms'>> {
+  return new Promise((resolve, reject) => {
+    get(url, (res) => {
+      if (res.statusCode !== 200) {
+        reject(new Error(`static GET answered ${res.statusCode}`));
+        res.resume();
+        return;
+      }
+      const hash = createHash('sha256');
+      let bytes = 0;
+      res.on('data', (chunk: Buffer) => {
+        bytes += chunk.length;
+        hash.update(chunk);
+      });
+      res.on('end', () => resolve({ bytes, sha256: hash.digest('hex') }));
+      res.on('error', reject);
+    }).on('error', reject);
+  });
+}
+
+async function downloadExport(job: DownloadJob): Promise<Omit<Download, 'ms'>> {
+  // As the browser's connect-web transport does: it offers no response compression (the server
+  // never compresses export responses anyway).
+  const client = createClient(
+    BackupControlService,
+    createGrpcWebTransport({
+      baseUrl: job.baseUrl,
+      httpVersion: '1.1',
+      acceptCompression: [],
+      interceptors: [withToken(job.token)],
+    }),
+  );
+  const hash = createHash('sha256');
+  let bytes = 0;
+  for await (const chunk of client.exportArtifact({
+    backupId: job.backupId,
+    artifactId: job.artifactId,
+  })) {
+    hash.update(chunk.data);
+    bytes += chunk.data.length;
+  }
+  return { bytes, sha256: hash.digest('hex') };
+}
+
+const job = workerData as DownloadJob;
+const once = () =>
+  job.kind === 'static' ? downloadStatic(`${job.baseUrl}/${job.staticName}`) : downloadExport(job);
+if (job.warmUp) await once(); // page cache, connection, code paths
+const t0 = performance.now();
+const result = await once();
+parentPort?.postMessage({ ...result, ms: performance.now() - t0 } satisfies Download);
