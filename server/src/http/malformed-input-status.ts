@@ -11,6 +11,13 @@ import type { UniversalServerResponse } from '@connectrpc/connect/protocol';
 const MALFORMED_INPUT =
   /^(parse binary: |received compressed envelope, but do not know how|decompression failed$)/;
 const GRPC_INTERNAL = '13';
+/**
+ * An error message with an unpaired UTF-16 surrogate (a JSON request can carry one, and a parse
+ * error or a message echoing the input repeats it) makes connect's gRPC trailer encoding throw
+ * (encodeURIComponent): the response would never end and the call would hang. Such a response
+ * ends with this message instead.
+ */
+const UNENCODABLE = 'the request held text that is not valid Unicode';
 const GRPC_INVALID_ARGUMENT = '3';
 
 function isMalformedInput(message: string): boolean {
@@ -20,8 +27,17 @@ function isMalformedInput(message: string): boolean {
 /** Replaces every handler of the router with one whose malformed-input answers are corrected. */
 export function correctMalformedInputStatus(router: ConnectRouter): void {
   for (const [i, handler] of router.handlers.entries()) {
-    const corrected = async (request: Parameters<typeof handler>[0]) =>
-      correctResponse(await handler(request));
+    const corrected = async (request: Parameters<typeof handler>[0]) => {
+      let response: UniversalServerResponse;
+      try {
+        response = await handler(request);
+      } catch (error) {
+        // Before the first body byte, connect's trailer failure rejects the whole handler.
+        if (error instanceof URIError) return unencodableResponse(request.header);
+        throw error;
+      }
+      return correctResponse(response);
+    };
     router.handlers[i] = Object.assign(corrected, {
       protocolNames: handler.protocolNames,
       allowedMethods: handler.allowedMethods,
@@ -40,7 +56,19 @@ async function correctResponse(
   const body = response.body;
   if (!body) return response;
   if (type.startsWith('application/grpc-web')) {
-    return { ...response, body: mapChunks(body, correctGrpcWebTrailerFrame) };
+    return {
+      ...response,
+      body: (async function* () {
+        try {
+          yield* mapChunks(body, correctGrpcWebTrailerFrame);
+        } catch (error) {
+          if (!(error instanceof URIError)) throw error;
+          // connect could not write its trailer frame (see UNENCODABLE); the status it meant to
+          // send is out of reach here, and only caller text can hold such a message.
+          yield unencodableTrailerFrame();
+        }
+      })(),
+    };
   }
   if (type.startsWith('application/grpc')) {
     const trailer = response.trailer;
@@ -49,7 +77,13 @@ async function correctResponse(
     return {
       ...response,
       body: (async function* () {
-        yield* body;
+        try {
+          yield* body;
+        } catch (error) {
+          if (!(error instanceof URIError)) throw error;
+          // connect set grpc-status and then failed on grpc-message (see UNENCODABLE).
+          trailer.set('grpc-message', encodeURIComponent(UNENCODABLE));
+        }
         correctGrpcTrailer(trailer);
       })(),
     };
@@ -73,6 +107,39 @@ async function correctResponse(
     };
   }
   return response;
+}
+
+function unencodableTrailerFrame(): Uint8Array {
+  const text = `grpc-status: ${GRPC_INVALID_ARGUMENT}\r\ngrpc-message: ${encodeURIComponent(UNENCODABLE)}\r\n`;
+  return envelope(0x80, new TextEncoder().encode(text));
+}
+
+/** A whole gRPC or gRPC-Web answer carrying InvalidArgument with UNENCODABLE. */
+function unencodableResponse(requestHeader: Headers): UniversalServerResponse {
+  const type = requestHeader.get('content-type') ?? '';
+  const web = type.startsWith('application/grpc-web');
+  const json = type.endsWith('+json');
+  const header = new Headers({
+    'content-type': `application/grpc${web ? '-web' : ''}+${json ? 'json' : 'proto'}`,
+  });
+  if (web) {
+    return {
+      status: 200,
+      header,
+      body: (async function* () {
+        yield unencodableTrailerFrame();
+      })(),
+    };
+  }
+  return {
+    status: 200,
+    header,
+    body: (async function* () {})(),
+    trailer: new Headers({
+      'grpc-status': GRPC_INVALID_ARGUMENT,
+      'grpc-message': encodeURIComponent(UNENCODABLE),
+    }),
+  };
 }
 
 function mapChunks(

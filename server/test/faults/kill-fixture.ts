@@ -51,15 +51,6 @@ export async function startKillHarness(dialect: Dialect) {
   let clients = clientsOf(server);
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-  async function operationState(operationId: string): Promise<string | undefined> {
-    const row = await storage.db
-      .selectFrom('operations')
-      .select('state')
-      .where('id', '=', operationId)
-      .executeTakeFirst();
-    return row?.state;
-  }
-
   return {
     location,
     storage,
@@ -75,18 +66,6 @@ export async function startKillHarness(dialect: Dialect) {
       await server.kill();
       server = await spawnServer(location, { env: ENV });
       clients = clientsOf(server);
-    },
-    /** Waits until the operation runs (or already ended), then `delayMs` more. */
-    async runningFor(operationId: string, delayMs: number): Promise<void> {
-      const deadline = Date.now() + 30_000;
-      for (;;) {
-        const state = await operationState(operationId);
-        if (state === 'RUNNING') break;
-        if (state !== 'QUEUED' && state !== undefined) return;
-        if (Date.now() > deadline) throw new Error(`operation ${operationId} never ran`);
-        await sleep(5);
-      }
-      await sleep(delayMs);
     },
     /** Polls `condition` every few milliseconds until it holds. */
     async until(condition: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
@@ -176,9 +155,4 @@ export async function startKillHarness(dialect: Dialect) {
       await removeStorageLocation(location);
     },
   };
-}
-
-/** A kill point: uniformly within [5 %, 90 %] of how long the uninterrupted run took. */
-export function killDelay(baselineMs: number): number {
-  return Math.round(baselineMs * (0.05 + 0.85 * Math.random()));
 }

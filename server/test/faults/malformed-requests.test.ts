@@ -11,7 +11,7 @@ import {
   type TestStorageLocation,
 } from '../support/test-storage.js';
 import { malformedRequest, type FuzzCase } from './malformed-requests.js';
-import { sendH2, sendHttp1, type RawOutcome } from './raw-rpc.js';
+import { envelope, sendH2, sendHttp1, type RawOutcome } from './raw-rpc.js';
 import { SeededRandom } from './seeded-random.js';
 import { spawnServer, type ServerProcess } from './spawn-server.js';
 
@@ -50,6 +50,38 @@ describe('malformed and mutated requests', () => {
   afterAll(async () => {
     await server?.kill();
     if (location) await removeStorageLocation(location);
+  });
+
+  it('a JSON request whose error text holds an unpaired surrogate is answered InvalidArgument, not left hanging', async () => {
+    const agent = new http.Agent({ keepAlive: true });
+    const session = http2.connect(server.grpcUrl);
+    const auth = { authorization: `Bearer ${server.bootstrapToken}` };
+    const path = '/store.schema.v1.SchemaControlService/GetPolicy';
+    // V8 quotes half of an astral character in JSON.parse's message; a JSON escape makes one.
+    const bodies = ['😀', '{"treeId": "\\ud800"}'].map((text) => envelope(0, Buffer.from(text)));
+    const outcomes: RawOutcome[] = [];
+    for (const body of bodies) {
+      outcomes.push(
+        await sendH2(
+          session,
+          path,
+          { ...auth, 'content-type': 'application/grpc+json' },
+          body,
+          5000,
+        ),
+        await sendHttp1(
+          agent,
+          server.httpUrl,
+          path,
+          { ...auth, 'content-type': 'application/grpc-web+json' },
+          body,
+          5000,
+        ),
+      );
+    }
+    agent.destroy();
+    session.close();
+    expect(outcomes.map((o) => o.grpcCode)).toEqual([3, 3, 3, 3]);
   });
 
   it(`${REQUESTS} of them on both listeners each get a proper gRPC status (or 415), and the server stays up`, async () => {
