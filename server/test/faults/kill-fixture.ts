@@ -67,12 +67,12 @@ export async function startKillHarness(dialect: Dialect) {
       server = await spawnServer(location, { env: ENV });
       clients = clientsOf(server);
     },
-    /** Polls `condition` every few milliseconds until it holds. */
+    /** Polls `condition` every 10 ms until it holds. */
     async until(condition: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
       const deadline = Date.now() + timeoutMs;
       while (!(await condition())) {
         if (Date.now() > deadline) throw new Error('condition not reached in time');
-        await sleep(5);
+        await sleep(10);
       }
     },
     /** Polls until the operation is terminal (SUCCEEDED, FAILED, CANCELLED) and returns it. */
