@@ -84,13 +84,13 @@ describe.each(DIALECTS)('physical tree store on %s', (dialect) => {
     expect(prefixed.map((e) => e.key)).toEqual(['a', 'ab']);
   });
 
-  it('bulk-inserts in batches, keeps the last duplicate, and raises last_sequence', async () => {
+  it('bulk-inserts, keeps the last duplicate, and raises last_sequence', async () => {
     const id = await createPhysicalTree(storage, { tenant: T, treeName: 'tree', now: 1 });
     const entries = Array.from({ length: 1203 }, (_, i) =>
       entry(`k${String(i).padStart(5, '0')}`, i + 1),
     );
     entries.push(entry('k00000', 2000, '"latest"'), entry('zz', 1500, null));
-    await bulkInsertEntries(storage, id, entries, { batchSize: 500 });
+    await bulkInsertEntries(storage, id, entries);
     expect(await getPhysicalTree(storage, id)).toMatchObject({
       tenant: T,
       treeName: 'tree',
