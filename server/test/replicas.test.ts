@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { timestampMs } from '@bufbuild/protobuf/wkt';
-import { createClient, type Interceptor, type Transport } from '@connectrpc/connect';
+import { createClient, type Transport } from '@connectrpc/connect';
 import { createGrpcTransport } from '@connectrpc/connect-node';
 import {
   BackupControlService,
@@ -19,6 +19,7 @@ import { seedTree } from './support/schema-fixtures.js';
 import { spawnServer, type ServerProcess } from './support/server-process.js';
 import { startTestServer, type TestServer } from './support/test-server.js';
 import { newStorageLocation } from './support/test-storage.js';
+import { bearerInterceptor } from './support/bearer.js';
 
 const TOKEN = 'replica-test-admin-token-0123456789';
 const INTERVAL_MS = 1000;
@@ -26,10 +27,7 @@ const INTERVAL_MS = 1000;
 type BackupClient = ReturnType<typeof createClient<typeof BackupControlService>>;
 
 function backupClient(grpcUrl: string): BackupClient {
-  const withToken: Interceptor = (next) => (req) => {
-    req.header.set('authorization', `Bearer ${TOKEN}`);
-    return next(req);
-  };
+  const withToken = bearerInterceptor(TOKEN);
   const transport: Transport = createGrpcTransport({ baseUrl: grpcUrl, interceptors: [withToken] });
   return createClient(BackupControlService, transport);
 }

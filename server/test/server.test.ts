@@ -1,11 +1,5 @@
 import { create, type DescService } from '@bufbuild/protobuf';
-import {
-  Code,
-  ConnectError,
-  createClient,
-  type Interceptor,
-  type Transport,
-} from '@connectrpc/connect';
+import { Code, ConnectError, createClient, type Transport } from '@connectrpc/connect';
 import { createGrpcWebTransport } from '@connectrpc/connect-node';
 import * as grpc from '@grpc/grpc-js';
 import { TreeDataService, IdentityService } from '@store/contract';
@@ -21,13 +15,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGrpcJsClient } from './support/grpc-js-client.js';
 import { startTestServer, type TestServer } from './support/test-server.js';
 import { DIALECTS } from './support/test-storage.js';
+import { bearerInterceptor } from './support/bearer.js';
 
 const TOKEN = 'test-bootstrap-token-0123456789';
 
-const withToken: Interceptor = (next) => (req) => {
-  req.header.set('authorization', `Bearer ${TOKEN}`);
-  return next(req);
-};
+const withToken = bearerInterceptor(TOKEN);
 
 function metadata(): grpc.Metadata {
   const md = new grpc.Metadata();

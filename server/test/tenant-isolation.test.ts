@@ -1,4 +1,4 @@
-import { Code, ConnectError, createClient, type Interceptor } from '@connectrpc/connect';
+import { Code, ConnectError, createClient } from '@connectrpc/connect';
 import { createGrpcTransport } from '@connectrpc/connect-node';
 import {
   BackupControlService,
@@ -11,6 +11,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './support/test-server.js';
 import { DIALECTS } from './support/test-storage.js';
+import { bearerInterceptor } from './support/bearer.js';
 
 const SECRET = 'tenant-other-secret-value';
 
@@ -76,10 +77,7 @@ function craftedNames(): string[] {
 
 /** The three services as one tenant's caller sees them. */
 function clientsOf(t: TestServer, token: string) {
-  const withToken: Interceptor = (next) => (req) => {
-    req.header.set('authorization', `Bearer ${token}`);
-    return next(req);
-  };
+  const withToken = bearerInterceptor(token);
   const transport = createGrpcTransport({ baseUrl: t.server.grpcUrl, interceptors: [withToken] });
   return {
     data: createClient(TreeDataService, transport),

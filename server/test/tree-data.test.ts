@@ -1,11 +1,12 @@
 // Issue 3, Tree data through the real server: concurrent writers on both transports, paging while
 // they write, deletes; sequences strictly increase.
-import { createClient, type Interceptor, type Transport } from '@connectrpc/connect';
+import { createClient, type Transport } from '@connectrpc/connect';
 import { createGrpcTransport, createGrpcWebTransport } from '@connectrpc/connect-node';
 import { TreeDataService } from '@store/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './support/test-server.js';
 import { DIALECTS } from './support/test-storage.js';
+import { bearerInterceptor } from './support/bearer.js';
 
 const TOKEN = 'tree-data-admin-token-0123456789';
 const WRITERS = 4;
@@ -16,10 +17,7 @@ describe.each(DIALECTS)('tree data through the server on %s', (dialect) => {
   let clients: Array<ReturnType<typeof createClient<typeof TreeDataService>>>;
   beforeAll(async () => {
     t = await startTestServer(dialect, { STORE_BOOTSTRAP_TOKEN: TOKEN });
-    const withToken: Interceptor = (next) => (req) => {
-      req.header.set('authorization', `Bearer ${TOKEN}`);
-      return next(req);
-    };
+    const withToken = bearerInterceptor(TOKEN);
     const transports: Transport[] = [
       createGrpcTransport({ baseUrl: t.server.grpcUrl, interceptors: [withToken] }),
       createGrpcWebTransport({

@@ -1,6 +1,6 @@
 // Shared by the backup integration tests: a real server on port 0 with an admin token, typed
 // clients, and helpers to fill and read trees and to wait for tracked operations.
-import { ConnectError, createClient, type Code, type Interceptor } from '@connectrpc/connect';
+import { ConnectError, createClient, type Code } from '@connectrpc/connect';
 import { createGrpcTransport } from '@connectrpc/connect-node';
 import {
   BackupControlService,
@@ -10,6 +10,7 @@ import {
 } from '@store/contract';
 import type { Dialect } from '../../src/storage/database.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
+import { bearerInterceptor } from '../support/bearer.js';
 
 export const ADMIN_TOKEN = 'backup-test-admin-token-0123456789';
 
@@ -19,10 +20,7 @@ export async function startBackupServer(dialect: Dialect, env: Record<string, st
     STORE_BOOTSTRAP_TOKEN: ADMIN_TOKEN,
     ...env,
   });
-  const withToken: Interceptor = (next) => (req) => {
-    req.header.set('authorization', `Bearer ${ADMIN_TOKEN}`);
-    return next(req);
-  };
+  const withToken = bearerInterceptor(ADMIN_TOKEN);
   const transport = createGrpcTransport({ baseUrl: t.server.grpcUrl, interceptors: [withToken] });
   const backup = createClient(BackupControlService, transport);
   const data = createClient(TreeDataService, transport);

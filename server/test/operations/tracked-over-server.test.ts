@@ -1,6 +1,6 @@
 // Issue 3, Operations: tracking-id idempotency and cancellation through the real server (both
 // transports, both databases), not only through the runner.
-import { Code, createClient, type Interceptor } from '@connectrpc/connect';
+import { Code, createClient } from '@connectrpc/connect';
 import { createGrpcWebTransport } from '@connectrpc/connect-node';
 import { BackupControlService, StoreOperationState } from '@store/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,16 +12,14 @@ import {
 } from '../backup/backup-fixture.js';
 import { seedTree } from '../support/schema-fixtures.js';
 import { DIALECTS } from '../support/test-storage.js';
+import { bearerInterceptor } from '../support/bearer.js';
 
 describe.each(DIALECTS)('tracked operations through the server on %s', (dialect) => {
   let s: BackupServer;
   let overWeb: BackupServer['backup'];
   beforeAll(async () => {
     s = await startBackupServer(dialect);
-    const withToken: Interceptor = (next) => (req) => {
-      req.header.set('authorization', `Bearer ${ADMIN_TOKEN}`);
-      return next(req);
-    };
+    const withToken = bearerInterceptor(ADMIN_TOKEN);
     overWeb = createClient(
       BackupControlService,
       createGrpcWebTransport({
