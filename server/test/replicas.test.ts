@@ -156,10 +156,11 @@ describe('two server replicas on one PostgreSQL schema and one artifact director
     const bothTicking = fired.filter((f) => f.at < aStoppedAt).length;
     const bAlone = fired.filter((f) => f.at >= aStoppedAt).length;
 
-    // Once per period: consecutive firings are about an interval apart. Twice would put two
-    // within a tick (250 ms) of each other.
+    // Once per period: consecutive firings are about an interval apart (less the time a slow
+    // submit after the claim may take). Firing once per replica would put two within one tick
+    // (250 ms) of each other.
     expect(
-      gaps.every((gap) => gap >= INTERVAL_MS * 0.8),
+      gaps.every((gap) => gap >= INTERVAL_MS * 0.5),
       `gaps ${gaps.join(', ')}`,
     ).toBe(true);
     expect(bothTicking).toBeGreaterThanOrEqual(3);
