@@ -3,6 +3,7 @@ import { readPhysicalEntries } from '../../storage/physical-tree-store.js';
 import { countLiveEntries } from '../../storage/physical-tree-store.js';
 import type { StoredEntry } from '../../storage/tree-db.js';
 import { resolveTree } from '../../storage/tree-store.js';
+import { createEventLoopYielder } from '../event-loop-yield.js';
 
 /** One page of a tree's live entries, with where to continue. */
 export interface TreePage {
@@ -25,7 +26,9 @@ export async function* treePages(
   afterKey?: string,
 ): AsyncGenerator<TreePage> {
   let cursor = afterKey;
+  const yieldToOtherCalls = createEventLoopYielder();
   for (;;) {
+    await yieldToOtherCalls();
     const tree = await resolveTree(storage, tenant, treeName);
     if (!tree) return;
     const rows = await readPhysicalEntries(storage, tree.physicalTreeId, {

@@ -1,6 +1,7 @@
 import { readPhysicalEntries } from '../../../storage/physical-tree-store.js';
 import { resolveTree, type TreeDb } from '../../../storage/tree-store.js';
 import { notFound } from '../../errors.js';
+import { createEventLoopYielder } from '../../event-loop-yield.js';
 import type { ArtifactRecord, ArtifactStore, WrittenArtifact } from '../artifacts/index.js';
 
 /** One scope to capture inside a snapshot. */
@@ -54,6 +55,7 @@ export async function captureScope(
   let tombstoneCount = 0;
   let schemaVersion = 0;
   let bytes = 0;
+  const yieldToOtherCalls = createEventLoopYielder();
   try {
     let afterKey: string | undefined;
     for (;;) {
@@ -84,6 +86,7 @@ export async function captureScope(
       if (page.length < plan.pageSize) break;
       afterKey = page[page.length - 1]?.key;
       await hooks.afterPage?.();
+      await yieldToOtherCalls();
     }
     const written = await writer.finish();
     return {
