@@ -1,5 +1,5 @@
-import type { Selectable } from 'kysely';
-import type { SchemaReportsTable } from './schema.js';
+import type { Insertable, Selectable } from 'kysely';
+import type { Database, SchemaReportsTable } from './schema.js';
 import type { TreeDb } from './tree-db.js';
 
 /**
@@ -7,6 +7,62 @@ import type { TreeDb } from './tree-db.js';
  * remediation or migration report, and the ListTrees annotations. Dead letters and entry
  * write-backs live in schema-entry-store.ts.
  */
+
+/** The tables that hold at most one row per (tenant, tree_name). */
+type PerTreeTable = 'schema_policies' | 'schema_version_configs' | 'schema_reports';
+
+/** A per-tree table's columns besides its (tenant, tree_name) key. */
+type PerTreeValues<T extends PerTreeTable> = Omit<Insertable<Database[T]>, 'tenant' | 'tree_name'>;
+
+// Kysely cannot resolve column references on a generic table name, so the three helpers
+// below query through the union type and cast back; callers stay typed by `T`.
+
+/** The tree's row in `table`, or undefined. */
+async function selectTreeRow<T extends PerTreeTable>(
+  handle: TreeDb,
+  table: T,
+  tenant: string,
+  treeName: string,
+): Promise<Selectable<Database[T]> | undefined> {
+  const row = await handle.db
+    .selectFrom(table as PerTreeTable)
+    .selectAll()
+    .where('tenant', '=', tenant)
+    .where('tree_name', '=', treeName)
+    .executeTakeFirst();
+  return row as Selectable<Database[T]> | undefined;
+}
+
+/** Inserts the tree's row in `table`, or replaces its values. */
+async function upsertTreeRow<T extends PerTreeTable>(
+  handle: TreeDb,
+  table: T,
+  tenant: string,
+  treeName: string,
+  values: PerTreeValues<T>,
+): Promise<void> {
+  const columns = values as PerTreeValues<PerTreeTable>;
+  await handle.db
+    .insertInto(table as PerTreeTable)
+    .values({ tenant, tree_name: treeName, ...columns } as Insertable<Database[PerTreeTable]>)
+    .onConflict((oc) => oc.columns(['tenant', 'tree_name']).doUpdateSet(columns))
+    .execute();
+}
+
+/** Removes the tree's row from `table`; false when there was none. */
+async function deleteTreeRow(
+  handle: TreeDb,
+  table: PerTreeTable,
+  tenant: string,
+  treeName: string,
+): Promise<boolean> {
+  const result = await handle.db
+    .deleteFrom(table)
+    .where('tenant', '=', tenant)
+    .where('tree_name', '=', treeName)
+    .executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}
 
 /** A stored policy row, as the engine reads it. */
 export interface PolicyRow {
@@ -24,12 +80,7 @@ export async function getPolicyRow(
   tenant: string,
   treeName: string,
 ): Promise<PolicyRow | undefined> {
-  const row = await handle.db
-    .selectFrom('schema_policies')
-    .selectAll()
-    .where('tenant', '=', tenant)
-    .where('tree_name', '=', treeName)
-    .executeTakeFirst();
+  const row = await selectTreeRow(handle, 'schema_policies', tenant, treeName);
   return (
     row && {
       jsonSchema: row.json_schema,
@@ -49,19 +100,14 @@ export async function putPolicyRow(
   treeName: string,
   policy: PolicyRow,
 ): Promise<void> {
-  const values = {
+  await upsertTreeRow(handle, 'schema_policies', tenant, treeName, {
     json_schema: policy.jsonSchema,
     mode: policy.mode,
     version: policy.version,
     description: policy.description,
     updated_at: policy.updatedAt,
     updated_by: policy.updatedBy,
-  };
-  await handle.db
-    .insertInto('schema_policies')
-    .values({ tenant, tree_name: treeName, ...values })
-    .onConflict((oc) => oc.columns(['tenant', 'tree_name']).doUpdateSet(values))
-    .execute();
+  });
 }
 
 /** Removes a tree's policy; false when there was none. */
@@ -70,12 +116,7 @@ export async function deletePolicyRow(
   tenant: string,
   treeName: string,
 ): Promise<boolean> {
-  const result = await handle.db
-    .deleteFrom('schema_policies')
-    .where('tenant', '=', tenant)
-    .where('tree_name', '=', treeName)
-    .executeTakeFirst();
-  return result.numDeletedRows > 0n;
+  return deleteTreeRow(handle, 'schema_policies', tenant, treeName);
 }
 
 /** A stored version config; migrations stay JSON text for the engine to parse. */
@@ -91,12 +132,7 @@ export async function getVersionConfigRow(
   tenant: string,
   treeName: string,
 ): Promise<VersionConfigRow | undefined> {
-  const row = await handle.db
-    .selectFrom('schema_version_configs')
-    .selectAll()
-    .where('tenant', '=', tenant)
-    .where('tree_name', '=', treeName)
-    .executeTakeFirst();
+  const row = await selectTreeRow(handle, 'schema_version_configs', tenant, treeName);
   return (
     row && {
       currentVersion: Number(row.current_version),
@@ -114,17 +150,12 @@ export async function putVersionConfigRow(
   config: VersionConfigRow,
   now: number,
 ): Promise<void> {
-  const values = {
+  await upsertTreeRow(handle, 'schema_version_configs', tenant, treeName, {
     current_version: config.currentVersion,
     target_version: config.targetVersion,
     migrations_json: config.migrationsJson,
     updated_at: now,
-  };
-  await handle.db
-    .insertInto('schema_version_configs')
-    .values({ tenant, tree_name: treeName, ...values })
-    .onConflict((oc) => oc.columns(['tenant', 'tree_name']).doUpdateSet(values))
-    .execute();
+  });
 }
 
 /** Raises current_version to `version` (never lowers it); false when no config or already there. */
@@ -151,12 +182,7 @@ export async function deleteVersionConfigRow(
   tenant: string,
   treeName: string,
 ): Promise<boolean> {
-  const result = await handle.db
-    .deleteFrom('schema_version_configs')
-    .where('tenant', '=', tenant)
-    .where('tree_name', '=', treeName)
-    .executeTakeFirst();
-  return result.numDeletedRows > 0n;
+  return deleteTreeRow(handle, 'schema_version_configs', tenant, treeName);
 }
 
 /** A remediation or migration report row (latest per tree). */
@@ -198,12 +224,7 @@ export async function getReportRow(
   tenant: string,
   treeName: string,
 ): Promise<ReportRow | undefined> {
-  const row = await handle.db
-    .selectFrom('schema_reports')
-    .selectAll()
-    .where('tenant', '=', tenant)
-    .where('tree_name', '=', treeName)
-    .executeTakeFirst();
+  const row = await selectTreeRow(handle, 'schema_reports', tenant, treeName);
   return row && toReportRow(row);
 }
 
@@ -214,7 +235,7 @@ export async function putReportRow(
   treeName: string,
   report: ReportRow,
 ): Promise<void> {
-  const values = {
+  await upsertTreeRow(handle, 'schema_reports', tenant, treeName, {
     kind: report.kind,
     operation_id: report.operationId,
     state: report.state,
@@ -227,12 +248,7 @@ export async function putReportRow(
     to_version: report.toVersion,
     started_at: report.startedAt,
     finished_at: report.finishedAt,
-  };
-  await handle.db
-    .insertInto('schema_reports')
-    .values({ tenant, tree_name: treeName, ...values })
-    .onConflict((oc) => oc.columns(['tenant', 'tree_name']).doUpdateSet(values))
-    .execute();
+  });
 }
 
 /** Whether each named tree has a policy, and its dead-letter count, in one query. */
