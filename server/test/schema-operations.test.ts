@@ -1,44 +1,19 @@
 import { Code } from '@connectrpc/connect';
-import {
-  StoreOperationState,
-  StoreSchemaDeadLetterReason,
-  StoreSchemaMode,
-  type SchemaClient,
-} from '@store/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  NAMED,
-  as,
-  codeOf,
-  startSchemaHarness,
-  type SchemaHarness,
-} from './support/schema-harness.js';
+import { StoreOperationState, StoreSchemaDeadLetterReason, StoreSchemaMode } from '@store/contract';
+import { describe, expect, it } from 'vitest';
+import { NAMED, as, codeOf, useSchemaHarness } from './support/schema-harness.js';
 import { DIALECTS } from './support/test-storage.js';
 
 describe.each(DIALECTS)('schema operations through SchemaControlService on %s', (dialect) => {
-  let h: SchemaHarness;
-  let schema: SchemaClient;
-  let admin: SchemaHarness['admin'];
-  let tokens: SchemaHarness['tokens'];
-  beforeAll(async () => {
-    h = await startSchemaHarness(dialect);
-    ({ schema, admin, tokens } = h);
-  });
-  afterAll(async () => {
-    await h?.t.dispose();
-  });
-
-  const put = (treeId: string, key: string, value: unknown) => h.put(treeId, key, value);
-  const get = (treeId: string, key: string) => h.get(treeId, key);
-  const settle = (operationId: string) => h.settle(operationId);
+  const h = useSchemaHarness(dialect);
 
   it('migrates 1→2→3 as a tracked operation: good values reach 3, the bad one is a dead letter', async () => {
-    await schema.setVersionConfig('mig', { currentVersion: 1, targetVersion: 1 }, admin);
-    await put('mig', 'a', { name: 'Ada', legacy: 1 });
-    await put('mig', 'b', { name: 'Bob', legacy: 1 });
-    await put('mig', 'c', { name: 'Cy' });
-    expect((await get('mig', 'a'))?.schemaVersion).toBe(1);
-    await schema.setVersionConfig(
+    await h.schema.setVersionConfig('mig', { currentVersion: 1, targetVersion: 1 }, h.admin);
+    await h.put('mig', 'a', { name: 'Ada', legacy: 1 });
+    await h.put('mig', 'b', { name: 'Bob', legacy: 1 });
+    await h.put('mig', 'c', { name: 'Cy' });
+    expect((await h.get('mig', 'a'))?.schemaVersion).toBe(1);
+    await h.schema.setVersionConfig(
       'mig',
       {
         currentVersion: 1,
@@ -61,10 +36,10 @@ describe.each(DIALECTS)('schema operations through SchemaControlService on %s', 
           },
         ],
       },
-      admin,
+      h.admin,
     );
-    const handle = await schema.startMigration('mig', 'mig-1', admin);
-    const status = await settle(handle.operationId);
+    const handle = await h.schema.startMigration('mig', 'mig-1', h.admin);
+    const status = await h.settle(handle.operationId);
     expect(status.state).toBe(StoreOperationState.SUCCEEDED);
     expect(status.targetId).toBe('mig');
     expect(status.result.case).toBe('remediationReport');
@@ -76,14 +51,14 @@ describe.each(DIALECTS)('schema operations through SchemaControlService on %s', 
       toVersion: 3,
       operationId: handle.operationId,
     });
-    expect(JSON.parse((await get('mig', 'a'))?.valueJson ?? '')).toEqual({
+    expect(JSON.parse((await h.get('mig', 'a'))?.valueJson ?? '')).toEqual({
       fullName: 'Ada',
       active: true,
     });
-    expect((await get('mig', 'b'))?.schemaVersion).toBe(3);
-    expect(await get('mig', 'c')).toBeUndefined();
+    expect((await h.get('mig', 'b'))?.schemaVersion).toBe(3);
+    expect(await h.get('mig', 'c')).toBeUndefined();
     const letters = [];
-    for await (const letter of schema.streamDeadLetters('mig', admin)) letters.push(letter);
+    for await (const letter of h.schema.streamDeadLetters('mig', h.admin)) letters.push(letter);
     expect(letters).toMatchObject([
       {
         key: 'c',
@@ -91,30 +66,30 @@ describe.each(DIALECTS)('schema operations through SchemaControlService on %s', 
         sourceOperationId: handle.operationId,
       },
     ]);
-    expect((await schema.getVersionConfig('mig', admin))?.currentVersion).toBe(3);
-    expect(await schema.getRemediationStatus('mig', admin)).toMatchObject({
+    expect((await h.schema.getVersionConfig('mig', h.admin))?.currentVersion).toBe(3);
+    expect(await h.schema.getRemediationStatus('mig', h.admin)).toMatchObject({
       state: StoreOperationState.SUCCEEDED,
       operationId: handle.operationId,
     });
     // The same tracking id and request is the same operation.
-    expect((await schema.startMigration('mig', 'mig-1', admin)).operationId).toBe(
+    expect((await h.schema.startMigration('mig', 'mig-1', h.admin)).operationId).toBe(
       handle.operationId,
     );
   });
 
   it('remediation makes a mixed tree compliant with exact counts, then a scan is clean', async () => {
-    await schema.setPolicy(
+    await h.schema.setPolicy(
       'mixed',
       { jsonSchema: NAMED, mode: StoreSchemaMode.AUDIT, version: 1 },
-      admin,
+      h.admin,
     );
-    await put('mixed', 'ok', { name: 'A' });
-    await put('mixed', 'fix', { fullName: 'B' });
-    await put('mixed', 'bad', { other: true });
+    await h.put('mixed', 'ok', { name: 'A' });
+    await h.put('mixed', 'fix', { fullName: 'B' });
+    await h.put('mixed', 'bad', { other: true });
     const target = { jsonSchema: NAMED, version: 2 };
     const transform = { ops: [{ op: 'move', from: '/fullName', path: '/name' }] };
-    const handle = await schema.startRemediation('mixed', transform, target, undefined, admin);
-    const status = await settle(handle.operationId);
+    const handle = await h.schema.startRemediation('mixed', transform, target, undefined, h.admin);
+    const status = await h.settle(handle.operationId);
     expect(status.result.value).toMatchObject({
       state: StoreOperationState.SUCCEEDED,
       scanned: 3n,
@@ -123,38 +98,38 @@ describe.each(DIALECTS)('schema operations through SchemaControlService on %s', 
       deadLettered: 1n,
       failed: 0n,
     });
-    expect((await schema.getPolicy('mixed', admin))?.version).toBe(2);
+    expect((await h.schema.getPolicy('mixed', h.admin))?.version).toBe(2);
     // eslint-disable-next-line @typescript-eslint/no-deprecated -- the blocking RPC is under test
-    const scan = await schema.scanCompliance('mixed', admin);
+    const scan = await h.schema.scanCompliance('mixed', h.admin);
     expect(scan).toMatchObject({ scanned: 2n, compliant: 2n, nonCompliant: 0n, violations: [] });
     // eslint-disable-next-line @typescript-eslint/no-deprecated -- the blocking RPC is under test
-    const again = await schema.remediate('mixed', transform, target, admin);
+    const again = await h.schema.remediate('mixed', transform, target, h.admin);
     expect(again).toMatchObject({ scanned: 2n, alreadyCompliant: 2n, transformed: 0n });
     expect(
       await codeOf(
-        schema.startRemediation(
+        h.schema.startRemediation(
           'mixed',
           { ops: [{ op: 'nope', path: '' }] },
           target,
           undefined,
-          admin,
+          h.admin,
         ),
       ),
     ).toBe(Code.InvalidArgument);
   });
 
   it('tracked compliance scans report counts, are listed, and are invisible to other tenants', async () => {
-    await schema.setPolicy(
+    await h.schema.setPolicy(
       'scanned',
       { jsonSchema: NAMED, mode: StoreSchemaMode.AUDIT, version: 7 },
-      admin,
+      h.admin,
     );
-    await put('scanned', 'a', { name: 'A' });
-    await put('scanned', 'b', { name: 1 });
-    await put('scanned', 'c', {});
-    const handle = await schema.startComplianceScan('scanned', undefined, admin);
-    await settle(handle.operationId);
-    const status = await schema.getComplianceScanStatus(handle.operationId, admin);
+    await h.put('scanned', 'a', { name: 'A' });
+    await h.put('scanned', 'b', { name: 1 });
+    await h.put('scanned', 'c', {});
+    const handle = await h.schema.startComplianceScan('scanned', undefined, h.admin);
+    await h.settle(handle.operationId);
+    const status = await h.schema.getComplianceScanStatus(handle.operationId, h.admin);
     expect(status?.result.case).toBe('complianceReport');
     expect(status?.result.value).toMatchObject({
       treeId: 'scanned',
@@ -167,13 +142,13 @@ describe.each(DIALECTS)('schema operations through SchemaControlService on %s', 
         { key: 'c', path: '' },
       ],
     });
-    const page = await schema.listComplianceScans({}, admin);
+    const page = await h.schema.listComplianceScans({}, h.admin);
     expect(page.operations.map((o) => o.operationId)).toContain(handle.operationId);
-    const other = as(tokens.other);
-    expect(await schema.getComplianceScanStatus(handle.operationId, other)).toBeNull();
-    expect(await schema.cancelSchemaOperation(handle.operationId, other)).toBeNull();
+    const other = as(h.tokens.other);
+    expect(await h.schema.getComplianceScanStatus(handle.operationId, other)).toBeNull();
+    expect(await h.schema.cancelSchemaOperation(handle.operationId, other)).toBeNull();
     // A finished scan is returned unchanged by cancel.
-    const cancelled = await schema.cancelComplianceScan(handle.operationId, admin);
+    const cancelled = await h.schema.cancelComplianceScan(handle.operationId, h.admin);
     expect(cancelled?.state).toBe(StoreOperationState.SUCCEEDED);
   });
 
@@ -183,47 +158,47 @@ describe.each(DIALECTS)('schema operations through SchemaControlService on %s', 
       toVersion: from + 1,
       transform: { ops: [{ op: 'add', path: `/v${from + 1}`, valueJson: 'true' }] },
     });
-    await schema.setVersionConfig(
+    await h.schema.setVersionConfig(
       'adv',
       { currentVersion: 1, targetVersion: 1, migrations: [step(1), step(2)] },
-      admin,
+      h.admin,
     );
-    await put('adv', 'k', {});
-    const handle = await schema.startAdvanceAndMigrate('adv', 2, 'adv-1', admin);
-    expect((await settle(handle.operationId)).result.value).toMatchObject({
+    await h.put('adv', 'k', {});
+    const handle = await h.schema.startAdvanceAndMigrate('adv', 2, 'adv-1', h.admin);
+    expect((await h.settle(handle.operationId)).result.value).toMatchObject({
       transformed: 1n,
       toVersion: 2,
     });
-    expect(await codeOf(schema.startAdvanceAndMigrate('adv', 3, 'adv-1', admin))).toBe(
+    expect(await codeOf(h.schema.startAdvanceAndMigrate('adv', 3, 'adv-1', h.admin))).toBe(
       Code.AlreadyExists,
     );
-    expect((await schema.getVersionConfig('adv', admin))?.targetVersion).toBe(2);
+    expect((await h.schema.getVersionConfig('adv', h.admin))?.targetVersion).toBe(2);
     // eslint-disable-next-line @typescript-eslint/no-deprecated -- the blocking RPC is under test
-    const report = await schema.advanceAndMigrate('adv', 3, admin);
+    const report = await h.schema.advanceAndMigrate('adv', 3, h.admin);
     expect(report).toMatchObject({
       state: StoreOperationState.SUCCEEDED,
       fromVersion: 2,
       toVersion: 3,
     });
     expect(report?.operationId).toBeUndefined();
-    expect(JSON.parse((await get('adv', 'k'))?.valueJson ?? '')).toEqual({ v2: true, v3: true });
+    expect(JSON.parse((await h.get('adv', 'k'))?.valueJson ?? '')).toEqual({ v2: true, v3: true });
     // eslint-disable-next-line @typescript-eslint/no-deprecated -- the blocking RPC is under test
-    expect(await schema.migrateToTargetVersion('adv', admin)).toMatchObject({
+    expect(await h.schema.migrateToTargetVersion('adv', h.admin)).toMatchObject({
       alreadyCompliant: 1n,
     });
   });
 
   it('a queued scan is cancelled at once and listed as CANCELLED (runs last: stops the runner)', async () => {
     await h.t.server.runner.stop();
-    const handle = await schema.startComplianceScan('scanned', 'queued-scan', admin);
-    const cancelled = await schema.cancelComplianceScan(handle.operationId, admin);
+    const handle = await h.schema.startComplianceScan('scanned', 'queued-scan', h.admin);
+    const cancelled = await h.schema.cancelComplianceScan(handle.operationId, h.admin);
     expect(cancelled?.state).toBe(StoreOperationState.CANCELLED);
-    const page = await schema.listComplianceScans(
+    const page = await h.schema.listComplianceScans(
       { states: [StoreOperationState.CANCELLED] },
-      admin,
+      h.admin,
     );
     expect(page.operations.map((o) => o.operationId)).toEqual([handle.operationId]);
-    const general = await schema.listSchemaOperations({}, admin);
+    const general = await h.schema.listSchemaOperations({}, h.admin);
     expect(general.operations.length).toBeGreaterThanOrEqual(4);
   });
 
@@ -234,11 +209,11 @@ describe.each(DIALECTS)('schema operations through SchemaControlService on %s', 
       request: {},
       createdBy: 'test',
     });
-    expect(await schema.getSchemaOperationStatus(backup.id, admin)).toBeNull();
-    expect(await schema.cancelSchemaOperation(backup.id, admin)).toBeNull();
-    const migration = await schema.startMigration('mig', undefined, admin);
+    expect(await h.schema.getSchemaOperationStatus(backup.id, h.admin)).toBeNull();
+    expect(await h.schema.cancelSchemaOperation(backup.id, h.admin)).toBeNull();
+    const migration = await h.schema.startMigration('mig', undefined, h.admin);
     // The compliance-scan RPCs see scans only.
-    expect(await schema.getComplianceScanStatus(migration.operationId, admin)).toBeNull();
-    expect(await schema.getSchemaOperationStatus(migration.operationId, admin)).not.toBeNull();
+    expect(await h.schema.getComplianceScanStatus(migration.operationId, h.admin)).toBeNull();
+    expect(await h.schema.getSchemaOperationStatus(migration.operationId, h.admin)).not.toBeNull();
   });
 });

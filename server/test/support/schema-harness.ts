@@ -6,6 +6,7 @@ import {
   type SchemaClient,
   type StoreOperationStatus,
 } from '@store/contract';
+import { afterAll, beforeAll } from 'vitest';
 import type { Dialect } from '../../src/storage/database.js';
 import { startTestServer, type TestServer } from './test-server.js';
 
@@ -83,4 +84,19 @@ export async function startSchemaHarness(dialect: Dialect): Promise<SchemaHarnes
       }
     },
   };
+}
+
+/**
+ * Starts a harness before the enclosing suite's tests and disposes of it after them. The object
+ * is filled in by beforeAll, so read its fields inside tests and hooks, not at collection time.
+ */
+export function useSchemaHarness(dialect: Dialect): SchemaHarness {
+  const harness = {} as SchemaHarness;
+  beforeAll(async () => {
+    Object.assign(harness, await startSchemaHarness(dialect));
+  });
+  afterAll(async () => {
+    await (harness as Partial<SchemaHarness>).t?.dispose();
+  });
+  return harness;
 }
