@@ -1,35 +1,14 @@
 import { timestampFromMs } from '@bufbuild/protobuf/wkt';
-import {
-  BackupControlService,
-  SchemaControlService,
-  StoreOperationState,
-  type StoreOperationPage,
-  type StoreOperationStatus,
-} from '@store/contract';
-import { useQuery } from '@tanstack/react-query';
+import type { StoreOperationPage, StoreOperationStatus } from '@store/contract';
 import { useMemo } from 'react';
-import { listPollInterval } from '../../../lib/polling';
-import { rpcKey } from '../../../lib/query-keys';
-import { useApi } from '../../../lib/services';
+import {
+  ACTIVE_OPERATIONS_REQUEST,
+  useOperationLists,
+} from '../../../lib/operations/use-operation-lists';
 import { RECENT_WINDOW_MS, stableCutoff } from '../api/attention';
 
 /** The server's largest page: the dashboard reads the last day in one request per service. */
 const RECENT_PAGE_SIZE = 1_000;
-
-/**
- * The tray's request, to the letter: the same query key shares its cache, so the dashboard's
- * running section costs no request of its own.
- */
-const ACTIVE_REQUEST = {
-  states: [StoreOperationState.QUEUED, StoreOperationState.RUNNING],
-  pageSize: 50,
-};
-
-const polling = {
-  refetchInterval: (query: { state: { data: StoreOperationPage | undefined } }) =>
-    listPollInterval(query.state.data?.operations),
-  refetchIntervalInBackground: false,
-} as const;
 
 export interface RecentOperations {
   /** Both services' operations created in the last day (and up to five minutes more), newest first. */
@@ -49,30 +28,12 @@ export interface RecentOperations {
  * durations), and the tray's active list for what is running. One request per service per tick.
  */
 export function useRecentOperations(now: number): RecentOperations {
-  const api = useApi();
   const sinceMs = stableCutoff(now, RECENT_WINDOW_MS);
   const recentRequest = { createdAfter: timestampFromMs(sinceMs), pageSize: RECENT_PAGE_SIZE };
-
-  const backupRecent = useQuery({
-    queryKey: rpcKey(BackupControlService.method.listBackupOperations, recentRequest),
-    queryFn: ({ signal }) => api.backup.listBackupOperations(recentRequest, { signal }),
-    ...polling,
-  });
-  const schemaRecent = useQuery({
-    queryKey: rpcKey(SchemaControlService.method.listSchemaOperations, recentRequest),
-    queryFn: ({ signal }) => api.schema.listSchemaOperations(recentRequest, { signal }),
-    ...polling,
-  });
-  const backupActive = useQuery({
-    queryKey: rpcKey(BackupControlService.method.listBackupOperations, ACTIVE_REQUEST),
-    queryFn: ({ signal }) => api.backup.listBackupOperations(ACTIVE_REQUEST, { signal }),
-    ...polling,
-  });
-  const schemaActive = useQuery({
-    queryKey: rpcKey(SchemaControlService.method.listSchemaOperations, ACTIVE_REQUEST),
-    queryFn: ({ signal }) => api.schema.listSchemaOperations(ACTIVE_REQUEST, { signal }),
-    ...polling,
-  });
+  const { backup: backupRecent, schema: schemaRecent } = useOperationLists(recentRequest);
+  // The tray's request, to the letter: it shares the tray's cache, so costs no request of its own.
+  const { backup: backupActive, schema: schemaActive } =
+    useOperationLists(ACTIVE_OPERATIONS_REQUEST);
 
   const recent = useMemo(
     () => newestFirst([backupRecent.data, schemaRecent.data]),

@@ -1,42 +1,15 @@
-import {
-  BackupControlService,
-  SchemaControlService,
-  StoreOperationState,
-  type StoreOperationPage,
-} from '@store/contract';
-import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { listPollInterval } from '../../../lib/polling';
-import { rpcKey } from '../../../lib/query-keys';
-import { useApi } from '../../../lib/services';
+import {
+  ACTIVE_OPERATIONS_REQUEST,
+  useOperationLists,
+} from '../../../lib/operations/use-operation-lists';
 import { mergeOperationPages } from '../api/merge-operations';
-
-const ACTIVE_REQUEST = {
-  states: [StoreOperationState.QUEUED, StoreOperationState.RUNNING],
-  pageSize: 50,
-};
-
-const polling = {
-  refetchInterval: (query: { state: { data: StoreOperationPage | undefined } }) =>
-    listPollInterval(query.state.data?.operations),
-  refetchIntervalInBackground: false,
-} as const;
 
 /** The tenant's queued and running operations of both services, for the tray. */
 export function useListActiveOperationsQuery() {
-  const api = useApi();
-  const backup = useQuery({
-    queryKey: rpcKey(BackupControlService.method.listBackupOperations, ACTIVE_REQUEST),
-    queryFn: ({ signal }) => api.backup.listBackupOperations(ACTIVE_REQUEST, { signal }),
-    ...polling,
-  });
-  const schema = useQuery({
-    queryKey: rpcKey(SchemaControlService.method.listSchemaOperations, ACTIVE_REQUEST),
-    queryFn: ({ signal }) => api.schema.listSchemaOperations(ACTIVE_REQUEST, { signal }),
-    ...polling,
-  });
+  const { backup, schema } = useOperationLists(ACTIVE_OPERATIONS_REQUEST);
   const merged = useMemo(
-    () => mergeOperationPages([backup.data, schema.data], ACTIVE_REQUEST.pageSize * 2),
+    () => mergeOperationPages([backup.data, schema.data], ACTIVE_OPERATIONS_REQUEST.pageSize * 2),
     [backup.data, schema.data],
   );
   return {
