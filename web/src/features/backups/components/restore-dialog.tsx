@@ -2,10 +2,8 @@ import { StoreRestoreMode, type BackupManifest } from '@store/contract';
 import { useState, type SubmitEvent } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
-import { ErrorBanner } from '../../../components/ui/error-banner';
 import { Field } from '../../../components/ui/field';
 import { useActiveTenant } from '../../../lib/services';
-import { DEFAULT_STEP, MAX_STEP } from '../api/form-checks';
 import { needsHealthOverride } from '../api/health-freshness';
 import {
   checkRestore,
@@ -16,6 +14,7 @@ import {
   type RestoreErrors,
 } from '../api/restore-draft';
 import { useStartRestoreMutation } from '../hooks/use-start-restore-mutation';
+import { FormFooter, KeyPrefixField, StepSizeField } from './backup-form-parts';
 import { HealthOverride } from './health-override';
 
 export interface RestoreDialogProps {
@@ -149,35 +148,20 @@ function RestoreForm({ manifest, coldAllowed, onClose }: Omit<RestoreDialogProps
           )}
         </Field>
       )}
-      <Field
+      <StepSizeField
         label="Apply batch size (optional)"
-        hint={`Entries written per batch: 1 to ${MAX_STEP.toLocaleString()}; blank uses ${DEFAULT_STEP.toLocaleString()}.`}
+        unit="Entries written per batch"
+        value={draft.applyBatchSize}
         error={errors.applyBatchSize}
-      >
-        {(control) => (
-          <input
-            {...control}
-            className="input"
-            inputMode="numeric"
-            value={draft.applyBatchSize}
-            onChange={(e) => update({ applyBatchSize: e.target.value })}
-          />
-        )}
-      </Field>
-      <Field
+        onChange={(applyBatchSize) => update({ applyBatchSize })}
+      />
+      <KeyPrefixField
         label="Key prefix scope (optional)"
         hint="Restore only the entries whose key starts with it."
+        value={draft.keyPrefix}
         error={errors.keyPrefix}
-      >
-        {(control) => (
-          <input
-            {...control}
-            className="input mono"
-            value={draft.keyPrefix}
-            onChange={(e) => update({ keyPrefix: e.target.value })}
-          />
-        )}
-      </Field>
+        onChange={(keyPrefix) => update({ keyPrefix })}
+      />
       <label className="bk-choice">
         <input
           type="checkbox"
@@ -202,15 +186,13 @@ function RestoreForm({ manifest, coldAllowed, onClose }: Omit<RestoreDialogProps
           error={errors.healthOverride}
         />
       )}
-      {start.error && <ErrorBanner title="The server refused the restore" error={start.error} />}
-      <div className="bk-actions">
-        <Button onClick={onClose} disabled={start.isPending}>
-          Cancel
-        </Button>
-        <Button type="submit" variant="primary" busy={start.isPending}>
-          {draft.mode === StoreRestoreMode.IN_PLACE ? 'Continue' : 'Start restore'}
-        </Button>
-      </div>
+      <FormFooter
+        error={start.error}
+        errorTitle="The server refused the restore"
+        pending={start.isPending}
+        submitLabel={draft.mode === StoreRestoreMode.IN_PLACE ? 'Continue' : 'Start restore'}
+        onCancel={onClose}
+      />
     </form>
   );
 }

@@ -1,7 +1,5 @@
 import { useState, type SubmitEvent } from 'react';
-import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
-import { ErrorBanner } from '../../../components/ui/error-banner';
 import { Field } from '../../../components/ui/field';
 import { useActiveTenant } from '../../../lib/services';
 import {
@@ -11,9 +9,9 @@ import {
   type CaptureErrors,
   type CaptureKind,
 } from '../api/capture-draft';
-import { DEFAULT_STEP, MAX_STEP } from '../api/form-checks';
 import { useStartCaptureMutation } from '../hooks/use-start-capture-mutation';
 import { BaseBackupPicker } from './base-backup-picker';
+import { FormFooter, KeyPrefixField, StepSizeField } from './backup-form-parts';
 import { SetTreesPicker } from './set-trees-picker';
 
 export interface StartBackupDialogProps {
@@ -126,20 +124,13 @@ function StartBackupForm({ initial, trees, onClose }: Omit<StartBackupDialogProp
               </select>
             )}
           </Field>
-          <Field
+          <KeyPrefixField
             label="Key prefix (optional)"
             hint="Back up only the entries whose key starts with it."
+            value={draft.keyPrefix}
             error={errors.keyPrefix}
-          >
-            {(control) => (
-              <input
-                {...control}
-                className="input mono"
-                value={draft.keyPrefix}
-                onChange={(e) => update({ keyPrefix: e.target.value })}
-              />
-            )}
-          </Field>
+            onChange={(keyPrefix) => update({ keyPrefix })}
+          />
           {draft.kind === 'incremental' && (
             <BaseBackupPicker
               treeId={draft.treeId}
@@ -151,30 +142,20 @@ function StartBackupForm({ initial, trees, onClose }: Omit<StartBackupDialogProp
           )}
         </>
       )}
-      <Field
+      <StepSizeField
         label="Page size (optional)"
-        hint={`Entries read per step: 1 to ${MAX_STEP.toLocaleString()}; blank uses ${DEFAULT_STEP.toLocaleString()}.`}
+        unit="Entries read per step"
+        value={draft.pageSize}
         error={errors.pageSize}
-      >
-        {(control) => (
-          <input
-            {...control}
-            className="input"
-            inputMode="numeric"
-            value={draft.pageSize}
-            onChange={(e) => update({ pageSize: e.target.value })}
-          />
-        )}
-      </Field>
-      {start.error && <ErrorBanner title="The server refused the backup" error={start.error} />}
-      <div className="bk-actions">
-        <Button onClick={onClose} disabled={start.isPending}>
-          Cancel
-        </Button>
-        <Button type="submit" variant="primary" busy={start.isPending}>
-          Start {KIND_LABELS[draft.kind].toLowerCase()} backup
-        </Button>
-      </div>
+        onChange={(pageSize) => update({ pageSize })}
+      />
+      <FormFooter
+        error={start.error}
+        errorTitle="The server refused the backup"
+        pending={start.isPending}
+        submitLabel={`Start ${KIND_LABELS[draft.kind].toLowerCase()} backup`}
+        onCancel={onClose}
+      />
     </form>
   );
 }
