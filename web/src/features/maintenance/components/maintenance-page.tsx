@@ -1,5 +1,6 @@
 import { StoreOperationKind, type StoreOperationStatus } from '@store/contract';
 import { useState, type ReactNode } from 'react';
+import { CatalogRebuildFacts } from '../../../components/operations/catalog-rebuild-facts';
 import { OperationRunSummary } from '../../../components/operations/operation-run-summary';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { ErrorBanner } from '../../../components/ui/error-banner';
@@ -11,7 +12,7 @@ import { isActiveState } from '../../../lib/operations/operation-kinds';
 import { useLatestBackupOperationQuery } from '../../../lib/operations/use-latest-backup-operation-query';
 import { useActiveTenant } from '../../../lib/services';
 import { useStartRebuildMutation, useStartScrubMutation } from '../hooks/use-maintenance-mutations';
-import { RebuildResult, ScrubResult } from './maintenance-results';
+import { ScrubResult } from './maintenance-results';
 
 /** /maintenance — catalog rebuild and scrub of the active tenant, and their latest results. */
 export function MaintenancePage() {
@@ -124,7 +125,9 @@ function RebuildPanel() {
       </div>
       <LatestRun title="Latest rebuild" query={latest}>
         {(operation) =>
-          operation.result.case === 'rebuild' && <RebuildResult result={operation.result.value} />
+          operation.result.case === 'rebuild' && (
+            <CatalogRebuildFacts result={operation.result.value} />
+          )
         }
       </LatestRun>
     </section>

@@ -1,4 +1,4 @@
-import type { StoreCatalogRebuildResult, StoreCatalogScrubResult } from '@store/contract';
+import type { StoreCatalogScrubResult } from '@store/contract';
 import { Link } from 'react-router';
 import { Table } from '../../../components/ui/table';
 import { formatCount } from '../../../lib/format';
@@ -76,33 +76,5 @@ export function ScrubResult({ result }: { result: StoreCatalogScrubResult }) {
         />
       )}
     </div>
-  );
-}
-
-/** A rebuild's result: manifests read and catalog rows re-created. */
-export function RebuildResult({ result }: { result: StoreCatalogRebuildResult }) {
-  return (
-    <dl className="facts">
-      <dt>Manifests scanned</dt>
-      <dd>{formatCount(result.manifestsScanned)}</dd>
-      <dt>Rows re-created</dt>
-      <dd>{formatCount(result.rowsRestored)}</dd>
-      <dt>Already in the catalog</dt>
-      <dd>{formatCount(result.rowsAlreadyPresent)}</dd>
-      <dt>Unreadable manifests</dt>
-      <dd>
-        {result.unreadableManifests.length === 0 ? (
-          'None'
-        ) : (
-          <ul className="plain-list">
-            {result.unreadableManifests.map((name) => (
-              <li key={name} className="mono">
-                {name}
-              </li>
-            ))}
-          </ul>
-        )}
-      </dd>
-    </dl>
   );
 }

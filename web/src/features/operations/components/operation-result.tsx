@@ -1,11 +1,11 @@
 import { StoreOperationKind, StoreRestoreMode, type StoreOperationStatus } from '@store/contract';
 import { Link } from 'react-router';
+import { CatalogRebuildFacts } from '../../../components/operations/catalog-rebuild-facts';
 import { formatCount } from '../../../lib/format';
 import { paths } from '../../../lib/paths';
 import {
   ComplianceSummary,
   HealthSummary,
-  RebuildSummary,
   RemediationSummary,
   ScrubSummary,
   SetCaptureSummary,
@@ -78,7 +78,7 @@ export function OperationResult({ operation }: { operation: StoreOperationStatus
     case 'healthReport':
       return <HealthSummary report={result.value} />;
     case 'rebuild':
-      return <RebuildSummary result={result.value} />;
+      return <CatalogRebuildFacts result={result.value} />;
     case 'scrub':
       return <ScrubSummary result={result.value} />;
     case 'remediationReport':

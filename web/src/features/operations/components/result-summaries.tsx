@@ -2,7 +2,6 @@ import {
   BackupHealthStatus,
   type BackupHealthReport,
   type StoreBackupSetCaptureResult,
-  type StoreCatalogRebuildResult,
   type StoreCatalogScrubResult,
   type StoreSchemaComplianceReport,
   type StoreSchemaRemediationReport,
@@ -56,23 +55,6 @@ export function HealthSummary({ report }: { report: BackupHealthReport }) {
         {report.issues.length === 0
           ? 'None'
           : report.issues.map((issue) => `${issue.artifactId}: ${issue.problem}`).join('; ')}
-      </dd>
-    </dl>
-  );
-}
-
-export function RebuildSummary({ result }: { result: StoreCatalogRebuildResult }) {
-  return (
-    <dl className="facts">
-      <dt>Manifests scanned</dt>
-      <dd>{formatCount(result.manifestsScanned)}</dd>
-      <dt>Catalog rows restored</dt>
-      <dd>{formatCount(result.rowsRestored)}</dd>
-      <dt>Already present</dt>
-      <dd>{formatCount(result.rowsAlreadyPresent)}</dd>
-      <dt>Unreadable manifests</dt>
-      <dd>
-        {result.unreadableManifests.length === 0 ? 'None' : result.unreadableManifests.join(', ')}
       </dd>
     </dl>
   );
