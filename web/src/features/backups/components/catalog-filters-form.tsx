@@ -1,6 +1,6 @@
 import { BackupKind } from '@store/contract';
 import { useEffect, useState, type SubmitEvent } from 'react';
-import { Button } from '../../../components/ui/button';
+import { FilterActions, FilterField } from '../../../components/ui/filters';
 import { EMPTY_FILTERS, isFiltered, type CatalogFilters } from '../api/catalog-filters';
 
 export interface CatalogFiltersFormProps {
@@ -30,8 +30,7 @@ export function CatalogFiltersForm({ filters, trees, onChange }: CatalogFiltersF
 
   return (
     <form className="filters" role="search" aria-label="Filter backups" onSubmit={submit}>
-      <label className="filters__item">
-        <span>Tree</span>
+      <FilterField label="Tree">
         <select
           className="input"
           value={filters.treeId}
@@ -44,9 +43,8 @@ export function CatalogFiltersForm({ filters, trees, onChange }: CatalogFiltersF
             </option>
           ))}
         </select>
-      </label>
-      <label className="filters__item">
-        <span>Kind</span>
+      </FilterField>
+      <FilterField label="Kind">
         <select
           className="input"
           value={filters.kind}
@@ -56,9 +54,8 @@ export function CatalogFiltersForm({ filters, trees, onChange }: CatalogFiltersF
           <option value={BackupKind.FULL}>Full</option>
           <option value={BackupKind.INCREMENTAL}>Incremental</option>
         </select>
-      </label>
-      <label className="filters__item">
-        <span>Created from</span>
+      </FilterField>
+      <FilterField label="Created from">
         <input
           className="input"
           type="date"
@@ -66,9 +63,8 @@ export function CatalogFiltersForm({ filters, trees, onChange }: CatalogFiltersF
           max={filters.createdTo || undefined}
           onChange={(e) => apply({ createdFrom: e.target.value })}
         />
-      </label>
-      <label className="filters__item">
-        <span>Created to</span>
+      </FilterField>
+      <FilterField label="Created to">
         <input
           className="input"
           type="date"
@@ -76,31 +72,24 @@ export function CatalogFiltersForm({ filters, trees, onChange }: CatalogFiltersF
           min={filters.createdFrom || undefined}
           onChange={(e) => apply({ createdTo: e.target.value })}
         />
-      </label>
-      <label className="filters__item">
-        <span>Name contains</span>
+      </FilterField>
+      <FilterField label="Name contains">
         <input
           className="input"
           type="search"
           value={name}
           onChange={(e) => setName(e.target.value)}
         />
-      </label>
-      <label className="filters__item">
-        <span>Set id</span>
+      </FilterField>
+      <FilterField label="Set id">
         <input
           className="input"
           type="search"
           value={setId}
           onChange={(e) => setSetId(e.target.value)}
         />
-      </label>
-      <Button type="submit">Apply</Button>
-      {isFiltered(filters) && (
-        <Button variant="ghost" onClick={() => onChange(EMPTY_FILTERS)}>
-          Clear filters
-        </Button>
-      )}
+      </FilterField>
+      <FilterActions filtered={isFiltered(filters)} onClear={() => onChange(EMPTY_FILTERS)} />
     </form>
   );
 }

@@ -1,6 +1,6 @@
 import { StoreOperationKind, StoreOperationState } from '@store/contract';
 import { useEffect, useState, type SubmitEvent } from 'react';
-import { Button } from '../../../components/ui/button';
+import { FilterActions, FilterField } from '../../../components/ui/filters';
 import {
   kindLabel,
   OPERATION_KINDS,
@@ -39,8 +39,7 @@ export function OperationsFilters({ filters, onChange }: OperationsFiltersProps)
 
   return (
     <form className="filters" role="search" aria-label="Filter operations" onSubmit={submit}>
-      <label className="filters__item">
-        <span>State</span>
+      <FilterField label="State">
         <select
           className="input"
           value={stateValue}
@@ -54,9 +53,8 @@ export function OperationsFilters({ filters, onChange }: OperationsFiltersProps)
             </option>
           ))}
         </select>
-      </label>
-      <label className="filters__item">
-        <span>Kind</span>
+      </FilterField>
+      <FilterField label="Kind">
         <select
           className="input"
           value={kindValue}
@@ -72,9 +70,8 @@ export function OperationsFilters({ filters, onChange }: OperationsFiltersProps)
             </option>
           ))}
         </select>
-      </label>
-      <label className="filters__item">
-        <span>Target id</span>
+      </FilterField>
+      <FilterField label="Target id">
         <input
           className="input"
           type="search"
@@ -82,13 +79,11 @@ export function OperationsFilters({ filters, onChange }: OperationsFiltersProps)
           placeholder="Tree or backup id"
           onChange={(event) => setTarget(event.target.value)}
         />
-      </label>
-      <Button type="submit">Apply</Button>
-      {(filters.states.length > 0 || filters.kinds.length > 0 || filters.targetId) && (
-        <Button variant="ghost" onClick={() => apply({ states: [], kinds: [], targetId: '' })}>
-          Clear filters
-        </Button>
-      )}
+      </FilterField>
+      <FilterActions
+        filtered={filters.states.length > 0 || filters.kinds.length > 0 || filters.targetId !== ''}
+        onClear={() => apply({ states: [], kinds: [], targetId: '' })}
+      />
     </form>
   );
 }
