@@ -1,5 +1,5 @@
 import type { ConnectRouter, HandlerContext } from '@connectrpc/connect';
-import { SchemaControlService } from '@store/contract';
+import { SchemaControlService, type StoreOperationListRequest } from '@store/contract';
 import { COMPLIANCE_OPERATION_KINDS, SCHEMA_OPERATION_KINDS } from '../engines/operation-kinds.js';
 import type { SchemaEngine } from '../engines/schema/schema-engine.js';
 import type { SchemaOperations, StartContext } from '../engines/schema/schema-tracked.js';
@@ -9,6 +9,7 @@ import {
   toHandle,
   toListFilter,
   toOperationStatus,
+  type OperationView,
   type ResultMapper,
 } from './operation-mapping.js';
 import type { OperationsFacade } from './operations-facade.js';
@@ -32,9 +33,43 @@ function startOf(context: HandlerContext, operationId: string | undefined): Star
   return { tenant, createdBy: caller.subject, trackingId: operationId };
 }
 
+/** Status, list and cancel of one family of operations, within the caller's tenant. */
+function operationQueries(
+  facade: OperationsFacade,
+  kinds: readonly string[],
+  resultMappers: Readonly<Record<string, ResultMapper>>,
+) {
+  const statusOf = (operation: OperationView | undefined) => ({
+    status: operation && toOperationStatus(operation, resultMappers),
+  });
+  return {
+    async status(request: { operationId: string }, context: HandlerContext) {
+      const { tenant } = callScopeOf(context);
+      return statusOf(await facade.get(tenant, request.operationId, kinds));
+    },
+    async list(request: StoreOperationListRequest, context: HandlerContext) {
+      const { tenant } = callScopeOf(context);
+      const page = await facade.list(tenant, toListFilter(request, kinds));
+      return {
+        operations: page.operations.map((o) => toOperationStatus(o, resultMappers)),
+        nextPageToken: page.nextPageToken,
+      };
+    },
+    async cancel(request: { operationId: string }, context: HandlerContext) {
+      const { tenant } = callScopeOf(context);
+      return statusOf(await facade.cancel(tenant, request.operationId, kinds));
+    },
+  };
+}
+
 /** SchemaControlService; RPCs whose engine is not on this server answer Unimplemented. */
 export function registerSchemaService(router: ConnectRouter, facades: SchemaBindingFacades): void {
   const { operations, complianceOperations, engine, tracked, resultMappers } = facades;
+  const schemaQueries =
+    operations && operationQueries(operations, SCHEMA_OPERATION_KINDS, resultMappers);
+  const complianceQueries =
+    complianceOperations &&
+    operationQueries(complianceOperations, COMPLIANCE_OPERATION_KINDS, resultMappers);
   router.service(SchemaControlService, {
     getAuthScheme() {
       return { schemes: facades.schemes().map((s) => ({ ...s })) };
@@ -58,66 +93,21 @@ export function registerSchemaService(router: ConnectRouter, facades: SchemaBind
         );
       },
     }),
-    ...(operations && {
-      async getSchemaOperationStatus(request, context) {
-        const { tenant } = callScopeOf(context);
-        const operation = await operations.get(tenant, request.operationId, SCHEMA_OPERATION_KINDS);
-        return { status: operation && toOperationStatus(operation, resultMappers) };
-      },
-      async listSchemaOperations(request, context) {
-        const { tenant } = callScopeOf(context);
-        const page = await operations.list(tenant, toListFilter(request, SCHEMA_OPERATION_KINDS));
-        return {
-          operations: page.operations.map((o) => toOperationStatus(o, resultMappers)),
-          nextPageToken: page.nextPageToken,
-        };
-      },
-      async cancelSchemaOperation(request, context) {
-        const { tenant } = callScopeOf(context);
-        const operation = await operations.cancel(
-          tenant,
-          request.operationId,
-          SCHEMA_OPERATION_KINDS,
-        );
-        return { status: operation && toOperationStatus(operation, resultMappers) };
-      },
+    ...(schemaQueries && {
+      getSchemaOperationStatus: schemaQueries.status,
+      listSchemaOperations: schemaQueries.list,
+      cancelSchemaOperation: schemaQueries.cancel,
     }),
-    ...(complianceOperations && {
+    ...(complianceQueries && {
       ...(tracked && {
         async startComplianceScan(request, context) {
           const start = startOf(context, request.operationId);
           return toHandle(await tracked.startComplianceScan(start, request.treeId));
         },
       }),
-      async getComplianceScanStatus(request, context) {
-        const { tenant } = callScopeOf(context);
-        const operation = await complianceOperations.get(
-          tenant,
-          request.operationId,
-          COMPLIANCE_OPERATION_KINDS,
-        );
-        return { status: operation && toOperationStatus(operation, resultMappers) };
-      },
-      async listComplianceScans(request, context) {
-        const { tenant } = callScopeOf(context);
-        const page = await complianceOperations.list(
-          tenant,
-          toListFilter(request, COMPLIANCE_OPERATION_KINDS),
-        );
-        return {
-          operations: page.operations.map((o) => toOperationStatus(o, resultMappers)),
-          nextPageToken: page.nextPageToken,
-        };
-      },
-      async cancelComplianceScan(request, context) {
-        const { tenant } = callScopeOf(context);
-        const operation = await complianceOperations.cancel(
-          tenant,
-          request.operationId,
-          COMPLIANCE_OPERATION_KINDS,
-        );
-        return { status: operation && toOperationStatus(operation, resultMappers) };
-      },
+      getComplianceScanStatus: complianceQueries.status,
+      listComplianceScans: complianceQueries.list,
+      cancelComplianceScan: complianceQueries.cancel,
     }),
   });
 }
