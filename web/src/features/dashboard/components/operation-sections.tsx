@@ -1,30 +1,18 @@
 import type { StoreOperationStatus } from '@store/contract';
 import { Link } from 'react-router';
+import {
+  createdColumn,
+  operationColumn,
+  targetColumn,
+} from '../../../components/operations/operation-columns';
 import { OperationProgress } from '../../../components/operations/operation-progress';
 import { Table, type Column } from '../../../components/ui/table';
 import { Time } from '../../../components/ui/time';
 import { codeNameFromWire } from '../../../lib/errors';
-import { kindLabel } from '../../../lib/operations/operation-kinds';
 import { paths } from '../../../lib/paths';
 import type { RecentOperations } from '../hooks/use-recent-operations';
 import { failedSince } from '../api/attention';
 import { DashboardSection } from './dashboard-section';
-
-const operationColumn: Column<StoreOperationStatus> = {
-  id: 'operation',
-  header: 'Operation',
-  cell: (op) => (
-    <Link to={paths.operation(op.operationId)}>
-      {kindLabel(op.kind)}
-      <span className="mono muted table__sub">{op.operationId}</span>
-    </Link>
-  ),
-};
-const targetColumn: Column<StoreOperationStatus> = {
-  id: 'target',
-  header: 'Target',
-  cell: (op) => op.targetId ?? <span className="muted">—</span>,
-};
 
 const failedColumns: readonly Column<StoreOperationStatus>[] = [
   operationColumn,
@@ -48,7 +36,7 @@ const runningColumns: readonly Column<StoreOperationStatus>[] = [
   operationColumn,
   targetColumn,
   { id: 'progress', header: 'Progress', cell: (op) => <OperationProgress operation={op} /> },
-  { id: 'created', header: 'Created', cell: (op) => <Time value={op.createdAt} /> },
+  createdColumn,
 ];
 
 /** Operations of both services that failed in the last 24 hours. */

@@ -1,25 +1,18 @@
 import type { StoreOperationStatus } from '@store/contract';
-import { Link } from 'react-router';
+import {
+  createdColumn,
+  operationColumn,
+  targetColumn,
+} from '../../../components/operations/operation-columns';
 import { OperationStateBadge } from '../../../components/operations/operation-state-badge';
 import { ProgressBar } from '../../../components/ui/progress-bar';
 import { Table, type Column } from '../../../components/ui/table';
-import { Time } from '../../../components/ui/time';
 import { isActiveState, kindLabel } from '../../../lib/operations/operation-kinds';
-import { paths } from '../../../lib/paths';
 import { OperationDuration } from './operation-duration';
 
 const columns: readonly Column<StoreOperationStatus>[] = [
-  {
-    id: 'operation',
-    header: 'Operation',
-    cell: (op) => (
-      <Link to={paths.operation(op.operationId)}>
-        {kindLabel(op.kind)}
-        <span className="mono muted table__sub">{op.operationId}</span>
-      </Link>
-    ),
-  },
-  { id: 'target', header: 'Target', cell: (op) => op.targetId ?? <span className="muted">—</span> },
+  operationColumn,
+  targetColumn,
   {
     id: 'state',
     header: 'State',
@@ -40,7 +33,7 @@ const columns: readonly Column<StoreOperationStatus>[] = [
         <span className="muted">{op.error ? op.error.message : (op.progress?.message ?? '')}</span>
       ),
   },
-  { id: 'created', header: 'Created', cell: (op) => <Time value={op.createdAt} /> },
+  createdColumn,
   { id: 'duration', header: 'Duration', cell: (op) => <OperationDuration operation={op} /> },
   { id: 'by', header: 'By', cell: (op) => op.createdBy || <span className="muted">—</span> },
 ];
