@@ -1,20 +1,18 @@
-import { BackupControlService, TreeDataService } from '@store/contract';
+import { BackupControlService } from '@store/contract';
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { SLOW_POLL_MS } from '../../../lib/polling';
 import { rpcKey } from '../../../lib/query-keys';
 import { useApi } from '../../../lib/services';
+import { firstTreesPageQuery } from '../../../lib/trees/first-trees-page-query';
 
-const TREES_PAGE_SIZE = 1_000;
 /** Scope status is one call per tree (there is no list form); beyond this many, the view says so. */
 export const MAX_SCOPE_CHECKS = 100;
 
 /** The tenant's trees with their dead-letter counts: one ListTrees page. */
 export function useTreesOverview() {
   const api = useApi();
-  const request = { pageSize: TREES_PAGE_SIZE };
   return useQuery({
-    queryKey: rpcKey(TreeDataService.method.listTrees, request),
-    queryFn: ({ signal }) => api.data.listTrees(request, { signal }),
+    ...firstTreesPageQuery(api),
     refetchInterval: SLOW_POLL_MS,
     refetchIntervalInBackground: false,
   });
