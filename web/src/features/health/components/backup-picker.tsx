@@ -1,6 +1,5 @@
 import type { BackupManifest } from '@store/contract';
-import { ErrorBanner } from '../../../components/ui/error-banner';
-import { Field } from '../../../components/ui/field';
+import { ListPicker } from '../../../components/ui/list-picker';
 import { backupLabel } from '../api/backup-health';
 
 export interface BackupPickerProps {
@@ -21,32 +20,16 @@ export function BackupPicker({
   error,
   onRetry,
 }: BackupPickerProps) {
-  const listed = backups ?? [];
-  const missing = value !== '' && !listed.some((b) => b.backupId === value);
   return (
-    <div className="filters">
-      <Field
-        label="Backup"
-        hint={isPending ? 'Loading backups…' : listed.length === 0 ? 'No backups yet.' : undefined}
-      >
-        {(control) => (
-          <select
-            {...control}
-            className="input"
-            value={value}
-            onChange={(event) => onChange(event.target.value)}
-          >
-            <option value="">Choose a backup…</option>
-            {missing && <option value={value}>{value}</option>}
-            {listed.map((backup) => (
-              <option key={backup.backupId} value={backup.backupId}>
-                {backupLabel(backup)}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
-      {error && <ErrorBanner title="Could not list backups" error={error} onRetry={onRetry} />}
-    </div>
+    <ListPicker
+      label="Backup"
+      noun={{ one: 'backup', many: 'backups' }}
+      value={value}
+      onChange={onChange}
+      options={backups?.map((backup) => ({ value: backup.backupId, label: backupLabel(backup) }))}
+      isPending={isPending}
+      error={error}
+      onRetry={onRetry}
+    />
   );
 }

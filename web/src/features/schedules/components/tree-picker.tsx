@@ -1,5 +1,4 @@
-import { ErrorBanner } from '../../../components/ui/error-banner';
-import { Field } from '../../../components/ui/field';
+import { ListPicker } from '../../../components/ui/list-picker';
 import { useTreeNamesQuery } from '../hooks/use-tree-names-query';
 
 export interface TreePickerProps {
@@ -10,37 +9,16 @@ export interface TreePickerProps {
 /** A select of the tenant's trees; a tree named in the URL but not listed stays selectable. */
 export function TreePicker({ value, onChange }: TreePickerProps) {
   const trees = useTreeNamesQuery();
-  const names = trees.data ?? [];
-  const options = value !== '' && !names.includes(value) ? [value, ...names] : names;
   return (
-    <div className="filters">
-      <Field
-        label="Tree"
-        hint={trees.isPending ? 'Loading trees…' : names.length === 0 ? 'No trees yet.' : undefined}
-      >
-        {(control) => (
-          <select
-            {...control}
-            className="input"
-            value={value}
-            onChange={(event) => onChange(event.target.value)}
-          >
-            <option value="">Choose a tree…</option>
-            {options.map((name) => (
-              <option key={name} value={name}>
-                {name}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
-      {trees.error && (
-        <ErrorBanner
-          title="Could not list trees"
-          error={trees.error}
-          onRetry={() => void trees.refetch()}
-        />
-      )}
-    </div>
+    <ListPicker
+      label="Tree"
+      noun={{ one: 'tree', many: 'trees' }}
+      value={value}
+      onChange={onChange}
+      options={trees.data?.map((name) => ({ value: name, label: name }))}
+      isPending={trees.isPending}
+      error={trees.error}
+      onRetry={() => void trees.refetch()}
+    />
   );
 }
