@@ -203,12 +203,17 @@ export async function listBackupRows(
         : qb.where('last_health_status', '=', filter.healthStatus ?? ''),
     )
     .$if(after !== undefined, (qb) =>
-      qb.where((eb) =>
-        eb.or([
-          eb('created_at', '<', after?.createdAt ?? 0),
-          eb.and([eb('created_at', '=', after?.createdAt ?? 0), eb('id', '<', after?.id ?? '')]),
-        ]),
-      ),
+      qb
+        // Redundant with the OR below, but it is what bounds the index range: with the OR alone
+        // SQLite walks the index from the newest row, so a page deep in a 1 000 000-row catalog
+        // took 10× the first page.
+        .where('created_at', '<=', after?.createdAt ?? 0)
+        .where((eb) =>
+          eb.or([
+            eb('created_at', '<', after?.createdAt ?? 0),
+            eb.and([eb('created_at', '=', after?.createdAt ?? 0), eb('id', '<', after?.id ?? '')]),
+          ]),
+        ),
     )
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
