@@ -30,7 +30,7 @@ step('buf breaking against the 9.9.0 baseline', 'buf', [
 ]);
 step('generated code is fresh', 'node', ['scripts/check-generated.mjs']);
 step('system packages (apt)', 'node', ['scripts/ensure-system-packages.mjs']);
-for (const project of ['proto', 'server', 'web', 'proxy', 'e2e']) {
+for (const project of ['proto', 'server', 'web', 'proxy', 'e2e', 'bench']) {
   step(`typecheck ${project}`, 'tsc', ['-p', project]);
 }
 step('eslint', 'eslint', ['.', '--max-warnings=0']);
