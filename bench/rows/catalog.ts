@@ -5,6 +5,7 @@ import { BackupControlService } from '@store/contract';
 import { timestampFromMs } from '@bufbuild/protobuf/wkt';
 import type { BackupManifestDoc } from '../../server/src/engines/backup/backup-types.js';
 import { rowOfManifest } from '../../server/src/engines/backup/catalog/catalog-entry.js';
+import { backupRowValues } from '../../server/src/storage/backup-store.js';
 import { TENANT, type BenchServer } from '../lib/bench-server.js';
 import type { RawDb } from '../lib/raw-db.js';
 import type { BenchRow } from '../lib/results.js';
@@ -46,23 +47,7 @@ export function catalogRow(i: number, tenant = TENANT) {
     createdBy: 'bench',
     labels: { source: 'bench' },
   };
-  const row = rowOfManifest(manifest);
-  return {
-    tenant: row.tenant,
-    id: row.id,
-    name: row.name,
-    kind: row.kind,
-    tree_name: row.treeName,
-    key_prefix: row.keyPrefix,
-    base_backup_id: row.baseBackupId,
-    set_id: row.setId,
-    physical_tree_id: row.physicalTreeId,
-    created_at: row.createdAt,
-    completed_at: row.completedAt,
-    to_sequence: row.toSequence,
-    manifest_json: row.manifestJson,
-    health_monitoring: 0,
-  };
+  return backupRowValues(rowOfManifest(manifest));
 }
 
 /** Adds catalog rows from..to-1 (not measured). */

@@ -73,7 +73,8 @@ function toRow(row: Selectable<BackupsTable>): BackupRow {
   };
 }
 
-function toValues(row: NewBackupRow) {
+/** The `backups` table columns of a new catalog row (health fields empty). */
+export function backupRowValues(row: NewBackupRow) {
   return {
     tenant: row.tenant,
     id: row.id,
@@ -120,7 +121,7 @@ export async function publishBackups(
       }
     }
     for (const row of rows) {
-      await tx.db.insertInto('backups').values(toValues(row)).execute();
+      await tx.db.insertInto('backups').values(backupRowValues(row)).execute();
       await tx.db
         .deleteFrom('backup_captures')
         .where('tenant', '=', row.tenant)
@@ -135,7 +136,7 @@ export async function publishBackups(
 export async function insertBackupIfAbsent(handle: TreeDb, row: NewBackupRow): Promise<boolean> {
   const inserted = await handle.db
     .insertInto('backups')
-    .values(toValues(row))
+    .values(backupRowValues(row))
     .onConflict((oc) => oc.columns(['tenant', 'id']).doNothing())
     .returning('id')
     .executeTakeFirst();

@@ -136,42 +136,23 @@ export function restoreToProto(result: RestoreResult) {
   };
 }
 
+type ResultCase = NonNullable<StoreOperationStatus['result']['case']>;
+
+/** A mapper putting an engine result, converted by `toProto`, in the status's `result` oneof. */
+function resultAs<T>(resultCase: ResultCase, toProto: (result: T) => unknown): ResultMapper {
+  return (r) => ({ case: resultCase, value: toProto(r as T) }) as StoreOperationStatus['result'];
+}
+
 /** Status result mappers of the backup kinds (the status's result oneof). */
 export const BACKUP_RESULT_MAPPERS: Readonly<Record<string, ResultMapper>> = {
-  BACKUP: (r) =>
-    ({
-      case: 'capture',
-      value: captureToProto(r as CaptureResult),
-    }) as StoreOperationStatus['result'],
-  INCREMENTAL_BACKUP: (r) =>
-    ({
-      case: 'capture',
-      value: captureToProto(r as CaptureResult),
-    }) as StoreOperationStatus['result'],
-  BACKUP_SET: (r) =>
-    ({
-      case: 'setCapture',
-      value: setCaptureToProto(r as SetCaptureResult),
-    }) as StoreOperationStatus['result'],
-  RESTORE: (r) =>
-    ({
-      case: 'restore',
-      value: restoreToProto(r as RestoreResult),
-    }) as StoreOperationStatus['result'],
-  COLD_RESTORE: (r) =>
-    ({
-      case: 'restore',
-      value: restoreToProto(r as RestoreResult),
-    }) as StoreOperationStatus['result'],
-  BACKUP_HEALTH_CHECK: (r) =>
-    ({
-      case: 'healthReport',
-      value: healthReportToProto(r as HealthReport),
-    }) as StoreOperationStatus['result'],
-  CATALOG_REBUILD: (r) =>
-    ({ case: 'rebuild', value: r as RebuildResult }) as StoreOperationStatus['result'],
-  CATALOG_SCRUB: (r) =>
-    ({ case: 'scrub', value: r as ScrubResult }) as StoreOperationStatus['result'],
+  BACKUP: resultAs('capture', captureToProto),
+  INCREMENTAL_BACKUP: resultAs('capture', captureToProto),
+  BACKUP_SET: resultAs('setCapture', setCaptureToProto),
+  RESTORE: resultAs('restore', restoreToProto),
+  COLD_RESTORE: resultAs('restore', restoreToProto),
+  BACKUP_HEALTH_CHECK: resultAs('healthReport', healthReportToProto),
+  CATALOG_REBUILD: resultAs('rebuild', (r: RebuildResult) => r),
+  CATALOG_SCRUB: resultAs('scrub', (r: ScrubResult) => r),
 };
 
 export { durationFromMs };
