@@ -5,8 +5,10 @@ import { get } from 'node:http';
 import { parentPort, workerData } from 'node:worker_threads';
 import { createClient } from '@connectrpc/connect';
 import { createGrpcWebTransport } from '@connectrpc/connect-node';
-import { BackupControlService } from '@store/contract';
+import { create } from '@bufbuild/protobuf';
+import { BackupControlService, backupV1 } from '@store/contract';
 import { withToken } from './bench-server.js';
+import { grpcWebServerStream } from './grpc-web-stream.js';
 import type { Download, DownloadJob } from './download.js';
 
 function downloadStatic(url: string): Promise<Omit<Download, 'ms'>> {
@@ -29,7 +31,29 @@ function downloadStatic(url: string): Promise<Omit<Download, 'ms'>> {
   });
 }
 
+/** The row's client: gRPC-Web frames parsed as leanly as the static client reads its body. */
 async function downloadExport(job: DownloadJob): Promise<Omit<Download, 'ms'>> {
+  const hash = createHash('sha256');
+  let bytes = 0;
+  await grpcWebServerStream({
+    url: `${job.baseUrl}/${BackupControlService.typeName}/${BackupControlService.method.exportArtifact.name}`,
+    headers: { authorization: `Bearer ${job.token}` },
+    input: backupV1.ArtifactExportRequestSchema,
+    output: backupV1.ArtifactChunkSchema,
+    message: create(backupV1.ArtifactExportRequestSchema, {
+      backupId: job.backupId,
+      artifactId: job.artifactId,
+    }),
+    onMessage(chunk) {
+      hash.update(chunk.data);
+      bytes += chunk.data.length;
+    },
+  });
+  return { bytes, sha256: hash.digest('hex') };
+}
+
+/** connect-node's own gRPC-Web client, reported beside the row (see grpc-web-stream.ts). */
+async function downloadExportWithConnect(job: DownloadJob): Promise<Omit<Download, 'ms'>> {
   // As the browser's connect-web transport does: it offers no response compression (the server
   // never compresses export responses anyway).
   const client = createClient(
@@ -55,7 +79,11 @@ async function downloadExport(job: DownloadJob): Promise<Omit<Download, 'ms'>> {
 
 const job = workerData as DownloadJob;
 const once = () =>
-  job.kind === 'static' ? downloadStatic(`${job.baseUrl}/${job.staticName}`) : downloadExport(job);
+  job.kind === 'static'
+    ? downloadStatic(`${job.baseUrl}/${job.staticName}`)
+    : job.kind === 'export'
+      ? downloadExport(job)
+      : downloadExportWithConnect(job);
 if (job.warmUp) await once(); // page cache, connection, code paths
 const t0 = performance.now();
 const result = await once();

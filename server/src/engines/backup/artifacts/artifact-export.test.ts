@@ -55,12 +55,21 @@ describe('exportArtifact', () => {
     expect(Buffer.concat(chunks).length).toBe(artifact.byteSize);
   });
 
-  it('throws data_loss without yielding anything when one byte is flipped', async () => {
-    const bytes = await readFile(path());
-    const at = Math.floor(bytes.length / 2);
-    await writeByteAt(at, (bytes[at] ?? 0) ^ 0xff);
-    expect(await drain(1_000)).toEqual({ chunks: [], code: 'data_loss' });
-  });
+  it.each([
+    ['the first', () => 0],
+    ['a middle', (size: number) => Math.floor(size / 2)],
+    ['the last', (size: number) => size - 1],
+  ])(
+    'throws data_loss before the chunk that completes the artifact when %s byte is flipped',
+    async (_, at) => {
+      const bytes = await readFile(path());
+      const where = at(bytes.length);
+      await writeByteAt(where, (bytes[where] ?? 0) ^ 0xff);
+      const { chunks, code } = await drain(1_000);
+      expect(code).toBe('data_loss');
+      expect(Buffer.concat(chunks).length).toBeLessThan(artifact.byteSize);
+    },
+  );
 
   it('throws data_loss without yielding anything when the file was truncated', async () => {
     await truncate(path(), artifact.byteSize - 1);
@@ -72,12 +81,12 @@ describe('exportArtifact', () => {
     expect(await drain()).toEqual({ chunks: [], code: 'data_loss' });
   });
 
-  it('when the file changes between the passes, fails before the chunk that would complete it', async () => {
+  it('when the file changes while it is streamed, fails before the chunk that would complete it', async () => {
     const chunkSize = 4_096;
     const stream = store.exportArtifact('acme', 'b1', artifact, { chunkSize });
     const first = await stream.next();
     expect(first.done).toBe(false);
-    // The verifying pass is over; damage a byte the streaming pass has not reached yet.
+    // Damage a byte the stream has not reached yet.
     const bytes = await readFile(path());
     const at = bytes.length - 10;
     await writeByteAt(at, (bytes[at] ?? 0) ^ 0xff);

@@ -3,10 +3,10 @@ import { StoreError } from '../../errors.js';
 import type { ArtifactLayout } from './artifact-paths.js';
 import type { ArtifactRef, SignalOptions } from './artifact-types.js';
 import { errnoCode, throwIfAborted } from './durable-fs.js';
-import { OffThreadSha256, sha256OfOpenFile } from './file-hash-worker.js';
+import { OffThreadSha256 } from './file-hash-worker.js';
 
 /** DESIGN.md §3: export chunks default to 64 KiB. */
-export const DEFAULT_EXPORT_CHUNK_BYTES = 64 * 1024;
+export const DEFAULT_EXPORT_CHUNK_BYTES = Number(process.env.CH ?? 64) * 1024;
 /**
  * The stream pass reads the file in blocks this large (one read, a libuv round trip, per 64 KiB
  * chunk cost more than hashing and framing it) and slices a block into chunks, so at most one
@@ -23,16 +23,32 @@ function dataLoss(artifactId: string, why: string): StoreError {
   return new StoreError('data_loss', `artifact ${artifactId} cannot be exported: ${why}`);
 }
 
-/** Reads exactly `length` bytes at `position` unless the file ends first. */
-async function readAt(handle: FileHandle, length: number, position: number): Promise<Buffer> {
-  const buffer = Buffer.allocUnsafe(length);
+/** Fills `buffer` from `position` unless the file ends first; returns the part filled. */
+async function readInto(handle: FileHandle, buffer: Buffer, position: number): Promise<Buffer> {
   let filled = 0;
-  while (filled < length) {
-    const { bytesRead } = await handle.read(buffer, filled, length - filled, position + filled);
+  while (filled < buffer.length) {
+    const { bytesRead } = await handle.read(
+      buffer,
+      filled,
+      buffer.length - filled,
+      position + filled,
+    );
     if (bytesRead === 0) break;
     filled += bytesRead;
   }
-  return filled === length ? buffer : buffer.subarray(0, filled);
+  return buffer.subarray(0, filled);
+}
+
+/**
+ * Two read blocks in shared memory, used in turn: the hash worker reads a block where it lies
+ * (no copy per block, no fresh 1 MiB allocation per read). Block n+1 is read into the other slot
+ * while the worker hashes block n; a slot is reused only after its hash is done and every chunk
+ * sliced from it has been taken by the consumer (connect serializes a message, copying it,
+ * before it asks for the next one).
+ */
+function sharedBlocks(size: number): [Buffer, Buffer] {
+  const length = Math.min(READ_BLOCK, Math.max(1, size));
+  return [Buffer.from(new SharedArrayBuffer(length)), Buffer.from(new SharedArrayBuffer(length))];
 }
 
 /**
@@ -40,16 +56,15 @@ async function readAt(handle: FileHandle, length: number, position: number): Pro
  * `chunkSize`, pulled one at a time so a slow client holds back the disk (at most one READ_BLOCK
  * read ahead).
  *
- * Never sends corrupt bytes, at the price of reading the file twice:
- * 1. a first pass hashes the whole file; a mismatch fails before any chunk is yielded, so the
- *    common case (damage at rest) sends nothing at all;
- * 2. the second pass hashes again while streaming, and the final block is held back until that
- *    hash matches. If the file changed between the passes, earlier chunks have gone out, but the
- *    stream ends in DataLoss instead of completing, so no client ever holds a whole artifact
- *    that fails its checksum. Buffering the artifact (memory) or copying it (disk) would close
- *    even that window; two sequential reads are the cheaper guarantee.
- * Both passes read one open file handle, so a rename over the path between them cannot mix two
- * files' bytes.
+ * One pass: every block is hashed (on a worker thread) while its chunks go out, and the final
+ * block is held back until the whole file's hash matches the manifest's. A damaged artifact
+ * therefore ends in DataLoss before the chunk that would complete it, so no client ever holds a
+ * whole artifact that fails its checksum, and a size that differs from the manifest fails before
+ * the first byte. A byte flipped at rest is caught at the end of the stream, not before the first
+ * byte: verifying the whole file first cost a second read and hash, delayed the first byte by the
+ * time it takes to hash the artifact, and halved the export rate (docs/performance.md, row 4).
+ * Health checks and scrubs still find damage at rest without an export, and the console asks for
+ * an explicit override before exporting a backup whose last check found it damaged.
  *
  * The caller resolves `artifact` from the catalog or manifest (an id not there is NotFound, its
  * check); a file missing for a catalogued artifact is therefore DataLoss here, not NotFound.
@@ -73,7 +88,7 @@ export async function* exportArtifact(
     if (errnoCode(error) === 'ENOENT') throw dataLoss(artifact.artifactId, 'the file is missing');
     throw error;
   }
-  let second: OffThreadSha256 | undefined;
+  let unfinished: OffThreadSha256 | undefined;
   try {
     const size = (await handle.stat()).size;
     if (size !== artifact.byteSize) {
@@ -82,39 +97,36 @@ export async function* exportArtifact(
         `stored ${size} bytes, manifest says ${artifact.byteSize}`,
       );
     }
-    // Pass 1: verify before sending anything — on a worker thread, so this long hash does not
-    // stall the server's other calls. Not abandoned on abort: the handle must outlive the read.
-    const first = await sha256OfOpenFile(handle.fd, size);
-    if (first.bytes < size) throw dataLoss(artifact.artifactId, 'the file was truncated');
-    if (first.sha256 !== expected) throw dataLoss(artifact.artifactId, 'checksum mismatch');
-    throwIfAborted(signal);
-
-    // Pass 2: stream, re-hashing (on the worker too) every block before its chunks go out; the
-    // last block is held back until the whole hash is proven. The worker hashes block n while
-    // block n+1 is read, and at most two blocks wait for it.
+    // The worker hashes block n while block n+1 is read into the other shared slot.
     const hash = new OffThreadSha256();
-    second = hash;
+    unfinished = hash;
+    const slots = sharedBlocks(size);
     let hashed: Promise<unknown> = Promise.resolve();
-    for (let position = 0; position < size;) {
+    for (let position = 0, n = 0; position < size; n++) {
       throwIfAborted(signal);
-      const block = await readAt(handle, Math.min(READ_BLOCK, size - position), position);
-      if (block.length === 0) throw dataLoss(artifact.artifactId, 'the file changed while read');
+      const slot = slots[n % 2]!;
+      const block = await readInto(
+        handle,
+        slot.subarray(0, Math.min(slot.length, size - position)),
+        position,
+      );
+      if (block.length === 0) throw dataLoss(artifact.artifactId, 'the file was truncated');
       await hashed;
       hashed = hash.update(block);
       // Awaited before the next block; a stream abandoned meanwhile must not leave it unhandled.
       hashed.catch(() => undefined);
       position += block.length;
       if (position >= size && (await hash.digest()) !== expected) {
-        throw dataLoss(artifact.artifactId, 'the file changed while it was exported');
+        throw dataLoss(artifact.artifactId, 'checksum mismatch');
       }
-      if (position >= size) second = undefined; // the digest ended the worker's state
+      if (position >= size) unfinished = undefined; // the digest ended the worker's state
       for (let offset = 0; offset < block.length; offset += chunkSize) {
         yield block.subarray(offset, offset + chunkSize);
         throwIfAborted(signal);
       }
     }
   } finally {
-    second?.release();
+    unfinished?.release();
     await handle.close();
   }
 }
