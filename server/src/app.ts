@@ -113,6 +113,7 @@ export async function startStoreServer(config: ServerConfig, logger: Logger): Pr
   });
   runner.start();
   backup.start();
+  identity.tokens.cacheWhileRevocationsAreWatched();
   health.setAll(ServingStatus.SERVING);
 
   const host = config.host === '0.0.0.0' ? '127.0.0.1' : config.host;
@@ -136,6 +137,7 @@ export async function startStoreServer(config: ServerConfig, logger: Logger): Pr
           listeners.close(config.shutdownGraceMs),
           runner.stop({ graceMs: config.shutdownGraceMs }),
         ]);
+        await identity.tokens.close();
         await storage.close();
       })();
       return stopping;

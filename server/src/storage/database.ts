@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { migrationProvider } from './migrations/index.js';
+import type { PostgresLocation } from './pg-notifications.js';
 import type { Database } from './schema.js';
 import { withStatementCache } from './sqlite-statement-cache.js';
 
@@ -26,6 +27,8 @@ export interface Storage {
   dialect: Dialect;
   /** The SQLite file (SQLite only): backup captures open their own snapshot reader on it. */
   sqliteFile?: string;
+  /** PostgreSQL only: where it lives, for connections outside the pool (LISTEN). */
+  postgres?: PostgresLocation;
   close(): Promise<void>;
 }
 
@@ -90,7 +93,12 @@ async function openPostgres(options: StorageOptions): Promise<Storage> {
     },
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: 'postgres', close: () => db.destroy() };
+  return {
+    db,
+    dialect: 'postgres',
+    postgres: { connectionString: options.databaseUrl as string, schema },
+    close: () => db.destroy(),
+  };
 }
 
 async function migrate(storage: Storage, schema: string | undefined): Promise<void> {

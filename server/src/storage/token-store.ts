@@ -1,4 +1,21 @@
+import { sql } from 'kysely';
 import type { Storage } from './database.js';
+import { channelOf, listenForNotifications } from './pg-notifications.js';
+
+/** The NOTIFY topic that carries the id of every revoked token (PostgreSQL). */
+const REVOKED_TOPIC = 'api_token_revoked';
+
+/** Revocations seen by this process, whichever process or replica revoked. */
+export interface RevocationWatch {
+  close(): Promise<void>;
+}
+
+export interface RevocationHandlers {
+  /** `id` was revoked. */
+  revoked(id: string): void;
+  /** False: revocations may go unseen from now on (connection lost); true: seen again. */
+  state(live: boolean): void;
+}
 
 /** A stored API token; the secret itself is never stored, only its hash. */
 export interface StoredToken {
@@ -84,15 +101,38 @@ export class TokenStore {
     return Number(row.n);
   }
 
-  /** Marks a token revoked; false when it does not exist or was already revoked. */
+  /**
+   * Marks a token revoked; false when it does not exist or was already revoked. On PostgreSQL
+   * the revocation is announced (NOTIFY, delivered at commit) to every process that watches.
+   */
   async revoke(id: string, at: number): Promise<boolean> {
-    const result = await this.storage.db
-      .updateTable('api_tokens')
-      .set({ revoked_at: at })
-      .where('id', '=', id)
-      .where('revoked_at', 'is', null)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
+    const { postgres } = this.storage;
+    return this.storage.db.transaction().execute(async (tx) => {
+      const result = await tx
+        .updateTable('api_tokens')
+        .set({ revoked_at: at })
+        .where('id', '=', id)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst();
+      const revoked = Number(result.numUpdatedRows) > 0;
+      if (revoked && postgres) {
+        await sql`select pg_notify(${channelOf(postgres, REVOKED_TOPIC)}, ${id})`.execute(tx);
+      }
+      return revoked;
+    });
+  }
+
+  /**
+   * Watches revocations made anywhere (this process, the token CLI, other replicas), or
+   * undefined where they cannot be watched (SQLite: nothing may cache tokens there).
+   */
+  watchRevocations(handlers: RevocationHandlers): RevocationWatch | undefined {
+    const { postgres } = this.storage;
+    if (!postgres) return undefined;
+    return listenForNotifications(postgres, REVOKED_TOPIC, {
+      notify: (id) => handlers.revoked(id),
+      state: (live) => handlers.state(live),
+    });
   }
 
   /**

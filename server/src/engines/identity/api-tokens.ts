@@ -1,8 +1,14 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { StoredToken, TokenStore } from '../../storage/token-store.js';
+import {
+  TOUCH_GRANULARITY_MS,
+  type RevocationWatch,
+  type StoredToken,
+  type TokenStore,
+} from '../../storage/token-store.js';
 import { invalidArgument } from '../errors.js';
 import { validateTenantId } from '../data/tree-names.js';
 import { CredentialError, parseRole, type Principal, type Role } from './principal.js';
+import { TokenCache } from './token-cache.js';
 
 const PREFIX = 'st';
 const TOKEN_PATTERN = /^st_([A-Za-z0-9]{12})_([A-Za-z0-9_-]{43})$/;
@@ -46,10 +52,34 @@ const info = (t: StoredToken): TokenInfo => ({
  * with a tenant, roles, an optional expiry and revocation.
  */
 export class ApiTokenService {
+  private readonly cache = new TokenCache();
+  private watch: RevocationWatch | undefined;
+
   constructor(
     private readonly store: TokenStore,
     private readonly clock: () => number = Date.now,
   ) {}
+
+  /**
+   * Keeps verified tokens in memory for as long as revocations made anywhere can be watched
+   * (PostgreSQL; see TokenCache). Without a watch (SQLite) every call reads the token table, as
+   * the token CLI can revoke from another process at any moment.
+   */
+  cacheWhileRevocationsAreWatched(): void {
+    if (this.watch) return;
+    this.watch = this.store.watchRevocations({
+      revoked: (id) => this.cache.revoked(id),
+      state: (live) => this.cache.setLive(live),
+    });
+  }
+
+  /** Stops watching revocations (server shutdown). */
+  async close(): Promise<void> {
+    const watch = this.watch;
+    this.watch = undefined;
+    this.cache.setLive(false);
+    await watch?.close();
+  }
 
   /** Issues a token; the returned secret is the only time it is ever shown. */
   async issue(request: IssueRequest): Promise<{ token: string; info: TokenInfo }> {
@@ -94,8 +124,21 @@ export class ApiTokenService {
   }
 
   /** Revokes a token; false when there is no such live token. */
-  revoke(id: string): Promise<boolean> {
-    return this.store.revoke(id, this.clock());
+  async revoke(id: string): Promise<boolean> {
+    const revoked = await this.store.revoke(id, this.clock());
+    // The watch reports it too, a moment later; this process must not serve it meanwhile.
+    this.cache.revoked(id);
+    return revoked;
+  }
+
+  private async stored(id: string): Promise<StoredToken | undefined> {
+    const now = this.clock();
+    const cached = this.cache.get(id, now);
+    if (cached) return cached;
+    const ticket = this.cache.ticket();
+    const stored = await this.store.get(id);
+    if (stored) this.cache.put(stored, ticket, now);
+    return stored;
   }
 
   /** Whether any token was ever issued (an empty data directory has none). */
@@ -112,7 +155,7 @@ export class ApiTokenService {
   async verify(credential: string): Promise<Principal> {
     const match = TOKEN_PATTERN.exec(credential);
     const id = match ? (match[1] as string) : `boot${sha256(credential).slice(0, 8)}`;
-    const stored = await this.store.get(id);
+    const stored = await this.stored(id);
     const presented = Buffer.from(sha256(credential), 'hex');
     // Compare against a same-length hash even when the id is unknown, so timing says nothing.
     const expected = Buffer.from(stored?.secretHash ?? sha256(`missing:${credential}`), 'hex');
@@ -123,7 +166,12 @@ export class ApiTokenService {
     if (stored.expiresAt !== null && stored.expiresAt <= now) {
       throw new CredentialError('expired', 'API token has expired');
     }
-    void this.store.touch(stored.id, now).catch(() => undefined);
+    // last_used_at is kept to a minute (TOUCH_GRANULARITY_MS): a poll within it writes nothing and
+    // sends no statement; calls racing past the mark are absorbed by touch's own condition.
+    if (stored.lastUsedAt === null || stored.lastUsedAt <= now - TOUCH_GRANULARITY_MS) {
+      this.cache.used(stored.id, now);
+      void this.store.touch(stored.id, now).catch(() => undefined);
+    }
     return {
       subject: `token:${stored.id}`,
       displayName: stored.name || `API token ${stored.id}`,
