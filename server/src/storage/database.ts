@@ -27,6 +27,11 @@ export interface Storage {
   dialect: Dialect;
   /** The SQLite file (SQLite only): backup captures open their own snapshot reader on it. */
   sqliteFile?: string;
+  /**
+   * SQLite only: a number that changes whenever ANOTHER connection (another process: the token
+   * CLI, a second server) has committed since the last call (PRAGMA data_version).
+   */
+  sqliteDataVersion?: () => number;
   /** PostgreSQL only: where it lives, for connections outside the pool (LISTEN). */
   postgres?: PostgresLocation;
   close(): Promise<void>;
@@ -59,7 +64,14 @@ function openSqlite(dataDir: string): Storage {
   const db = new Kysely<Database>({
     dialect: new SqliteDialect({ database: withStatementCache(database) }),
   });
-  return { db, dialect: 'sqlite', sqliteFile, close: () => db.destroy() };
+  const dataVersion = database.prepare('PRAGMA data_version').pluck();
+  return {
+    db,
+    dialect: 'sqlite',
+    sqliteFile,
+    sqliteDataVersion: () => dataVersion.get() as number,
+    close: () => db.destroy(),
+  };
 }
 
 async function openPostgres(options: StorageOptions): Promise<Storage> {

@@ -53,6 +53,26 @@ describe.each(DIALECTS)('OperationStore on %s', (dialect) => {
     expect(await store.get('acme', 'op-2')).toBeUndefined();
   });
 
+  it('reads concurrently, each caller sees only its tenant and kinds, and sees writes made before', async () => {
+    const store = await open();
+    await store.insertIfTrackingIdFree(newRow('a1'));
+    await store.insertIfTrackingIdFree(newRow('a2', { kind: 'RESTORE' }));
+    await store.insertIfTrackingIdFree(newRow('b1', { tenant: 'other' }));
+    const reads = await Promise.all([
+      store.get('acme', 'a1'),
+      store.get('acme', 'a2', ['RESTORE']),
+      store.get('acme', 'a2', ['BACKUP']),
+      store.get('acme', 'b1'),
+      store.get('other', 'b1'),
+      store.get('acme', 'a1'),
+      store.get('acme', 'missing'),
+    ]);
+    expect(reads.map((row) => row?.id ?? null)).toEqual(['a1', 'a2', null, null, 'b1', 'a1', null]);
+    expect(await store.cancel('acme', 'a1', T0)).toBeTruthy();
+    const [after] = await Promise.all([store.get('acme', 'a1'), store.get('acme', 'a2')]);
+    expect(after?.state).toBe('CANCELLED');
+  });
+
   it('lets exactly one of two claimers with the same read win', async () => {
     const store = await open();
     await store.insertIfTrackingIdFree(newRow('op-1'));

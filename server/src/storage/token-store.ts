@@ -7,6 +7,11 @@ const REVOKED_TOPIC = 'api_token_revoked';
 
 /** Revocations seen by this process, whichever process or replica revoked. */
 export interface RevocationWatch {
+  /**
+   * Called before serving a token from memory. SQLite has no notifications: it reports through
+   * `state(true)` (everything may have changed) when another process committed since last asked.
+   */
+  check(): void;
   close(): Promise<void>;
 }
 
@@ -123,16 +128,34 @@ export class TokenStore {
   }
 
   /**
-   * Watches revocations made anywhere (this process, the token CLI, other replicas), or
-   * undefined where they cannot be watched (SQLite: nothing may cache tokens there).
+   * Watches revocations made anywhere: this process (its own revoke calls), the token CLI and
+   * other replicas. PostgreSQL: NOTIFY on a listening connection. SQLite: any commit by another
+   * connection since the last check counts as a possible revocation.
    */
   watchRevocations(handlers: RevocationHandlers): RevocationWatch | undefined {
-    const { postgres } = this.storage;
-    if (!postgres) return undefined;
-    return listenForNotifications(postgres, REVOKED_TOPIC, {
-      notify: (id) => handlers.revoked(id),
-      state: (live) => handlers.state(live),
-    });
+    const { postgres, sqliteDataVersion } = this.storage;
+    if (postgres) {
+      const listener = listenForNotifications(postgres, REVOKED_TOPIC, {
+        notify: (id) => handlers.revoked(id),
+        state: (live) => handlers.state(live),
+      });
+      return { check: () => undefined, close: () => listener.close() };
+    }
+    if (!sqliteDataVersion) return undefined;
+    let seen = sqliteDataVersion();
+    handlers.state(true);
+    return {
+      check() {
+        const now = sqliteDataVersion();
+        if (now !== seen) {
+          seen = now;
+          handlers.state(true);
+        }
+      },
+      async close() {
+        handlers.state(false);
+      },
+    };
   }
 
   /**

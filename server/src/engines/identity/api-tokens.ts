@@ -62,8 +62,7 @@ export class ApiTokenService {
 
   /**
    * Keeps verified tokens in memory for as long as revocations made anywhere can be watched
-   * (PostgreSQL; see TokenCache). Without a watch (SQLite) every call reads the token table, as
-   * the token CLI can revoke from another process at any moment.
+   * (see TokenCache and TokenStore.watchRevocations). Without it every call reads the table.
    */
   cacheWhileRevocationsAreWatched(): void {
     if (this.watch) return;
@@ -133,6 +132,7 @@ export class ApiTokenService {
 
   private async stored(id: string): Promise<StoredToken | undefined> {
     const now = this.clock();
+    this.watch?.check();
     const cached = this.cache.get(id, now);
     if (cached) return cached;
     const ticket = this.cache.ticket();

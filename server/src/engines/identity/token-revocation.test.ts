@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openTestStorage } from '../../../test/support/test-storage.js';
+import { DIALECTS, openTestStorage } from '../../../test/support/test-storage.js';
 import { openStorage, type Storage } from '../../storage/database.js';
 import { channelOf } from '../../storage/pg-notifications.js';
 import { TokenStore } from '../../storage/token-store.js';
@@ -16,16 +16,16 @@ async function reason(promise: Promise<unknown>): Promise<string> {
   }
 }
 
-// A server caches tokens only while it watches revocations (PostgreSQL NOTIFY); the token CLI
-// and other replicas revoke through their own connections.
-describe('API token revocation seen by a caching server (postgres)', () => {
+// A server caches tokens only while it watches revocations (PostgreSQL NOTIFY, SQLite's
+// data_version); the token CLI and other replicas revoke through their own connections.
+describe.each(DIALECTS)('API token revocation seen by a caching server (%s)', (dialect) => {
   const cleanups: Array<() => Promise<void>> = [];
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
 
   async function setUp() {
-    const storage = await openTestStorage('postgres');
+    const storage = await openTestStorage(dialect);
     cleanups.push(storage.dispose);
     const server = new ApiTokenService(new TokenStore(storage));
     server.cacheWhileRevocationsAreWatched();
@@ -33,16 +33,24 @@ describe('API token revocation seen by a caching server (postgres)', () => {
     const other: Storage = await openStorage(storage.location);
     cleanups.push(() => other.close());
     const cli = new ApiTokenService(new TokenStore(other));
-    const listening = `listen "${channelOf(storage.postgres!, 'api_token_revoked')}"`;
-    const listenerPids = async () =>
-      (
-        await sql<{ pid: number }>`select pid from pg_stat_activity
-          where application_name = 'store-listen' and query = ${listening}`.execute(other.db)
-      ).rows.map((r) => r.pid);
-    await expect.poll(listenerPids).toHaveLength(1);
-    /** Revokes behind every watcher's back: no NOTIFY. */
+    const listenerPids = async () => {
+      if (!storage.postgres) return [];
+      const listening = `listen "${channelOf(storage.postgres, 'api_token_revoked')}"`;
+      const { rows } = await sql<{ pid: number }>`select pid from pg_stat_activity
+        where application_name = 'store-listen' and query = ${listening}`.execute(other.db);
+      return rows.map((r) => r.pid);
+    };
+    if (dialect === 'postgres') await expect.poll(listenerPids).toHaveLength(1);
+    /**
+     * Revokes behind the watch's back: without NOTIFY on PostgreSQL; on SQLite through the
+     * server's own connection, whose commits do not change its data_version.
+     */
     const revokeSilently = (id: string) =>
-      other.db.updateTable('api_tokens').set({ revoked_at: 1 }).where('id', '=', id).execute();
+      (dialect === 'postgres' ? other : storage).db
+        .updateTable('api_tokens')
+        .set({ revoked_at: 1 })
+        .where('id', '=', id)
+        .execute();
     return { server, cli, listenerPids, revokeSilently, other };
   }
 
@@ -70,34 +78,37 @@ describe('API token revocation seen by a caching server (postgres)', () => {
     expect(await reason(server.verify(issued.token))).toBe('revoked');
   });
 
-  it('stops serving from memory when the watching connection is lost, and resumes once it listens again', async () => {
-    const { server, cli, listenerPids, revokeSilently, other } = await setUp();
-    const issued = await cli.issue({ tenant: 'acme', roles: ['viewer'] });
-    expect(await reason(server.verify(issued.token))).toBe('ok');
-    const [pid] = await listenerPids();
-    await sql`select pg_terminate_backend(${pid})`.execute(other.db);
-    await revokeSilently(issued.info.id);
-    await expect
-      .poll(() => reason(server.verify(issued.token)), { timeout: 2_000 })
-      .toBe('revoked');
+  it.runIf(dialect === 'postgres')(
+    'stops serving from memory when the watching connection is lost, and resumes once it listens again',
+    async () => {
+      const { server, cli, listenerPids, revokeSilently, other } = await setUp();
+      const issued = await cli.issue({ tenant: 'acme', roles: ['viewer'] });
+      expect(await reason(server.verify(issued.token))).toBe('ok');
+      const [pid] = await listenerPids();
+      await sql`select pg_terminate_backend(${pid})`.execute(other.db);
+      await revokeSilently(issued.info.id);
+      await expect
+        .poll(() => reason(server.verify(issued.token)), { timeout: 2_000 })
+        .toBe('revoked');
 
-    await expect.poll(listenerPids, { timeout: 5_000 }).toHaveLength(1);
-    const next = await cli.issue({ tenant: 'acme', roles: ['viewer'] });
-    await expect
-      .poll(
-        async () => {
-          expect(await reason(server.verify(next.token))).toBe('ok');
-          await revokeSilently(next.info.id);
-          const seen = await reason(server.verify(next.token));
-          await other.db
-            .updateTable('api_tokens')
-            .set({ revoked_at: null })
-            .where('id', '=', next.info.id)
-            .execute();
-          return seen;
-        },
-        { timeout: 5_000 },
-      )
-      .toBe('ok');
-  });
+      await expect.poll(listenerPids, { timeout: 5_000 }).toHaveLength(1);
+      const next = await cli.issue({ tenant: 'acme', roles: ['viewer'] });
+      await expect
+        .poll(
+          async () => {
+            expect(await reason(server.verify(next.token))).toBe('ok');
+            await revokeSilently(next.info.id);
+            const seen = await reason(server.verify(next.token));
+            await other.db
+              .updateTable('api_tokens')
+              .set({ revoked_at: null })
+              .where('id', '=', next.info.id)
+              .execute();
+            return seen;
+          },
+          { timeout: 5_000 },
+        )
+        .toBe('ok');
+    },
+  );
 });
