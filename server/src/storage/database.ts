@@ -1,10 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import SQLite from 'better-sqlite3';
+import SQLite, { type Statement as SqliteStatement } from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { migrationProvider } from './migrations/index.js';
 import type { PostgresLocation } from './pg-notifications.js';
+import type { TreeDb } from './tree-db.js';
 import type { Database } from './schema.js';
 import { withStatementCache } from './sqlite-statement-cache.js';
 
@@ -22,7 +23,7 @@ export interface StorageOptions {
 }
 
 /** An open database with its migrations applied. */
-export interface Storage {
+export interface Storage extends TreeDb {
   db: Kysely<Database>;
   dialect: Dialect;
   /** The SQLite file (SQLite only): backup captures open their own snapshot reader on it. */
@@ -61,14 +62,14 @@ function openSqlite(dataDir: string): Storage {
   database.pragma('synchronous = FULL');
   database.pragma('busy_timeout = 5000');
   database.pragma('foreign_keys = ON');
-  const db = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: withStatementCache(database) }),
-  });
+  const cached = withStatementCache(database);
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cached }) });
   const dataVersion = database.prepare('PRAGMA data_version').pluck();
   return {
     db,
     dialect: 'sqlite',
     sqliteFile,
+    sqlitePrepare: (text) => cached.prepare(text) as SqliteStatement,
     sqliteDataVersion: () => dataVersion.get() as number,
     close: () => db.destroy(),
   };

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DIALECTS, openTestStorage } from '../../test/support/test-storage.js';
 import type { Storage } from './database.js';
@@ -128,6 +129,26 @@ describe.each(DIALECTS)('physical tree store on %s', (dialect) => {
     await expect(bulkInsertEntries(storage, 'pt_missing', [entry('a', 1)])).rejects.toThrow(
       /does not exist/,
     );
+  });
+
+  it('a hidden tree is filled like any other, and every later commit is flushed as before', async () => {
+    const id = await createPhysicalTree(storage, { tenant: T, treeName: 'tree', now: 1 });
+    await bulkInsertEntries(storage, id, [entry('a', 1), entry('b', 2)], { hiddenTree: true });
+    await expect(
+      bulkInsertEntries(storage, 'pt_missing', [entry('a', 1)], { hiddenTree: true }),
+    ).rejects.toThrow(/does not exist/);
+    expect(await countLiveEntries(storage, id)).toBe(2);
+    expect((await getPhysicalTree(storage, id))?.lastSequence).toBe(2);
+    // FULL (2) is what every other commit of the connection relies on.
+    if (dialect === 'sqlite') {
+      const { rows } = await sql<{ synchronous: number }>`pragma synchronous`.execute(storage.db);
+      expect(rows[0]?.synchronous).toBe(2);
+    } else {
+      const { rows } = await sql<{ synchronous_commit: string }>`show synchronous_commit`.execute(
+        storage.db,
+      );
+      expect(rows[0]?.synchronous_commit).toBe('on');
+    }
   });
 
   it('a swap returns the previous physical id and the tree then reads the new entries', async () => {

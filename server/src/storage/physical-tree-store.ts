@@ -117,18 +117,48 @@ export async function bulkInsertEntries(
   handle: TreeDb,
   physicalTreeId: string,
   entries: readonly EntryToInsert[],
-  options: { lastSequence?: number } = {},
+  options: { lastSequence?: number; hiddenTree?: boolean } = {},
 ): Promise<void> {
   // An upsert may not touch one row twice (PostgreSQL refuses it), so duplicates go first.
   const byKey = new Map(entries.map((entry) => [entry.key, entry]));
   const rows = [...byKey.values()].map((entry) => toEntryRow(physicalTreeId, entry));
   const highest = rows.reduce((max, row) => Math.max(max, row.sequence), options.lastSequence ?? 0);
-  await withTransaction(handle, async (tx) => {
+  const insert = async (tx: TreeDb) => {
     if (!(await raiseLastSequence(tx, physicalTreeId, highest))) {
       throw new Error(`physical tree ${physicalTreeId} does not exist`);
     }
     if (tx.dialect === 'postgres') await upsertByArrays(tx, physicalTreeId, rows);
-    else await upsertByJsonArray(tx, physicalTreeId, rows);
+    else await upsertRowsSqlite(tx, rows);
+  };
+  if (options.hiddenTree && !handle.db.isTransaction) {
+    await withoutOwnFlush(handle, insert);
+  } else await withTransaction(handle, insert);
+}
+
+/**
+ * Runs `fn` in a transaction whose commit does not wait for its own flush to disk: for writes
+ * into a physical tree nothing can see yet (a restore's), whose loss in a crash costs nothing but
+ * the restore, which then fails or starts over in a fresh tree. The commit that later makes the
+ * tree visible is a normal, flushed one, and the write-ahead log is flushed in order, so that
+ * commit makes every earlier one durable with it. SQLite: synchronous = NORMAL (WAL) for this
+ * transaction only, on the one connection held throughout, so no other caller's commit runs
+ * with it. PostgreSQL: SET LOCAL synchronous_commit = off.
+ */
+async function withoutOwnFlush(handle: TreeDb, fn: (tx: TreeDb) => Promise<void>): Promise<void> {
+  if (handle.dialect === 'postgres') {
+    await handle.db.transaction().execute(async (trx) => {
+      await sql`set local synchronous_commit = off`.execute(trx);
+      await fn({ ...handle, db: trx });
+    });
+    return;
+  }
+  await handle.db.connection().execute(async (connection) => {
+    await sql`pragma synchronous = normal`.execute(connection);
+    try {
+      await connection.transaction().execute((trx) => fn({ ...handle, db: trx }));
+    } finally {
+      await sql`pragma synchronous = full`.execute(connection);
+    }
   });
 }
 
@@ -146,34 +176,36 @@ function toEntryRow(physicalTreeId: string, entry: EntryToInsert) {
   };
 }
 
+const SQLITE_UPSERT = `
+  insert into entries
+    (physical_tree_id, key, value_json, tombstone, sequence, schema_version, updated_at)
+  values (?, ?, ?, ?, ?, ?, ?)
+  on conflict (physical_tree_id, key) do update set
+    value_json = excluded.value_json, tombstone = excluded.tombstone,
+    sequence = excluded.sequence, schema_version = excluded.schema_version,
+    updated_at = excluded.updated_at`;
+
 /**
- * SQLite: the whole batch in ONE upsert whose rows come from a single JSON array parameter
- * (json_each), instead of multi-VALUES statements of 500 rows × 7 parameters that the driver
- * prepares anew each time (preparing a 3 500-parameter statement cost more than running it).
- * value_json travels as a JSON string, so ->> gives back its exact text.
+ * SQLite: one prepared single-row upsert run per row, inside the caller's transaction on the
+ * same connection. SQLite runs in-process, so a statement per row costs no round trip; building
+ * the batch as one Kysely query (multi-VALUES, or one JSON array read by json_each) spent more
+ * time in query building and JSON than SQLite spent inserting.
  */
-async function upsertByJsonArray(
-  tx: TreeDb,
-  physicalTreeId: string,
-  rows: readonly EntryRow[],
-): Promise<void> {
+async function upsertRowsSqlite(tx: TreeDb, rows: readonly EntryRow[]): Promise<void> {
   if (rows.length === 0) return;
-  const packed = JSON.stringify(
-    rows.map((r) => [r.key, r.value_json, r.tombstone, r.sequence, r.schema_version, r.updated_at]),
-  );
-  // `where true` keeps SQLite from reading ON CONFLICT as part of the SELECT's join.
-  await sql`
-    insert into entries
-      (physical_tree_id, key, value_json, tombstone, sequence, schema_version, updated_at)
-    select ${physicalTreeId}, r.value ->> 0, r.value ->> 1, r.value ->> 2, r.value ->> 3,
-      r.value ->> 4, r.value ->> 5
-    from json_each(${packed}) as r
-    where true
-    on conflict (physical_tree_id, key) do update set
-      value_json = excluded.value_json, tombstone = excluded.tombstone,
-      sequence = excluded.sequence, schema_version = excluded.schema_version,
-      updated_at = excluded.updated_at
-  `.execute(tx.db);
+  if (!tx.sqlitePrepare) throw new Error('a SQLite handle without its prepared statements');
+  const upsert = tx.sqlitePrepare(SQLITE_UPSERT);
+  for (const r of rows) {
+    upsert.run(
+      r.physical_tree_id,
+      r.key,
+      r.value_json,
+      r.tombstone,
+      r.sequence,
+      r.schema_version,
+      r.updated_at,
+    );
+  }
 }
 
 /**

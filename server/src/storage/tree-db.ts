@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type RawBuilder, type Selectable, type SqlBool } from 'kysely';
+import type { Statement as SqliteStatement } from 'better-sqlite3';
 import type { Dialect } from './database.js';
 import type { Database, EntriesTable } from './schema.js';
 
@@ -7,6 +8,11 @@ import type { Database, EntriesTable } from './schema.js';
 export interface TreeDb {
   db: Kysely<Database>;
   dialect: Dialect;
+  /**
+   * SQLite: a prepared statement on the same connection as `db` (kept prepared per SQL text),
+   * for hot loops that would spend more time in Kysely's query building than in SQLite.
+   */
+  sqlitePrepare?: ((sql: string) => SqliteStatement) | undefined;
 }
 
 /** Runs `fn` in a transaction, or inside the caller's one when `handle` already is one. */
@@ -15,7 +21,7 @@ export async function withTransaction<T>(
   fn: (tx: TreeDb) => Promise<T>,
 ): Promise<T> {
   if (handle.db.isTransaction) return fn(handle);
-  return handle.db.transaction().execute((trx) => fn({ db: trx, dialect: handle.dialect }));
+  return handle.db.transaction().execute((trx) => fn({ ...handle, db: trx }));
 }
 
 /** One stored entry row; tombstones have a null value. */

@@ -195,7 +195,7 @@ export class RestoreService {
     const flush = async () => {
       if (buffer.length === 0) return;
       ctx.signal.throwIfAborted();
-      await bulkInsertEntries(this.storage, physicalTreeId, buffer);
+      await bulkInsertEntries(this.storage, physicalTreeId, buffer, { hiddenTree: true });
       applied += buffer.length;
       buffer = [];
       ctx.progress(applied, total, `applied ${applied} of ${total} entries`);
