@@ -90,12 +90,6 @@ export async function exportRow(
     staticRuns.push(await downloadInWorker({ ...job, kind: 'static', warmUp: run === 0 }));
     exportRuns.push(await downloadInWorker({ ...job, kind: 'export', warmUp: run === 0 }));
   }
-  console.error(
-    'static',
-    staticRuns.map((r) => r.ms.toFixed(0)).join(' '),
-    '\nexport',
-    exportRuns.map((r) => r.ms.toFixed(0)).join(' '),
-  );
   // The row's client parses frames as leanly as the static client reads its body; what a Node
   // caller using connect-node's own client sees is reported beside it (bench/lib/grpc-web-stream.ts).
   const connectRun = await downloadInWorker({ ...job, kind: 'export-connect', warmUp: false });
