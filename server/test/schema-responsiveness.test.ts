@@ -1,5 +1,7 @@
 import { StoreOperationState } from '@store/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bulkInsertEntries } from '../src/storage/physical-tree-store.js';
+import { resolveTree } from '../src/storage/tree-store.js';
 import { startSchemaHarness, type SchemaHarness } from './support/schema-harness.js';
 
 // better-sqlite3 answers synchronously and a migration's pages are pure database work, so a run
@@ -10,9 +12,24 @@ describe('a long migration on SQLite', () => {
   beforeAll(async () => {
     h = await startSchemaHarness('sqlite');
     await h.schema.setVersionConfig('big', { currentVersion: 1, targetVersion: 1 }, h.admin);
-    const keys = Array.from({ length: 3000 }, (_, i) => `k${String(i).padStart(5, '0')}`);
-    for (let i = 0; i < keys.length; i += 100) {
-      await Promise.all(keys.slice(i, i + 100).map((key) => h.put('big', key, { n: 1 })));
+    // One put creates the tree; the bulk goes in through storage (a migration of 40 000 entries
+    // takes long enough to be polled many times, and puts one by one would take most of a minute).
+    await h.put('big', 'k00000', { n: 1 });
+    const tree = await resolveTree(h.t.server.storage, 'default', 'big');
+    const entries = Array.from({ length: 40_000 }, (_, i) => ({
+      key: `k${String(i).padStart(5, '0')}`,
+      valueJson: '{"n":1}',
+      tombstone: false,
+      sequence: i + 2,
+      schemaVersion: 1,
+      updatedAt: 1,
+    }));
+    for (let i = 0; i < entries.length; i += 5_000) {
+      await bulkInsertEntries(
+        h.t.server.storage,
+        tree!.physicalTreeId,
+        entries.slice(i, i + 5_000),
+      );
     }
     await h.schema.setVersionConfig(
       'big',

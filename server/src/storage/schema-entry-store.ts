@@ -1,5 +1,4 @@
-import type { Expression, ExpressionBuilder } from 'kysely';
-import type { Database } from './schema.js';
+import { sql } from 'kysely';
 import { selectTreeForUpdate } from './tree-store.js';
 import { withTransaction, type TreeDb } from './tree-db.js';
 
@@ -122,8 +121,9 @@ export type ChangeOutcome =
   | { status: 'moved' };
 
 /**
- * Applies a page of changes to a physical tree in one transaction under the tree's lock, in a
- * few statements whatever the page size. Each change happens only while the entry still has the
+ * Applies a page of changes to a physical tree in one transaction under the tree's lock, each
+ * change found through the primary key (PostgreSQL: one statement per kind of change, its rows
+ * from arrays; SQLite: one prepared statement run per change, in-process). Each change happens only while the entry still has the
  * sequence it was read with, and gets a new sequence (so incremental backups see it); a
  * dead-lettered entry becomes a tombstone. 'moved' means the logical tree no longer points at
  * `physicalTreeId` (a restore swapped it).
@@ -151,56 +151,14 @@ export async function applyEntryChanges(
     const writes = numbered.filter(({ change }) => change.kind === 'write');
     const letters = numbered.filter(({ change }) => change.kind === 'dead_letter');
     const applied = new Set<string>();
-    const base = tx.db
-      .updateTable('entries')
-      .where('physical_tree_id', '=', physicalTreeId)
-      .where('tombstone', '=', 0);
-    const unchanged = (batch: typeof numbered) =>
-      base.where((eb) =>
-        eb.or(
-          batch.map(({ change }) =>
-            eb.and([eb('key', '=', change.key), eb('sequence', '=', change.expectedSequence)]),
-          ),
-        ),
-      );
-    if (writes.length > 0) {
-      const rows = await unchanged(writes)
-        .set((eb) => ({
-          value_json: caseByKey(
-            writes,
-            (e) => (e.change.kind === 'write' ? e.change.valueJson : null),
-            eb.ref('value_json'),
-            eb,
-          ),
-          schema_version: caseByKey(
-            writes,
-            (e) => (e.change.kind === 'write' ? e.change.schemaVersion : 0),
-            eb.ref('schema_version'),
-            eb,
-          ),
-          sequence: caseByKey(writes, (e) => e.sequence, eb.ref('sequence'), eb),
-          updated_at: now,
-        }))
-        .returning('key')
-        .execute();
-      for (const row of rows) applied.add(row.key);
-    }
-    if (letters.length > 0) {
-      const rows = await unchanged(letters)
-        .set((eb) => ({
-          value_json: null,
-          tombstone: 1,
-          sequence: caseByKey(letters, (e) => e.sequence, eb.ref('sequence'), eb),
-          updated_at: now,
-        }))
-        .returning('key')
-        .execute();
-      const moved = new Set(rows.map((row) => row.key));
-      for (const key of moved) applied.add(key);
-      const inserts = letters.flatMap(({ change }) =>
-        change.kind === 'dead_letter' && moved.has(change.key) ? [change.letter] : [],
-      );
-      for (const letter of inserts) await insertDeadLetter(tx, letter);
+    const page = { physicalTreeId, now };
+    for (const key of await writeValues(tx, page, writes)) applied.add(key);
+    const moved = await tombstoneLetters(tx, page, letters);
+    for (const key of moved) applied.add(key);
+    for (const { change } of letters) {
+      if (change.kind === 'dead_letter' && moved.has(change.key)) {
+        await insertDeadLetter(tx, change.letter);
+      }
     }
     if (applied.size > 0) {
       await tx.db
@@ -216,17 +174,91 @@ export async function applyEntryChanges(
 }
 
 type Numbered = { change: EntryChange; sequence: number };
+type PageTarget = { physicalTreeId: string; now: number };
 
-/** CASE key WHEN … THEN pick(item) … ELSE fallback END: one statement sets many rows. */
-function caseByKey<T extends string | number | null>(
-  items: readonly Numbered[],
-  pick: (item: Numbered) => T,
-  fallback: Expression<T>,
-  eb: ExpressionBuilder<Database, 'entries'>,
-): Expression<T> {
-  const [head, ...rest] = items;
-  if (!head) return fallback;
-  let expr = eb.case().when('key', '=', head.change.key).then(pick(head));
-  for (const item of rest) expr = expr.when('key', '=', item.change.key).then(pick(item));
-  return expr.else(fallback).end() as Expression<T>;
+// Each change is matched by primary key (physical tree, key) plus the sequence it was read at,
+// so the database finds every row through the index whatever the page size. (One statement
+// with an OR of (key, sequence) pairs scanned the whole physical tree for every page, which made
+// a migration quadratic in the tree's size, and SQLite refuses an OR chain over 1 000 deep.)
+const SQLITE_WRITE = `update entries set value_json = ?, schema_version = ?, sequence = ?,
+  updated_at = ? where physical_tree_id = ? and key = ? and sequence = ? and tombstone = 0`;
+const SQLITE_TOMBSTONE = `update entries set value_json = null, tombstone = 1, sequence = ?,
+  updated_at = ? where physical_tree_id = ? and key = ? and sequence = ? and tombstone = 0`;
+
+/** Writes new values; returns the keys written (the others changed since they were read). */
+async function writeValues(
+  tx: TreeDb,
+  { physicalTreeId, now }: PageTarget,
+  writes: readonly Numbered[],
+): Promise<string[]> {
+  const rows = writes.flatMap(({ change, sequence }) =>
+    change.kind === 'write' ? [{ ...change, sequence }] : [],
+  );
+  if (rows.length === 0) return [];
+  if (tx.dialect === 'sqlite') {
+    const update = sqliteStatement(tx, SQLITE_WRITE);
+    return rows.flatMap((r) =>
+      update.run(
+        r.valueJson,
+        r.schemaVersion,
+        r.sequence,
+        now,
+        physicalTreeId,
+        r.key,
+        r.expectedSequence,
+      ).changes > 0
+        ? [r.key]
+        : [],
+    );
+  }
+  const { rows: written } = await sql<{ key: string }>`
+    update entries as e
+    set value_json = c.v, schema_version = c.sv, sequence = c.s, updated_at = ${now}
+    from unnest(
+      ${rows.map((r) => r.key)}::text[], ${rows.map((r) => r.expectedSequence)}::bigint[],
+      ${rows.map((r) => r.valueJson)}::text[], ${rows.map((r) => r.schemaVersion)}::integer[],
+      ${rows.map((r) => r.sequence)}::bigint[]
+    ) as c(k, es, v, sv, s)
+    where e.physical_tree_id = ${physicalTreeId} and e.key = c.k collate "C"
+      and e.sequence = c.es and e.tombstone = 0
+    returning e.key
+  `.execute(tx.db);
+  return written.map((row) => row.key);
+}
+
+/** Turns dead-lettered entries into tombstones; returns the keys that moved. */
+async function tombstoneLetters(
+  tx: TreeDb,
+  { physicalTreeId, now }: PageTarget,
+  letters: readonly Numbered[],
+): Promise<Set<string>> {
+  if (letters.length === 0) return new Set();
+  if (tx.dialect === 'sqlite') {
+    const update = sqliteStatement(tx, SQLITE_TOMBSTONE);
+    return new Set(
+      letters.flatMap(({ change, sequence }) =>
+        update.run(sequence, now, physicalTreeId, change.key, change.expectedSequence).changes > 0
+          ? [change.key]
+          : [],
+      ),
+    );
+  }
+  const { rows } = await sql<{ key: string }>`
+    update entries as e
+    set value_json = null, tombstone = 1, sequence = c.s, updated_at = ${now}
+    from unnest(
+      ${letters.map(({ change }) => change.key)}::text[],
+      ${letters.map(({ change }) => change.expectedSequence)}::bigint[],
+      ${letters.map(({ sequence }) => sequence)}::bigint[]
+    ) as c(k, es, s)
+    where e.physical_tree_id = ${physicalTreeId} and e.key = c.k collate "C"
+      and e.sequence = c.es and e.tombstone = 0
+    returning e.key
+  `.execute(tx.db);
+  return new Set(rows.map((row) => row.key));
+}
+
+function sqliteStatement(tx: TreeDb, text: string) {
+  if (!tx.sqlitePrepare) throw new Error('a SQLite handle without its prepared statements');
+  return tx.sqlitePrepare(text);
 }
