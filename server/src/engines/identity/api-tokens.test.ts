@@ -1,18 +1,9 @@
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
+import { reason } from '../../../test/support/credential-reason.js';
 import { DIALECTS, openTestStorage } from '../../../test/support/test-storage.js';
 import { TokenStore } from '../../storage/token-store.js';
 import { ApiTokenService } from './api-tokens.js';
-import { CredentialError } from './principal.js';
-
-async function reason(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-    return 'ok';
-  } catch (error) {
-    return error instanceof CredentialError ? error.reason : String(error);
-  }
-}
 
 describe.each(DIALECTS)('API tokens on %s', (dialect) => {
   let dispose: (() => Promise<void>) | undefined;

@@ -1,20 +1,11 @@
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
+import { reason } from '../../../test/support/credential-reason.js';
 import { DIALECTS, openTestStorage } from '../../../test/support/test-storage.js';
 import { openStorage, type Storage } from '../../storage/database.js';
 import { channelOf } from '../../storage/pg-notifications.js';
 import { TokenStore } from '../../storage/token-store.js';
 import { ApiTokenService } from './api-tokens.js';
-import { CredentialError } from './principal.js';
-
-async function reason(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-    return 'ok';
-  } catch (error) {
-    return error instanceof CredentialError ? error.reason : String(error);
-  }
-}
 
 // A server caches tokens only while it watches revocations (PostgreSQL NOTIFY, SQLite's
 // data_version); the token CLI and other replicas revoke through their own connections.
