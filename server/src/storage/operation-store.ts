@@ -154,10 +154,15 @@ export class OperationStore {
     id: string,
     kinds?: readonly string[],
   ): Promise<OperationRow | undefined> {
-    if (this.byId) {
-      const row = await this.byId.load(id);
-      const visible = row?.tenant === tenant && (kinds === undefined || kinds.includes(row.kind));
-      return visible ? row : undefined;
+    const visible = (row: OperationRow | undefined) =>
+      row?.tenant === tenant && (kinds === undefined || kinds.includes(row.kind)) ? row : undefined;
+    if (this.byId) return visible(await this.byId.load(id));
+    // The status poll's read: prepared once, without building the query each call.
+    if (this.storage.sqlitePrepare) {
+      return visible(
+        this.storage.sqlitePrepare('select * from operations where id = ?').get(id) as
+          OperationRow | undefined,
+      );
     }
     return this.db
       .selectFrom('operations')
