@@ -205,6 +205,9 @@ export class CaptureService {
       if (published === 'base_missing') {
         throw failedPrecondition('the base backup was deleted while the capture ran');
       }
+      // The backups are in the catalog now: nothing below may fail the capture, or the cleanup
+      // below would delete the files of a published backup. The scope status is bookkeeping
+      // for schedules; the next run records it again.
       for (const [i, spec] of specs.entries()) {
         await recordScopeRun(this.storage, {
           tenant: ctx.tenant,
@@ -212,7 +215,7 @@ export class CaptureService {
           kind: kindOf(i),
           outcome: 'SUCCEEDED',
           now: completedAt,
-        });
+        }).catch(() => undefined);
       }
       return manifests.map((manifest) => ({
         backupId: manifest.backupId,
