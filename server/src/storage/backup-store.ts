@@ -46,7 +46,10 @@ export type NewBackupRow = Pick<
   | 'completedAt'
   | 'toSequence'
   | 'manifestJson'
->;
+> & {
+  /** The capture operation publishing it (absent for rows a catalog rebuild restores). */
+  operationId?: string | null;
+};
 
 function toRow(row: Selectable<BackupsTable>): BackupRow {
   const num = (v: number | null) => (v === null ? null : Number(v));
@@ -95,6 +98,7 @@ export function backupRowValues(row: NewBackupRow) {
     health_monitoring: 0,
     health_interval_ms: null,
     health_next_check_at: null,
+    operation_id: row.operationId ?? null,
   };
 }
 
@@ -130,6 +134,23 @@ export async function publishBackups(
     }
     return 'published';
   });
+}
+
+/** The backups a capture operation published, in the order it published them. */
+export async function listBackupRowsOfOperation(
+  handle: TreeDb,
+  tenant: string,
+  operationId: string,
+): Promise<BackupRow[]> {
+  const rows = await handle.db
+    .selectFrom('backups')
+    .selectAll()
+    .where('tenant', '=', tenant)
+    .where('operation_id', '=', operationId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return rows.map(toRow);
 }
 
 /** Inserts a row rebuilt from a manifest unless one exists; true when inserted. */

@@ -227,7 +227,7 @@ export class OperationStore {
   async findExpired(now: number, limit: number) {
     return this.db
       .selectFrom('operations')
-      .select(['id', 'kind', 'attempts', 'cancel_requested'])
+      .select(['id', 'tenant', 'kind', 'attempts', 'cancel_requested', 'request_json'])
       .where('state', '=', 'RUNNING')
       .where('lease_expires_at', '<', now)
       .orderBy('created_at')
@@ -367,6 +367,31 @@ export class OperationStore {
       .$if(kinds !== undefined, (q) => q.where((eb) => kindIn(eb, kinds ?? [])))
       .execute();
     return this.get(tenant, id, kinds);
+  }
+
+  /**
+   * Ends one interrupted run (RUNNING, lease expired) as SUCCEEDED with `resultJson`: its
+   * handler found that the work was done before the interruption. False if it is no longer an
+   * interrupted run (another replica settled or claimed it).
+   */
+  async succeedOrphan(id: string, now: number, resultJson: string): Promise<boolean> {
+    return this.changed(
+      this.db
+        .updateTable('operations')
+        .set({
+          state: 'SUCCEEDED',
+          result_json: resultJson,
+          error_code: null,
+          error_message: null,
+          finished_at: now,
+          updated_at: now,
+          lease_owner: null,
+          lease_expires_at: null,
+        })
+        .where('id', '=', id)
+        .where('state', '=', 'RUNNING')
+        .where('lease_expires_at', '<', now),
+    );
   }
 
   /**

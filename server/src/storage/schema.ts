@@ -177,6 +177,8 @@ export interface BackupsTable {
   health_monitoring: number;
   health_interval_ms: number | null;
   health_next_check_at: number | null;
+  /** The capture operation that published it; null when unknown (older rows, catalog rebuild). */
+  operation_id: string | null;
 }
 
 /** A capture writing files now; scrub leaves its directory alone while its operation lives. */

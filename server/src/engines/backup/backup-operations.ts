@@ -47,7 +47,9 @@ function restoreContext(ctx: OperationContext, lockedBy: string | null): Restore
 /**
  * Registers the eight backup kinds on the runner. Captures and maintenance are not resumable:
  * each either finishes or leaves nothing visible (a capture deletes its files; scrub prunes what
- * a killed one left), so an interrupted run ends FAILED and can be started again. Restores are
+ * a killed one left), so an interrupted run ends FAILED and can be started again — unless a
+ * capture had already published its backups (its last durable step): recovery then finds them
+ * by operation id and the operation ends SUCCEEDED with them as its result. Restores are
  * resumable: a process can die after the install transaction committed but before the operation
  * was marked done, so an interrupted restore runs again under its operation id as idempotency key
  * and either finds its installed result or restores from the start (the fresh tree of the dead
@@ -58,14 +60,17 @@ export function registerBackupKinds(runner: OperationRunner, deps: BackupKindDep
   runner.register<CaptureRequest, unknown>('BACKUP', {
     resumable: false,
     run: (ctx) => captures.capture(captureContext(ctx), ctx.request, false),
+    completedBeforeInterruption: (op) => captures.publishedCapture(op.tenant, op.id),
   });
   runner.register<CaptureRequest, unknown>('INCREMENTAL_BACKUP', {
     resumable: false,
     run: (ctx) => captures.capture(captureContext(ctx), ctx.request, true),
+    completedBeforeInterruption: (op) => captures.publishedCapture(op.tenant, op.id),
   });
   runner.register<SetCaptureRequest, unknown>('BACKUP_SET', {
     resumable: false,
     run: (ctx) => captures.captureSet(captureContext(ctx), ctx.request),
+    completedBeforeInterruption: (op) => captures.publishedSet(op.tenant, op.id, op.request),
   });
   runner.register<RestoreRequest, unknown>('RESTORE', {
     resumable: true,

@@ -168,4 +168,39 @@ describe.each(DIALECTS)('operation lifecycle on %s', (dialect) => {
       expect(after?.state).toBe('RUNNING');
     }
   });
+
+  it('an interrupted run that cannot resume ends SUCCEEDED when its handler finds the work done, FAILED otherwise', async () => {
+    const storage = await harness.storage();
+    const store = new OperationStore(storage);
+    const runner = await harness.runner();
+    const checked: string[] = [];
+    runner.register<{ done: boolean }, unknown>('BACKUP', {
+      resumable: false,
+      run: () => new Promise(() => undefined),
+      async completedBeforeInterruption(op) {
+        checked.push(op.id);
+        if (op.tenant !== TENANT) throw new Error('wrong tenant');
+        return op.request.done ? { rebuiltFor: op.id } : undefined;
+      },
+    });
+    const submit = (done: boolean) =>
+      runner.submit({ tenant: TENANT, kind: 'BACKUP', request: { done }, createdBy: 'u' });
+    const done = await submit(true);
+    const notDone = await submit(false);
+    // Claimed by a server that vanished; its lease ran out a minute ago.
+    const policy = { resumableKinds: [], maxAttempts: 3 };
+    for (const op of [done, notDone]) {
+      await store.claim({ id: op.id, attempts: 0 }, 'gone', Date.now() - 120_000, 60_000, policy);
+    }
+    runner.start();
+    expect(await finished(runner, TENANT, done.id)).toMatchObject({
+      state: 'SUCCEEDED',
+      result: { rebuiltFor: done.id },
+    });
+    expect(await finished(runner, TENANT, notDone.id)).toMatchObject({
+      state: 'FAILED',
+      error: { code: 'aborted' },
+    });
+    expect(checked.sort()).toEqual([done.id, notDone.id].sort());
+  });
 });

@@ -159,10 +159,36 @@ export class OperationWorker {
         policy.resumableKinds.includes(row.kind),
     );
     if (resumable.length < expired.length) {
+      await this.settleCompleted(
+        expired.filter((row) => row.cancel_requested === 0 && !resumable.includes(row)),
+        now,
+      );
       const count = await store.failOrphans(now, policy);
       if (count > 0) logger.warn({ count }, 'ended interrupted operations that cannot resume');
     }
     return resumable;
+  }
+
+  /** Interrupted runs whose handler finds their work done end SUCCEEDED, not FAILED. */
+  private async settleCompleted(
+    rows: ReadonlyArray<{ id: string; tenant: string; kind: string; request_json: string }>,
+    now: number,
+  ) {
+    const { store, registry, logger } = this.config;
+    for (const row of rows) {
+      const check = registry.find(row.kind)?.completedBeforeInterruption;
+      if (!check) continue;
+      try {
+        const request: unknown = JSON.parse(row.request_json);
+        const result = await check({ id: row.id, tenant: row.tenant, request });
+        if (result === undefined) continue;
+        if (await store.succeedOrphan(row.id, now, JSON.stringify(result))) {
+          logger.info({ operationId: row.id }, 'interrupted operation had completed its work');
+        }
+      } catch (error) {
+        logger.error({ err: error, operationId: row.id }, 'could not check an interrupted run');
+      }
+    }
   }
 
   private async queued() {

@@ -67,6 +67,20 @@ export interface OperationHandler<TRequest = unknown, TCheckpoint = unknown> {
   run(ctx: OperationContext<TRequest, TCheckpoint>): Promise<unknown>;
   /** Whether an interrupted run may run again (from its checkpoint) instead of failing. */
   resumable: boolean;
+  /**
+   * For a kind that cannot resume: whether an interrupted run had in fact done its work (the
+   * process died after the run's last durable step, before its success was recorded). Returns
+   * the run's result, and the operation ends SUCCEEDED with it instead of FAILED; undefined
+   * when the work was not done.
+   */
+  completedBeforeInterruption?(op: InterruptedOperation<TRequest>): Promise<unknown>;
+}
+
+/** An operation whose run was interrupted (its server died), as recovery sees it. */
+export interface InterruptedOperation<TRequest = unknown> {
+  id: string;
+  tenant: string;
+  request: TRequest;
 }
 
 export interface SubmitRequest {

@@ -4,6 +4,7 @@ import { treesEntriesOperations } from './0001-trees-entries-operations.js';
 import { apiTokens } from './0004-api-tokens.js';
 import { schemaTables } from './0005-schema.js';
 import { backupTables } from './0006-backup.js';
+import { backupOperation } from './0007-backup-operation.js';
 
 /**
  * Every migration, in order. Names sort in apply order; a released migration is never edited
@@ -15,6 +16,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
     '0004-api-tokens': apiTokens(dialect),
     '0005-schema': schemaTables(dialect),
     '0006-backup': backupTables(dialect),
+    '0007-backup-operation': backupOperation(dialect),
   };
   return { getMigrations: async () => migrations };
 }

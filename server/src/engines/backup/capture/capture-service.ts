@@ -3,6 +3,7 @@ import {
   claimCapture,
   getBackupRow,
   latestBackupOfTree,
+  listBackupRowsOfOperation,
   publishBackups,
   releaseCapture,
   type BackupRow,
@@ -20,7 +21,7 @@ import type {
   SetCaptureRequest,
   SetCaptureResult,
 } from '../backup-types.js';
-import { rowOfManifest } from '../catalog/catalog-entry.js';
+import { rowOfManifest, toCatalogEntry } from '../catalog/catalog-entry.js';
 import {
   stepSize,
   validateBackupId,
@@ -151,6 +152,63 @@ export class CaptureService {
     };
   }
 
+  /**
+   * The result of a capture operation interrupted after it published its backup (its last
+   * durable step) but before its success was recorded, rebuilt from the catalog; undefined when
+   * it published nothing (it then fails, and scrub prunes its files).
+   */
+  async publishedCapture(tenant: string, operationId: string): Promise<CaptureResult | undefined> {
+    return (await this.publishedMembers(tenant, operationId))?.[0];
+  }
+
+  /** As publishedCapture, for a set: members in the order of the request's scopes. */
+  async publishedSet(
+    tenant: string,
+    operationId: string,
+    request: SetCaptureRequest,
+  ): Promise<SetCaptureResult | undefined> {
+    const members = await this.publishedMembers(tenant, operationId);
+    if (!members) return undefined;
+    const position = (m: CaptureResult) =>
+      request.scopes.findIndex(
+        (scope) =>
+          scope.treeId === m.entry.manifest.treeName &&
+          (scope.keyPrefix ?? '') === (m.entry.manifest.keyPrefix ?? ''),
+      );
+    members.sort((a, b) => position(a) - position(b));
+    const first = members[0]!.entry.manifest;
+    return {
+      setManifest: {
+        setId: first.setId,
+        name: request.name,
+        backupIds: members.map((m) => m.backupId),
+        crossTreeConsistent: request.crossTreeConsistent,
+        // The set's own clock reading was not stored; its members' is milliseconds after it.
+        createdAt: first.createdAt,
+      },
+      members,
+    };
+  }
+
+  private async publishedMembers(
+    tenant: string,
+    operationId: string,
+  ): Promise<CaptureResult[] | undefined> {
+    const rows = await listBackupRowsOfOperation(this.storage, tenant, operationId);
+    if (rows.length === 0) return undefined;
+    for (const row of rows) {
+      // The run died before recording its scope status; the next one would, but do it now.
+      await recordScopeRun(this.storage, {
+        tenant,
+        treeName: row.treeName,
+        kind: row.baseBackupId ? 'incremental' : 'full',
+        outcome: 'SUCCEEDED',
+        now: row.completedAt,
+      });
+    }
+    return rows.map((row) => ({ backupId: row.id, entry: toCatalogEntry(row) }));
+  }
+
   private spec(scope: { treeId: string; keyPrefix: string }) {
     return { treeName: scope.treeId, keyPrefix: scope.keyPrefix };
   }
@@ -201,7 +259,13 @@ export class CaptureService {
         });
       }
       // Only now, with artifacts and manifests durable, do the backups become visible.
-      const published = await publishBackups(this.storage, manifests.map(rowOfManifest));
+      const published = await publishBackups(
+        this.storage,
+        manifests.map((manifest) => ({
+          ...rowOfManifest(manifest),
+          operationId: ctx.operationId,
+        })),
+      );
       if (published === 'base_missing') {
         throw failedPrecondition('the base backup was deleted while the capture ran');
       }
