@@ -24,8 +24,6 @@ export interface StorageOptions {
 
 /** An open database with its migrations applied. */
 export interface Storage extends TreeDb {
-  db: Kysely<Database>;
-  dialect: Dialect;
   /** The SQLite file (SQLite only): backup captures open their own snapshot reader on it. */
   sqliteFile?: string;
   /**

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import {
   newPhysicalTreeId,
+  sqliteStatement,
   startsWith,
   toStoredEntry,
   withTransaction,
@@ -193,8 +194,7 @@ const SQLITE_UPSERT = `
  */
 async function upsertRowsSqlite(tx: TreeDb, rows: readonly EntryRow[]): Promise<void> {
   if (rows.length === 0) return;
-  if (!tx.sqlitePrepare) throw new Error('a SQLite handle without its prepared statements');
-  const upsert = tx.sqlitePrepare(SQLITE_UPSERT);
+  const upsert = sqliteStatement(tx, SQLITE_UPSERT);
   for (const r of rows) {
     upsert.run(
       r.physical_tree_id,

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { selectTreeForUpdate } from './tree-store.js';
-import { withTransaction, type TreeDb } from './tree-db.js';
+import { sqliteStatement, withTransaction, type TreeDb } from './tree-db.js';
 
 /**
  * SQL of the schema engine's dead letters and of its write-backs into trees: a page of migrated
@@ -256,9 +256,4 @@ async function tombstoneLetters(
     returning e.key
   `.execute(tx.db);
   return new Set(rows.map((row) => row.key));
-}
-
-function sqliteStatement(tx: TreeDb, text: string) {
-  if (!tx.sqlitePrepare) throw new Error('a SQLite handle without its prepared statements');
-  return tx.sqlitePrepare(text);
 }

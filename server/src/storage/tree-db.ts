@@ -15,6 +15,12 @@ export interface TreeDb {
   sqlitePrepare?: ((sql: string) => SqliteStatement) | undefined;
 }
 
+/** A SQLite statement prepared on `handle`'s connection (see TreeDb.sqlitePrepare). */
+export function sqliteStatement(handle: TreeDb, text: string): SqliteStatement {
+  if (!handle.sqlitePrepare) throw new Error('a SQLite handle without its prepared statements');
+  return handle.sqlitePrepare(text);
+}
+
 /** Runs `fn` in a transaction, or inside the caller's one when `handle` already is one. */
 export async function withTransaction<T>(
   handle: TreeDb,
