@@ -1,4 +1,6 @@
 import { Code, createClient } from '@connectrpc/connect';
+import { create } from '@bufbuild/protobuf';
+import { DurationSchema } from '@bufbuild/protobuf/wkt';
 import {
   BackupControlService,
   BackupKind,
@@ -45,6 +47,11 @@ describe.each(DIALECTS)('backup schedules and health on %s', (dialect) => {
     expect(await codeOf(s.backup.scheduleBackup({ scope, incremental: false }))).toBe(
       Code.InvalidArgument,
     );
+    // Past a protobuf Duration's own range (10 000 years): refused, not answered Internal.
+    const forever = create(DurationSchema, { seconds: 2n ** 63n - 1n });
+    expect(
+      await codeOf(s.backup.scheduleBackup({ scope, incremental: false, interval: forever })),
+    ).toBe(Code.InvalidArgument);
     await s.backup.cancelSchedule({ scope, incremental: false });
     await s.backup.cancelSchedule({ scope, incremental: false });
     await s.backup.cancelSchedule({ scope, incremental: true });
@@ -102,6 +109,15 @@ describe.each(DIALECTS)('backup schedules and health on %s', (dialect) => {
     expect(
       await codeOf(
         s.backup.configureBackupHealth({ backupId: made.backupId, monitoringEnabled: true }),
+      ),
+    ).toBe(Code.InvalidArgument);
+    expect(
+      await codeOf(
+        s.backup.configureBackupHealth({
+          backupId: made.backupId,
+          monitoringEnabled: true,
+          interval: create(DurationSchema, { seconds: 315_576_000_001n }),
+        }),
       ),
     ).toBe(Code.InvalidArgument);
     expect(

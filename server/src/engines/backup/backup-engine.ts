@@ -23,7 +23,7 @@ import { revertRestore } from './restore/revert.js';
 import { RestoreService, validateRestoreRequest } from './restore/restore-service.js';
 import { BackupBackground } from './schedules/background-loops.js';
 import { ScheduleService } from './schedules/schedule-service.js';
-import { validateBackupId } from './validation.js';
+import { validateBackupId, validateInterval } from './validation.js';
 
 export interface BackupEngineOptions {
   storage: Storage;
@@ -274,6 +274,7 @@ export class BackupEngine {
     if (intervalMs !== undefined && intervalMs < 0) {
       throw invalidArgument('interval', 'must not be negative');
     }
+    if (intervalMs !== undefined && intervalMs > 0) validateInterval(intervalMs);
     const stored = valid ? Math.max(Math.ceil(intervalMs), this.minIntervalMs) : null;
     const updated = await configureHealthMonitoring(this.storage, {
       tenant,

@@ -53,3 +53,20 @@ export function validateLabels(labels: Record<string, string>): Record<string, s
   }
   return Object.fromEntries(entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
+
+/**
+ * google.protobuf.Duration's own range (±10 000 years). A longer interval is not a valid
+ * Duration: it could not be answered back (the effective interval) nor stored as int64 ms.
+ */
+export const MAX_INTERVAL_MS = 315_576_000_000 * 1000;
+
+/** A positive interval of at most MAX_INTERVAL_MS; InvalidArgument otherwise. */
+export function validateInterval(ms: number | undefined, field = 'interval'): number {
+  if (ms === undefined || !Number.isFinite(ms) || ms <= 0) {
+    throw invalidArgument(field, 'must be a positive duration');
+  }
+  if (ms > MAX_INTERVAL_MS) {
+    throw invalidArgument(field, 'must be at most 10 000 years (the range of a protobuf Duration)');
+  }
+  return ms;
+}

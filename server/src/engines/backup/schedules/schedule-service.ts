@@ -3,9 +3,8 @@ import { getScope, setSchedule, type ScopeRow } from '../../../storage/backup-sc
 import type { Storage } from '../../../storage/database.js';
 import { getBackupRow } from '../../../storage/backup-store.js';
 import { resolveTree } from '../../../storage/tree-store.js';
-import { invalidArgument } from '../../errors.js';
 import type { ScopeInput } from '../backup-types.js';
-import { validateScope } from '../validation.js';
+import { validateInterval, validateScope } from '../validation.js';
 
 export type RunOutcome = 'NONE' | 'SUCCEEDED' | 'FAILED' | 'SKIPPED' | 'RUNNING';
 
@@ -43,10 +42,7 @@ export class ScheduleService {
     intervalMs: number | undefined,
   ): Promise<number> {
     const valid = validateScope(scope);
-    if (intervalMs === undefined || !Number.isFinite(intervalMs) || intervalMs <= 0) {
-      throw invalidArgument('interval', 'must be a positive duration');
-    }
-    const effective = Math.max(Math.ceil(intervalMs), this.minIntervalMs);
+    const effective = Math.max(Math.ceil(validateInterval(intervalMs)), this.minIntervalMs);
     await setSchedule(this.storage, {
       tenant,
       treeName: valid.treeId,
