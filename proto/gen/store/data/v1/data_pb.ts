@@ -13,7 +13,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file store/data/v1/data.proto.
  */
 export const file_store_data_v1_data: GenFile = /*@__PURE__*/
-  fileDesc("ChhzdG9yZS9kYXRhL3YxL2RhdGEucHJvdG8SDXN0b3JlLmRhdGEudjEilQEKCVRyZWVFbnRyeRILCgNrZXkYASABKAkSEgoKdmFsdWVfanNvbhgCIAEoCRIQCghzZXF1ZW5jZRgDIAEoAxIWCg5zY2hlbWFfdmVyc2lvbhgEIAEoDRIuCgp1cGRhdGVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcDoN8qQZCW9pZC5lbnRyeSKgAQoLVHJlZVN1bW1hcnkSDwoHdHJlZV9pZBgBIAEoCRITCgtlbnRyeV9jb3VudBgCIAEoAxISCgpoYXNfcG9saWN5GAMgASgIEhkKEWRlYWRfbGV0dGVyX2NvdW50GAQgASgDEi4KCnVwZGF0ZWRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wOgzypBkIb2lkLnRyZWUiSwoQTGlzdFRyZWVzUmVxdWVzdBIRCglwYWdlX3NpemUYASABKAUSEgoKcGFnZV90b2tlbhgCIAEoCToQ8qQZDG9pZC50cmVlc3JlcSJqChFMaXN0VHJlZXNSZXNwb25zZRIpCgV0cmVlcxgBIAMoCzIaLnN0b3JlLmRhdGEudjEuVHJlZVN1bW1hcnkSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJOhHypBkNb2lkLnRyZWVzcmVzcCJTCg9QdXRFbnRyeVJlcXVlc3QSDwoHdHJlZV9pZBgBIAEoCRILCgNrZXkYAiABKAkSEgoKdmFsdWVfanNvbhgDIAEoCToO8qQZCm9pZC5wdXRyZXEihAEKEFB1dEVudHJ5UmVzcG9uc2USEAoIc2VxdWVuY2UYASABKAMSFQoNZGVhZF9sZXR0ZXJlZBgCIAEoCBIfChJkZWFkX2xldHRlcl9yZWFzb24YAyABKAlIAIgBAToP8qQZC29pZC5wdXRyZXNwQhUKE19kZWFkX2xldHRlcl9yZWFzb24iPwoPR2V0RW50cnlSZXF1ZXN0Eg8KB3RyZWVfaWQYASABKAkSCwoDa2V5GAIgASgJOg7ypBkKb2lkLmdldHJlcSJqChBHZXRFbnRyeVJlc3BvbnNlEg0KBWZvdW5kGAEgASgIEiwKBWVudHJ5GAIgASgLMhguc3RvcmUuZGF0YS52MS5UcmVlRW50cnlIAIgBAToP8qQZC29pZC5nZXRyZXNwQggKBl9lbnRyeSJCChJEZWxldGVFbnRyeVJlcXVlc3QSDwoHdHJlZV9pZBgBIAEoCRILCgNrZXkYAiABKAk6DvKkGQpvaWQuZGVscmVxIjcKE0RlbGV0ZUVudHJ5UmVzcG9uc2USDwoHZGVsZXRlZBgBIAEoCDoP8qQZC29pZC5kZWxyZXNwInEKEkxpc3RFbnRyaWVzUmVxdWVzdBIPCgd0cmVlX2lkGAEgASgJEhIKCmtleV9wcmVmaXgYAiABKAkSEQoJcGFnZV9zaXplGAMgASgFEhIKCnBhZ2VfdG9rZW4YBCABKAk6D/KkGQtvaWQubGlzdHJlcSJrChNMaXN0RW50cmllc1Jlc3BvbnNlEikKB2VudHJpZXMYASADKAsyGC5zdG9yZS5kYXRhLnYxLlRyZWVFbnRyeRIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAk6EPKkGQxvaWQubGlzdHJlc3AqkAIKFVN0b3JlRGF0YUFwaU9wZXJhdGlvbhIoCiRTVE9SRV9EQVRBX0FQSV9PUEVSQVRJT05fVU5TUEVDSUZJRUQQABInCiNTVE9SRV9EQVRBX0FQSV9PUEVSQVRJT05fTElTVF9UUkVFUxABEiYKIlNUT1JFX0RBVEFfQVBJX09QRVJBVElPTl9QVVRfRU5UUlkQAhImCiJTVE9SRV9EQVRBX0FQSV9PUEVSQVRJT05fR0VUX0VOVFJZEAMSKQolU1RPUkVfREFUQV9BUElfT1BFUkFUSU9OX0RFTEVURV9FTlRSWRAEEikKJVNUT1JFX0RBVEFfQVBJX09QRVJBVElPTl9MSVNUX0VOVFJJRVMQBTKnAwoPVHJlZURhdGFTZXJ2aWNlEk4KCUxpc3RUcmVlcxIfLnN0b3JlLmRhdGEudjEuTGlzdFRyZWVzUmVxdWVzdBogLnN0b3JlLmRhdGEudjEuTGlzdFRyZWVzUmVzcG9uc2USSwoIUHV0RW50cnkSHi5zdG9yZS5kYXRhLnYxLlB1dEVudHJ5UmVxdWVzdBofLnN0b3JlLmRhdGEudjEuUHV0RW50cnlSZXNwb25zZRJLCghHZXRFbnRyeRIeLnN0b3JlLmRhdGEudjEuR2V0RW50cnlSZXF1ZXN0Gh8uc3RvcmUuZGF0YS52MS5HZXRFbnRyeVJlc3BvbnNlElQKC0RlbGV0ZUVudHJ5EiEuc3RvcmUuZGF0YS52MS5EZWxldGVFbnRyeVJlcXVlc3QaIi5zdG9yZS5kYXRhLnYxLkRlbGV0ZUVudHJ5UmVzcG9uc2USVAoLTGlzdEVudHJpZXMSIS5zdG9yZS5kYXRhLnYxLkxpc3RFbnRyaWVzUmVxdWVzdBoiLnN0b3JlLmRhdGEudjEuTGlzdEVudHJpZXNSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_timestamp, file_store_api_v1_alias]);
+  fileDesc("ChhzdG9yZS9kYXRhL3YxL2RhdGEucHJvdG8SDXN0b3JlLmRhdGEudjEilQEKCVRyZWVFbnRyeRILCgNrZXkYASABKAkSEgoKdmFsdWVfanNvbhgCIAEoCRIQCghzZXF1ZW5jZRgDIAEoAxIWCg5zY2hlbWFfdmVyc2lvbhgEIAEoDRIuCgp1cGRhdGVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcDoN8qQZCW9pZC5lbnRyeSKgAQoLVHJlZVN1bW1hcnkSDwoHdHJlZV9pZBgBIAEoCRITCgtlbnRyeV9jb3VudBgCIAEoAxISCgpoYXNfcG9saWN5GAMgASgIEhkKEWRlYWRfbGV0dGVyX2NvdW50GAQgASgDEi4KCnVwZGF0ZWRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wOgzypBkIb2lkLnRyZWUiSwoQTGlzdFRyZWVzUmVxdWVzdBIRCglwYWdlX3NpemUYASABKAUSEgoKcGFnZV90b2tlbhgCIAEoCToQ8qQZDG9pZC50cmVlc3JlcSJqChFMaXN0VHJlZXNSZXNwb25zZRIpCgV0cmVlcxgBIAMoCzIaLnN0b3JlLmRhdGEudjEuVHJlZVN1bW1hcnkSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJOhHypBkNb2lkLnRyZWVzcmVzcCJTCg9QdXRFbnRyeVJlcXVlc3QSDwoHdHJlZV9pZBgBIAEoCRILCgNrZXkYAiABKAkSEgoKdmFsdWVfanNvbhgDIAEoCToO8qQZCm9pZC5wdXRyZXEihAEKEFB1dEVudHJ5UmVzcG9uc2USEAoIc2VxdWVuY2UYASABKAMSFQoNZGVhZF9sZXR0ZXJlZBgCIAEoCBIfChJkZWFkX2xldHRlcl9yZWFzb24YAyABKAlIAIgBAToP8qQZC29pZC5wdXRyZXNwQhUKE19kZWFkX2xldHRlcl9yZWFzb24iPwoKRW50cnlUb1B1dBILCgNrZXkYASABKAkSEgoKdmFsdWVfanNvbhgCIAEoCToQ8qQZDG9pZC5lbnRyeXB1dCJkChFQdXRFbnRyaWVzUmVxdWVzdBIPCgd0cmVlX2lkGAEgASgJEioKB2VudHJpZXMYAiADKAsyGS5zdG9yZS5kYXRhLnYxLkVudHJ5VG9QdXQ6EvKkGQ5vaWQucHV0bWFueXJlcSKEAQoOUHV0RW50cnlSZXN1bHQSEAoIc2VxdWVuY2UYASABKAMSFQoNZGVhZF9sZXR0ZXJlZBgCIAEoCBIfChJkZWFkX2xldHRlcl9yZWFzb24YAyABKAlIAIgBAToR8qQZDW9pZC5wdXRyZXN1bHRCFQoTX2RlYWRfbGV0dGVyX3JlYXNvbiJZChJQdXRFbnRyaWVzUmVzcG9uc2USLgoHcmVzdWx0cxgBIAMoCzIdLnN0b3JlLmRhdGEudjEuUHV0RW50cnlSZXN1bHQ6E/KkGQ9vaWQucHV0bWFueXJlc3AiPwoPR2V0RW50cnlSZXF1ZXN0Eg8KB3RyZWVfaWQYASABKAkSCwoDa2V5GAIgASgJOg7ypBkKb2lkLmdldHJlcSJqChBHZXRFbnRyeVJlc3BvbnNlEg0KBWZvdW5kGAEgASgIEiwKBWVudHJ5GAIgASgLMhguc3RvcmUuZGF0YS52MS5UcmVlRW50cnlIAIgBAToP8qQZC29pZC5nZXRyZXNwQggKBl9lbnRyeSJCChJEZWxldGVFbnRyeVJlcXVlc3QSDwoHdHJlZV9pZBgBIAEoCRILCgNrZXkYAiABKAk6DvKkGQpvaWQuZGVscmVxIjcKE0RlbGV0ZUVudHJ5UmVzcG9uc2USDwoHZGVsZXRlZBgBIAEoCDoP8qQZC29pZC5kZWxyZXNwInEKEkxpc3RFbnRyaWVzUmVxdWVzdBIPCgd0cmVlX2lkGAEgASgJEhIKCmtleV9wcmVmaXgYAiABKAkSEQoJcGFnZV9zaXplGAMgASgFEhIKCnBhZ2VfdG9rZW4YBCABKAk6D/KkGQtvaWQubGlzdHJlcSJrChNMaXN0RW50cmllc1Jlc3BvbnNlEikKB2VudHJpZXMYASADKAsyGC5zdG9yZS5kYXRhLnYxLlRyZWVFbnRyeRIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAk6EPKkGQxvaWQubGlzdHJlc3AqugIKFVN0b3JlRGF0YUFwaU9wZXJhdGlvbhIoCiRTVE9SRV9EQVRBX0FQSV9PUEVSQVRJT05fVU5TUEVDSUZJRUQQABInCiNTVE9SRV9EQVRBX0FQSV9PUEVSQVRJT05fTElTVF9UUkVFUxABEiYKIlNUT1JFX0RBVEFfQVBJX09QRVJBVElPTl9QVVRfRU5UUlkQAhImCiJTVE9SRV9EQVRBX0FQSV9PUEVSQVRJT05fR0VUX0VOVFJZEAMSKQolU1RPUkVfREFUQV9BUElfT1BFUkFUSU9OX0RFTEVURV9FTlRSWRAEEikKJVNUT1JFX0RBVEFfQVBJX09QRVJBVElPTl9MSVNUX0VOVFJJRVMQBRIoCiRTVE9SRV9EQVRBX0FQSV9PUEVSQVRJT05fUFVUX0VOVFJJRVMQBjL6AwoPVHJlZURhdGFTZXJ2aWNlEk4KCUxpc3RUcmVlcxIfLnN0b3JlLmRhdGEudjEuTGlzdFRyZWVzUmVxdWVzdBogLnN0b3JlLmRhdGEudjEuTGlzdFRyZWVzUmVzcG9uc2USSwoIUHV0RW50cnkSHi5zdG9yZS5kYXRhLnYxLlB1dEVudHJ5UmVxdWVzdBofLnN0b3JlLmRhdGEudjEuUHV0RW50cnlSZXNwb25zZRJLCghHZXRFbnRyeRIeLnN0b3JlLmRhdGEudjEuR2V0RW50cnlSZXF1ZXN0Gh8uc3RvcmUuZGF0YS52MS5HZXRFbnRyeVJlc3BvbnNlElQKC0RlbGV0ZUVudHJ5EiEuc3RvcmUuZGF0YS52MS5EZWxldGVFbnRyeVJlcXVlc3QaIi5zdG9yZS5kYXRhLnYxLkRlbGV0ZUVudHJ5UmVzcG9uc2USVAoLTGlzdEVudHJpZXMSIS5zdG9yZS5kYXRhLnYxLkxpc3RFbnRyaWVzUmVxdWVzdBoiLnN0b3JlLmRhdGEudjEuTGlzdEVudHJpZXNSZXNwb25zZRJRCgpQdXRFbnRyaWVzEiAuc3RvcmUuZGF0YS52MS5QdXRFbnRyaWVzUmVxdWVzdBohLnN0b3JlLmRhdGEudjEuUHV0RW50cmllc1Jlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp, file_store_api_v1_alias]);
 
 /**
  * @generated from message store.data.v1.TreeEntry
@@ -194,6 +194,107 @@ export const PutEntryResponseSchema: GenMessage<PutEntryResponse> = /*@__PURE__*
   messageDesc(file_store_data_v1_data, 5);
 
 /**
+ * One entry of a PutEntries call.
+ *
+ * @generated from message store.data.v1.EntryToPut
+ */
+export type EntryToPut = Message<"store.data.v1.EntryToPut"> & {
+  /**
+   * @generated from field: string key = 1;
+   */
+  key: string;
+
+  /**
+   * JSON text; the server parses and canonicalises it.
+   *
+   * @generated from field: string value_json = 2;
+   */
+  valueJson: string;
+};
+
+/**
+ * Describes the message store.data.v1.EntryToPut.
+ * Use `create(EntryToPutSchema)` to create a new message.
+ */
+export const EntryToPutSchema: GenMessage<EntryToPut> = /*@__PURE__*/
+  messageDesc(file_store_data_v1_data, 6);
+
+/**
+ * Many entries to one tree in one transaction (imports): at most 1 000 entries and the message
+ * size limit. A bad key or value refuses the whole call with InvalidArgument naming the entry
+ * (`entries[3].value_json`); more than 1 000 entries is InvalidArgument on `entries`.
+ *
+ * @generated from message store.data.v1.PutEntriesRequest
+ */
+export type PutEntriesRequest = Message<"store.data.v1.PutEntriesRequest"> & {
+  /**
+   * @generated from field: string tree_id = 1;
+   */
+  treeId: string;
+
+  /**
+   * @generated from field: repeated store.data.v1.EntryToPut entries = 2;
+   */
+  entries: EntryToPut[];
+};
+
+/**
+ * Describes the message store.data.v1.PutEntriesRequest.
+ * Use `create(PutEntriesRequestSchema)` to create a new message.
+ */
+export const PutEntriesRequestSchema: GenMessage<PutEntriesRequest> = /*@__PURE__*/
+  messageDesc(file_store_data_v1_data, 7);
+
+/**
+ * One entry's outcome, in the order of the request's entries.
+ *
+ * @generated from message store.data.v1.PutEntryResult
+ */
+export type PutEntryResult = Message<"store.data.v1.PutEntryResult"> & {
+  /**
+   * The entry's sequence; 0 when it was dead-lettered. The written entries of one call have
+   * consecutive sequences (one range, one commit).
+   *
+   * @generated from field: int64 sequence = 1;
+   */
+  sequence: bigint;
+
+  /**
+   * @generated from field: bool dead_lettered = 2;
+   */
+  deadLettered: boolean;
+
+  /**
+   * @generated from field: optional string dead_letter_reason = 3;
+   */
+  deadLetterReason?: string | undefined;
+};
+
+/**
+ * Describes the message store.data.v1.PutEntryResult.
+ * Use `create(PutEntryResultSchema)` to create a new message.
+ */
+export const PutEntryResultSchema: GenMessage<PutEntryResult> = /*@__PURE__*/
+  messageDesc(file_store_data_v1_data, 8);
+
+/**
+ * @generated from message store.data.v1.PutEntriesResponse
+ */
+export type PutEntriesResponse = Message<"store.data.v1.PutEntriesResponse"> & {
+  /**
+   * @generated from field: repeated store.data.v1.PutEntryResult results = 1;
+   */
+  results: PutEntryResult[];
+};
+
+/**
+ * Describes the message store.data.v1.PutEntriesResponse.
+ * Use `create(PutEntriesResponseSchema)` to create a new message.
+ */
+export const PutEntriesResponseSchema: GenMessage<PutEntriesResponse> = /*@__PURE__*/
+  messageDesc(file_store_data_v1_data, 9);
+
+/**
  * @generated from message store.data.v1.GetEntryRequest
  */
 export type GetEntryRequest = Message<"store.data.v1.GetEntryRequest"> & {
@@ -213,7 +314,7 @@ export type GetEntryRequest = Message<"store.data.v1.GetEntryRequest"> & {
  * Use `create(GetEntryRequestSchema)` to create a new message.
  */
 export const GetEntryRequestSchema: GenMessage<GetEntryRequest> = /*@__PURE__*/
-  messageDesc(file_store_data_v1_data, 6);
+  messageDesc(file_store_data_v1_data, 10);
 
 /**
  * @generated from message store.data.v1.GetEntryResponse
@@ -235,7 +336,7 @@ export type GetEntryResponse = Message<"store.data.v1.GetEntryResponse"> & {
  * Use `create(GetEntryResponseSchema)` to create a new message.
  */
 export const GetEntryResponseSchema: GenMessage<GetEntryResponse> = /*@__PURE__*/
-  messageDesc(file_store_data_v1_data, 7);
+  messageDesc(file_store_data_v1_data, 11);
 
 /**
  * @generated from message store.data.v1.DeleteEntryRequest
@@ -257,7 +358,7 @@ export type DeleteEntryRequest = Message<"store.data.v1.DeleteEntryRequest"> & {
  * Use `create(DeleteEntryRequestSchema)` to create a new message.
  */
 export const DeleteEntryRequestSchema: GenMessage<DeleteEntryRequest> = /*@__PURE__*/
-  messageDesc(file_store_data_v1_data, 8);
+  messageDesc(file_store_data_v1_data, 12);
 
 /**
  * @generated from message store.data.v1.DeleteEntryResponse
@@ -274,7 +375,7 @@ export type DeleteEntryResponse = Message<"store.data.v1.DeleteEntryResponse"> &
  * Use `create(DeleteEntryResponseSchema)` to create a new message.
  */
 export const DeleteEntryResponseSchema: GenMessage<DeleteEntryResponse> = /*@__PURE__*/
-  messageDesc(file_store_data_v1_data, 9);
+  messageDesc(file_store_data_v1_data, 13);
 
 /**
  * @generated from message store.data.v1.ListEntriesRequest
@@ -308,7 +409,7 @@ export type ListEntriesRequest = Message<"store.data.v1.ListEntriesRequest"> & {
  * Use `create(ListEntriesRequestSchema)` to create a new message.
  */
 export const ListEntriesRequestSchema: GenMessage<ListEntriesRequest> = /*@__PURE__*/
-  messageDesc(file_store_data_v1_data, 10);
+  messageDesc(file_store_data_v1_data, 14);
 
 /**
  * @generated from message store.data.v1.ListEntriesResponse
@@ -330,7 +431,7 @@ export type ListEntriesResponse = Message<"store.data.v1.ListEntriesResponse"> &
  * Use `create(ListEntriesResponseSchema)` to create a new message.
  */
 export const ListEntriesResponseSchema: GenMessage<ListEntriesResponse> = /*@__PURE__*/
-  messageDesc(file_store_data_v1_data, 11);
+  messageDesc(file_store_data_v1_data, 15);
 
 /**
  * The operation a data call performs, as presented to the authorizer.
@@ -367,6 +468,11 @@ export enum StoreDataApiOperation {
    * @generated from enum value: STORE_DATA_API_OPERATION_LIST_ENTRIES = 5;
    */
   LIST_ENTRIES = 5,
+
+  /**
+   * @generated from enum value: STORE_DATA_API_OPERATION_PUT_ENTRIES = 6;
+   */
+  PUT_ENTRIES = 6,
 }
 
 /**
@@ -418,6 +524,16 @@ export const TreeDataService: GenService<{
     methodKind: "unary";
     input: typeof ListEntriesRequestSchema;
     output: typeof ListEntriesResponseSchema;
+  },
+  /**
+   * Up to 1 000 entries to one tree in one transaction; the schema write guard per entry.
+   *
+   * @generated from rpc store.data.v1.TreeDataService.PutEntries
+   */
+  putEntries: {
+    methodKind: "unary";
+    input: typeof PutEntriesRequestSchema;
+    output: typeof PutEntriesResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_store_data_v1_data, 0);

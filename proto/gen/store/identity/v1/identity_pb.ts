@@ -4,6 +4,8 @@
 
 import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { Timestamp } from "@bufbuild/protobuf/wkt";
+import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
 import { file_store_api_v1_alias } from "../../api/v1/alias_pb.js";
 import type { Message } from "@bufbuild/protobuf";
 
@@ -11,7 +13,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file store/identity/v1/identity.proto.
  */
 export const file_store_identity_v1_identity: GenFile = /*@__PURE__*/
-  fileDesc("CiBzdG9yZS9pZGVudGl0eS92MS9pZGVudGl0eS5wcm90bxIRc3RvcmUuaWRlbnRpdHkudjEiIgoNV2hvQW1JUmVxdWVzdDoR8qQZDW9paS53aG9hbWlyZXEiPgoLVGVuYW50R3JhbnQSEQoJdGVuYW50X2lkGAEgASgJEg0KBXJvbGVzGAIgAygJOg3ypBkJb2lpLmdyYW50IqYBCg5XaG9BbUlSZXNwb25zZRIPCgdzdWJqZWN0GAEgASgJEhQKDGRpc3BsYXlfbmFtZRgCIAEoCRIRCglzY2hlbWVfaWQYAyABKAkSLwoHdGVuYW50cxgEIAMoCzIeLnN0b3JlLmlkZW50aXR5LnYxLlRlbmFudEdyYW50EhUKDWFjdGl2ZV90ZW5hbnQYBSABKAk6EvKkGQ5vaWkud2hvYW1pcmVzcCp0ChlTdG9yZUlkZW50aXR5QXBpT3BlcmF0aW9uEiwKKFNUT1JFX0lERU5USVRZX0FQSV9PUEVSQVRJT05fVU5TUEVDSUZJRUQQABIpCiVTVE9SRV9JREVOVElUWV9BUElfT1BFUkFUSU9OX1dIT19BTV9JEAEyYAoPSWRlbnRpdHlTZXJ2aWNlEk0KBldob0FtSRIgLnN0b3JlLmlkZW50aXR5LnYxLldob0FtSVJlcXVlc3QaIS5zdG9yZS5pZGVudGl0eS52MS5XaG9BbUlSZXNwb25zZWIGcHJvdG8z", [file_store_api_v1_alias]);
+  fileDesc("CiBzdG9yZS9pZGVudGl0eS92MS9pZGVudGl0eS5wcm90bxIRc3RvcmUuaWRlbnRpdHkudjEiIgoNV2hvQW1JUmVxdWVzdDoR8qQZDW9paS53aG9hbWlyZXEiPgoLVGVuYW50R3JhbnQSEQoJdGVuYW50X2lkGAEgASgJEg0KBXJvbGVzGAIgAygJOg3ypBkJb2lpLmdyYW50IqYBCg5XaG9BbUlSZXNwb25zZRIPCgdzdWJqZWN0GAEgASgJEhQKDGRpc3BsYXlfbmFtZRgCIAEoCRIRCglzY2hlbWVfaWQYAyABKAkSLwoHdGVuYW50cxgEIAMoCzIeLnN0b3JlLmlkZW50aXR5LnYxLlRlbmFudEdyYW50EhUKDWFjdGl2ZV90ZW5hbnQYBSABKAk6EvKkGQ5vaWkud2hvYW1pcmVzcCL9AQoLQXVkaXRSZWNvcmQSEQoJcmVjb3JkX2lkGAEgASgJEigKBHRpbWUYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhEKCXRlbmFudF9pZBgDIAEoCRIPCgdzdWJqZWN0GAQgASgJEg8KB3NlcnZpY2UYBSABKAkSDgoGbWV0aG9kGAYgASgJEhYKCXRhcmdldF9pZBgHIAEoCUgAiAEBEg8KB291dGNvbWUYCCABKAkSFgoOY2xpZW50X2FkZHJlc3MYCSABKAkSDgoGZGV0YWlsGAogASgJOg3ypBkJb2lpLmF1ZGl0QgwKCl90YXJnZXRfaWQi2gEKF0xpc3RBdWRpdFJlY29yZHNSZXF1ZXN0EhEKCXBhZ2Vfc2l6ZRgBIAEoBRISCgpwYWdlX3Rva2VuGAIgASgJEg8KB3N1YmplY3QYAyABKAkSDgoGbWV0aG9kGAQgASgJEg8KB291dGNvbWUYBSABKAkSKQoFc2luY2UYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEikKBXVudGlsGAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcDoQ8qQZDG9paS5hdWRpdHJlcSJ3ChhMaXN0QXVkaXRSZWNvcmRzUmVzcG9uc2USLwoHcmVjb3JkcxgBIAMoCzIeLnN0b3JlLmlkZW50aXR5LnYxLkF1ZGl0UmVjb3JkEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCToR8qQZDW9paS5hdWRpdHBhZ2UqqQEKGVN0b3JlSWRlbnRpdHlBcGlPcGVyYXRpb24SLAooU1RPUkVfSURFTlRJVFlfQVBJX09QRVJBVElPTl9VTlNQRUNJRklFRBAAEikKJVNUT1JFX0lERU5USVRZX0FQSV9PUEVSQVRJT05fV0hPX0FNX0kQARIzCi9TVE9SRV9JREVOVElUWV9BUElfT1BFUkFUSU9OX0xJU1RfQVVESVRfUkVDT1JEUxACMs0BCg9JZGVudGl0eVNlcnZpY2USTQoGV2hvQW1JEiAuc3RvcmUuaWRlbnRpdHkudjEuV2hvQW1JUmVxdWVzdBohLnN0b3JlLmlkZW50aXR5LnYxLldob0FtSVJlc3BvbnNlEmsKEExpc3RBdWRpdFJlY29yZHMSKi5zdG9yZS5pZGVudGl0eS52MS5MaXN0QXVkaXRSZWNvcmRzUmVxdWVzdBorLnN0b3JlLmlkZW50aXR5LnYxLkxpc3RBdWRpdFJlY29yZHNSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_timestamp, file_store_api_v1_alias]);
 
 /**
  * @generated from message store.identity.v1.WhoAmIRequest
@@ -90,6 +92,165 @@ export const WhoAmIResponseSchema: GenMessage<WhoAmIResponse> = /*@__PURE__*/
   messageDesc(file_store_identity_v1_identity, 2);
 
 /**
+ * One audit record (ASVS V7): a state-changing call, or a refused one (Unauthenticated,
+ * PermissionDenied), as the transport saw it.
+ *
+ * @generated from message store.identity.v1.AuditRecord
+ */
+export type AuditRecord = Message<"store.identity.v1.AuditRecord"> & {
+  /**
+   * Opaque; orders records recorded in the same millisecond.
+   *
+   * @generated from field: string record_id = 1;
+   */
+  recordId: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp time = 2;
+   */
+  time?: Timestamp | undefined;
+
+  /**
+   * The tenant the call acted in or named; empty when it named none.
+   *
+   * @generated from field: string tenant_id = 3;
+   */
+  tenantId: string;
+
+  /**
+   * The resolved caller; "anonymous" without a credential, empty for a refused credential, "cli"
+   * for the token command line.
+   *
+   * @generated from field: string subject = 4;
+   */
+  subject: string;
+
+  /**
+   * Fully qualified service name, e.g. store.backup.v1.BackupControlService ("cli" for the CLI).
+   *
+   * @generated from field: string service = 5;
+   */
+  service: string;
+
+  /**
+   * The RPC's name, e.g. DeleteBackup.
+   *
+   * @generated from field: string method = 6;
+   */
+  method: string;
+
+  /**
+   * The target id the authorizer saw (tree, backup, token id), when the call has one.
+   *
+   * @generated from field: optional string target_id = 7;
+   */
+  targetId?: string | undefined;
+
+  /**
+   * "OK" or the gRPC status code name, upper snake case (PERMISSION_DENIED).
+   *
+   * @generated from field: string outcome = 8;
+   */
+  outcome: string;
+
+  /**
+   * The caller's address: the socket peer, or x-forwarded-for from a trusted proxy.
+   *
+   * @generated from field: string client_address = 9;
+   */
+  clientAddress: string;
+
+  /**
+   * The refusal or error message the caller was given (empty for OK).
+   *
+   * @generated from field: string detail = 10;
+   */
+  detail: string;
+};
+
+/**
+ * Describes the message store.identity.v1.AuditRecord.
+ * Use `create(AuditRecordSchema)` to create a new message.
+ */
+export const AuditRecordSchema: GenMessage<AuditRecord> = /*@__PURE__*/
+  messageDesc(file_store_identity_v1_identity, 3);
+
+/**
+ * @generated from message store.identity.v1.ListAuditRecordsRequest
+ */
+export type ListAuditRecordsRequest = Message<"store.identity.v1.ListAuditRecordsRequest"> & {
+  /**
+   * 0 → 50, at most 1000.
+   *
+   * @generated from field: int32 page_size = 1;
+   */
+  pageSize: number;
+
+  /**
+   * @generated from field: string page_token = 2;
+   */
+  pageToken: string;
+
+  /**
+   * Filters; empty means any. The tenant is always the caller's active tenant.
+   *
+   * @generated from field: string subject = 3;
+   */
+  subject: string;
+
+  /**
+   * @generated from field: string method = 4;
+   */
+  method: string;
+
+  /**
+   * @generated from field: string outcome = 5;
+   */
+  outcome: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp since = 6;
+   */
+  since?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp until = 7;
+   */
+  until?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message store.identity.v1.ListAuditRecordsRequest.
+ * Use `create(ListAuditRecordsRequestSchema)` to create a new message.
+ */
+export const ListAuditRecordsRequestSchema: GenMessage<ListAuditRecordsRequest> = /*@__PURE__*/
+  messageDesc(file_store_identity_v1_identity, 4);
+
+/**
+ * Newest first; keyset paging, stable while records are added.
+ *
+ * @generated from message store.identity.v1.ListAuditRecordsResponse
+ */
+export type ListAuditRecordsResponse = Message<"store.identity.v1.ListAuditRecordsResponse"> & {
+  /**
+   * @generated from field: repeated store.identity.v1.AuditRecord records = 1;
+   */
+  records: AuditRecord[];
+
+  /**
+   * @generated from field: string next_page_token = 2;
+   */
+  nextPageToken: string;
+};
+
+/**
+ * Describes the message store.identity.v1.ListAuditRecordsResponse.
+ * Use `create(ListAuditRecordsResponseSchema)` to create a new message.
+ */
+export const ListAuditRecordsResponseSchema: GenMessage<ListAuditRecordsResponse> = /*@__PURE__*/
+  messageDesc(file_store_identity_v1_identity, 5);
+
+/**
  * The operation an identity call performs, as presented to the authorizer.
  *
  * @generated from enum store.identity.v1.StoreIdentityApiOperation
@@ -104,6 +265,11 @@ export enum StoreIdentityApiOperation {
    * @generated from enum value: STORE_IDENTITY_API_OPERATION_WHO_AM_I = 1;
    */
   WHO_AM_I = 1,
+
+  /**
+   * @generated from enum value: STORE_IDENTITY_API_OPERATION_LIST_AUDIT_RECORDS = 2;
+   */
+  LIST_AUDIT_RECORDS = 2,
 }
 
 /**
@@ -123,6 +289,16 @@ export const IdentityService: GenService<{
     methodKind: "unary";
     input: typeof WhoAmIRequestSchema;
     output: typeof WhoAmIResponseSchema;
+  },
+  /**
+   * Admin only: the active tenant's audit trail.
+   *
+   * @generated from rpc store.identity.v1.IdentityService.ListAuditRecords
+   */
+  listAuditRecords: {
+    methodKind: "unary";
+    input: typeof ListAuditRecordsRequestSchema;
+    output: typeof ListAuditRecordsResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_store_identity_v1_identity, 0);
