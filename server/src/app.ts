@@ -4,13 +4,16 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { HealthCheckResponse_ServingStatus as ServingStatus } from '@store/contract/gen/grpc/health/v1/health_pb.js';
 import type { ServerConfig } from './config/settings.js';
-import { BackupEngine } from './engines/backup/backup-engine.js';
+import { BackupEngine, type BackupEngineOptions } from './engines/backup/backup-engine.js';
+import { BackupComparisons } from './engines/backup/insight/backup-comparisons.js';
 import { TreeDataEngine } from './engines/data/tree-data-engine.js';
 import type { ApiTokenService } from './engines/identity/api-tokens.js';
 import { OperationRunner } from './engines/operations/operation-runner.js';
 import { SchemaEngine } from './engines/schema/schema-engine.js';
 import { SchemaOperations } from './engines/schema/schema-tracked.js';
+import { SchemaInsight } from './engines/schema/insight/schema-insight.js';
 import { createStaticHandler } from './http/static-files.js';
+import { createHostAllowlist } from './http/host-allowlist.js';
 import { listen } from './http/listeners.js';
 import type { Logger } from './logging/logger.js';
 import { openStorage, type Storage } from './storage/database.js';
@@ -19,6 +22,8 @@ import { STORE_SERVICES, createShippedHost } from './transport/routes.js';
 import { SCHEMA_RESULT_MAPPERS } from './transport/schema-mapping.js';
 import { BACKUP_RESULT_MAPPERS } from './transport/backup/backup-mapping.js';
 import { setUpIdentity } from './engines/identity/identity-setup.js';
+import { AuditTrail } from './engines/audit/audit-trail.js';
+import { AuditStore } from './storage/audit-store.js';
 
 /** A running server: its ports, its parts (for tests), and a graceful stop. */
 export interface StoreServer {
@@ -32,6 +37,7 @@ export interface StoreServer {
   /** The first admin token, when this start created it (empty data directory). */
   bootstrapToken: string | undefined;
   tokens: ApiTokenService;
+  audit: AuditTrail;
   stop(): Promise<void>;
 }
 
@@ -41,17 +47,25 @@ const DEFAULT_STATIC_DIR = fileURLToPath(new URL('../../web/dist', import.meta.u
  * The composition root: storage → engines → operations runner → routes → two listeners. Building
  * the routes is separate from listening, so tests start the same server on port 0.
  */
-export async function startStoreServer(config: ServerConfig, logger: Logger): Promise<StoreServer> {
+export async function startStoreServer(
+  config: ServerConfig,
+  logger: Logger,
+  /** Test seams of the backup engine (the fault tests slow pages down to kill mid-run). */
+  seams: Pick<BackupEngineOptions, 'afterCapturePage' | 'afterRestoreBatch'> = {},
+): Promise<StoreServer> {
   const storage = await openStorage({
     dataDir: config.dataDir,
     databaseUrl: config.databaseUrl,
     postgresSchema: config.postgresSchema,
+    // A PostgreSQL capture holds two connections (its snapshot and the COPY reading in it):
+    // room for every operation this server runs at once, so none waits on another's.
+    poolSize: Math.max(10, config.operationConcurrency * 2 + 4),
   });
   // The schema engine guards tree writes (policies, versions) and annotates ListTrees.
   const schema = new SchemaEngine({ storage });
   const treeData = new TreeDataEngine({
     storage,
-    writeGuard: schema.writeGuard,
+    batchWriteGuard: schema.batchWriteGuard,
     treeAnnotations: schema.treeAnnotations,
   });
   const runner = new OperationRunner({
@@ -63,6 +77,8 @@ export async function startStoreServer(config: ServerConfig, logger: Logger): Pr
   });
   const schemaOperations = new SchemaOperations(schema, runner);
   schemaOperations.register();
+  const schemaInsight = new SchemaInsight(schema, runner);
+  schemaInsight.register();
   // Registers the eight backup kinds on the runner; its scheduler starts with the listeners.
   const backup = new BackupEngine({
     storage,
@@ -71,8 +87,16 @@ export async function startStoreServer(config: ServerConfig, logger: Logger): Pr
     schedulerMinIntervalMs: config.schedulerMinIntervalSeconds * 1000,
     healthMonitoring: config.healthMonitoring,
     logger,
+    ...seams,
   });
+  // Restore previews and backup diffs (issue 16) read the backup engine's artifact store.
+  const insight = new BackupComparisons({ storage, artifacts: backup.artifacts, runner });
   const identity = await setUpIdentity(storage, config, logger);
+  const audit = new AuditTrail({
+    store: new AuditStore(storage),
+    logger,
+    retentionMs: config.auditRetentionDays * 86_400_000,
+  });
   const health = new HealthRegistry(STORE_SERVICES.map((s) => s.typeName));
   const { routes, interceptors } = createShippedHost(config, {
     treeData,
@@ -80,9 +104,12 @@ export async function startStoreServer(config: ServerConfig, logger: Logger): Pr
     verify: identity.verify,
     resultMappers: { ...SCHEMA_RESULT_MAPPERS, ...BACKUP_RESULT_MAPPERS },
     backup,
+    insight,
     schema: { engine: schema, tracked: schemaOperations },
+    schemaInsight,
     health,
     logger,
+    audit,
   });
 
   const staticDir =
@@ -110,9 +137,16 @@ export async function startStoreServer(config: ServerConfig, logger: Logger): Pr
     maxMessageBytes: config.maxMessageBytes,
     fallback,
     logger,
+    limits: {
+      maxConnections: config.maxConnections,
+      handshakeTimeoutMs: config.handshakeTimeoutSeconds * 1000,
+      idleTimeoutMs: config.idleTimeoutSeconds * 1000,
+    },
+    hostAllowed: createHostAllowlist(config.allowedHosts, config.host),
   });
   runner.start();
   backup.start();
+  audit.start();
   identity.tokens.cacheWhileRevocationsAreWatched();
   health.setAll(ServingStatus.SERVING);
 
@@ -128,6 +162,7 @@ export async function startStoreServer(config: ServerConfig, logger: Logger): Pr
     backup,
     bootstrapToken: identity.bootstrapToken,
     tokens: identity.tokens,
+    audit,
     stop() {
       stopping ??= (async () => {
         // Health first, so a proxy stops routing here before connections close.
@@ -138,6 +173,8 @@ export async function startStoreServer(config: ServerConfig, logger: Logger): Pr
           runner.stop({ graceMs: config.shutdownGraceMs }),
         ]);
         await identity.tokens.close();
+        // After the listeners: the last calls' records are written before storage closes.
+        await audit.close();
         await storage.close();
       })();
       return stopping;

@@ -1,6 +1,7 @@
 import { helpText, loadConfig } from './config/load-config.js';
 import { ConfigError } from './config/settings.js';
 import { createLogger } from './logging/logger.js';
+import { logDestination } from './logging/terminal.js';
 import { startStoreServer } from './app.js';
 
 /** Entry point: configuration, start, the sign-in hint, and graceful shutdown on signals. */
@@ -20,7 +21,7 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, logDestination());
   const server = await startStoreServer(config, logger);
   logger.info(
     { http: server.httpUrl, grpc: server.grpcUrl, dataDir: config.dataDir },
@@ -38,8 +39,12 @@ async function main(): Promise<void> {
         ? '  (the token in STORE_BOOTSTRAP_TOKEN)'
         : `  ${server.bootstrapToken}`,
     );
+    const expiry =
+      config.bootstrapTokenTtlMs === null
+        ? 'It does not expire (STORE_BOOTSTRAP_TOKEN_TTL=never).'
+        : `It expires ${new Date(Date.now() + config.bootstrapTokenTtlMs).toISOString()} (STORE_BOOTSTRAP_TOKEN_TTL).`;
     console.log(
-      'This token is shown once. More tokens: npm run token -- create --tenant <t> --role <r>',
+      `This token is shown once. ${expiry}\nMore tokens: npm run token -- create --tenant <t> --role <r>`,
     );
   } else {
     console.log('\nSign in with an API token (npm run token -- create --tenant <t> --role admin).');
@@ -51,7 +56,10 @@ async function main(): Promise<void> {
     if (signals > 1) process.exit(1);
     logger.info({ signal }, 'shutting down');
     server.stop().then(
-      () => process.exit(0),
+      () => {
+        logger.info('stopped');
+        process.exit(0);
+      },
       (error: unknown) => {
         logger.error({ err: error }, 'shutdown failed');
         process.exit(1);

@@ -24,7 +24,14 @@ describe.each(DIALECTS)('sign-in seams with rbac (the shipped server) on %s', (d
   const tokens: Record<string, string> = {};
   beforeAll(async () => {
     const logger = pino({ level: 'trace' }, { write: (line: string) => void logs.push(line) });
-    t = await startTestServer(dialect, { STORE_BOOTSTRAP_TOKEN: CANARY }, undefined, logger);
+    // This suite sends hundreds of bad credentials from one address on purpose: no sign-in limit
+    // (test/audit/sign-in-limit.test.ts covers the limit).
+    t = await startTestServer(
+      dialect,
+      { STORE_BOOTSTRAP_TOKEN: CANARY, STORE_SIGN_IN_FAILURE_LIMIT: '0' },
+      undefined,
+      logger,
+    );
     for (const role of ROLES) {
       tokens[role] = (await t.server.tokens.issue({ tenant: 'default', roles: [role] })).token;
     }

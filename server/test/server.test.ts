@@ -17,7 +17,7 @@ import { startTestServer, type TestServer } from './support/test-server.js';
 import { DIALECTS } from './support/test-storage.js';
 import { bearerInterceptor } from './support/bearer.js';
 
-const TOKEN = 'test-bootstrap-token-0123456789';
+const TOKEN = 'test-bootstrap-token-0123456789abcdef';
 
 const withToken = bearerInterceptor(TOKEN);
 

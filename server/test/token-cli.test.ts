@@ -55,6 +55,17 @@ describe('npm run token', () => {
     expect(revoked.stdout).toContain(`revoked ${id}`);
     const error = await whoAmI().catch((e: unknown) => ConnectError.from(e));
     expect((error as ConnectError).code).toBe(Code.Unauthenticated);
+
+    // Both changes are in the tenant's audit trail, made by "cli".
+    const admin = await t.server.tokens.issue({ tenant: 'acme', roles: ['admin'] });
+    const { records } = await createClient(IdentityService, t.grpc).listAuditRecords(
+      { subject: 'cli' },
+      { headers: { authorization: `Bearer ${admin.token}` } },
+    );
+    expect(records.map((r) => [r.method, r.targetId, r.outcome, r.tenantId])).toEqual([
+      ['RevokeToken', id, 'OK', 'acme'],
+      ['CreateToken', id, 'OK', 'acme'],
+    ]);
   });
 
   it('refuses an unknown role with a clear message', async () => {

@@ -2,6 +2,8 @@ import { loadConfig } from '../config/load-config.js';
 import { ConfigError } from '../config/settings.js';
 import { ApiTokenService } from '../engines/identity/api-tokens.js';
 import { StoreError } from '../engines/errors.js';
+import { randomUUID } from 'node:crypto';
+import { AuditStore } from '../storage/audit-store.js';
 import { openStorage } from '../storage/database.js';
 import { TokenStore } from '../storage/token-store.js';
 
@@ -38,7 +40,24 @@ async function main(argv: string[]): Promise<number> {
     databaseUrl: config.databaseUrl,
     postgresSchema: config.postgresSchema,
   });
-  const tokens = new ApiTokenService(new TokenStore(storage));
+  const tokenStore = new TokenStore(storage);
+  const tokens = new ApiTokenService(tokenStore);
+  // Token changes made here are in the audit trail like any RPC's (subject "cli").
+  const audit = (tenant: string, method: string, targetId: string, outcome: string) =>
+    new AuditStore(storage).insert([
+      {
+        id: randomUUID(),
+        at: Date.now(),
+        tenant,
+        subject: 'cli',
+        service: 'cli',
+        method,
+        targetId,
+        outcome,
+        clientAddress: 'local',
+        detail: '',
+      },
+    ]);
   try {
     switch (command) {
       case 'create': {
@@ -51,6 +70,7 @@ async function main(argv: string[]): Promise<number> {
           name: flags['--name']?.[0] ?? '',
           ...(ttl !== undefined && { ttlMs: parseTtl(ttl) }),
         });
+        await audit(info.tenant, 'CreateToken', info.id, 'OK');
         console.log(`token id: ${info.id}  tenant: ${info.tenant}  roles: ${info.roles.join(',')}`);
         console.log(
           `expires:  ${info.expiresAt ? new Date(info.expiresAt).toISOString() : 'never'}`,
@@ -73,6 +93,8 @@ async function main(argv: string[]): Promise<number> {
         const id = positional[0];
         if (!id) throw new ConfigError('revoke needs a token id');
         const revoked = await tokens.revoke(id);
+        const tenant = (await tokenStore.get(id))?.tenant ?? '';
+        await audit(tenant, 'RevokeToken', id, revoked ? 'OK' : 'NOT_FOUND');
         console.log(revoked ? `revoked ${id}` : `no active token ${id}`);
         return revoked ? 0 : 1;
       }

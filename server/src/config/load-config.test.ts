@@ -22,6 +22,24 @@ describe('loadConfig', () => {
     expect(config.databaseUrl).toBeUndefined();
   });
 
+  it('refuses a STORE_BOOTSTRAP_TOKEN under 32 characters at start-up, naming the setting', () => {
+    expect(() => loadConfig({ env: { STORE_BOOTSTRAP_TOKEN: 'short-token-0123' } })).toThrow(
+      /STORE_BOOTSTRAP_TOKEN: must be at least 32 characters, got 16/,
+    );
+    const ok = 'a'.repeat(32);
+    expect(loadConfig({ env: { STORE_BOOTSTRAP_TOKEN: ok } }).bootstrapToken).toBe(ok);
+  });
+
+  it('gives the bootstrap token 7 days by default; STORE_BOOTSTRAP_TOKEN_TTL changes it', () => {
+    expect(loadConfig().bootstrapTokenTtlMs).toBe(7 * 86_400_000);
+    const ttl = (value: string) =>
+      loadConfig({ env: { STORE_BOOTSTRAP_TOKEN_TTL: value } }).bootstrapTokenTtlMs;
+    expect(ttl('12h')).toBe(12 * 3_600_000);
+    expect(ttl('never')).toBeNull();
+    expect(() => ttl('0d')).toThrow(ConfigError);
+    expect(() => ttl('soon')).toThrow(/STORE_BOOTSTRAP_TOKEN_TTL/);
+  });
+
   it('flags win over the environment, which wins over the file', () => {
     const dir = mkdtempSync(join(tmpdir(), 'store-config-'));
     const file = join(dir, 'config.json');

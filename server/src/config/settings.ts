@@ -1,3 +1,5 @@
+import { parseTrustedProxies } from './trusted-proxies.js';
+
 /**
  * Every runtime setting with its environment name (DESIGN.md §2), flag, default and parser.
  * Flags mirror the names: STORE_HTTP_PORT ↔ --http-port.
@@ -15,6 +17,8 @@ export interface ServerConfig {
   staticDir: string | undefined;
   bootstrapToken: string | undefined;
   bootstrapTenant: string;
+  /** Lifetime of the first admin token in ms; null: it never expires. */
+  bootstrapTokenTtlMs: number | null;
   authorizer: Authorizer;
   requireAuthorization: boolean;
   credentialHeader: string;
@@ -34,6 +38,18 @@ export interface ServerConfig {
   operationLeaseMs: number;
   operationConcurrency: number;
   shutdownGraceMs: number;
+  /** Addresses and CIDR ranges whose x-forwarded-for is believed for the client address. */
+  trustedProxies: string[];
+  auditRetentionDays: number;
+  /** Refused credentials per client address per window before it is refused (0: no limit). */
+  signInFailureLimit: number;
+  signInFailureWindowSeconds: number;
+  /** Host names answered besides the defaults (host-allowlist.ts); `*` answers any. */
+  allowedHosts: string[];
+  maxConnections: number;
+  handshakeTimeoutSeconds: number;
+  idleTimeoutSeconds: number;
+  streamCredentialCheckSeconds: number;
 }
 
 /** A setting that cannot be used; start-up stops with this message. */
@@ -118,6 +134,46 @@ const httpsUrl: Parser<string | undefined> = (raw, name) => {
   return raw.replace(/\/$/, '');
 };
 
+/** Shortest STORE_BOOTSTRAP_TOKEN: it is a long-lived admin secret, guessable when short. */
+export const MIN_PRESET_TOKEN_LENGTH = 32;
+
+const presetToken: Parser<string | undefined> = (raw, name) => {
+  if (raw.trim() === '') return undefined;
+  if (raw.length < MIN_PRESET_TOKEN_LENGTH) {
+    throw new ConfigError(
+      `${name}: must be at least ${MIN_PRESET_TOKEN_LENGTH} characters, got ${raw.length} (try \`openssl rand -hex 24\`)`,
+    );
+  }
+  return raw;
+};
+
+/** `<n>m`, `<n>h`, `<n>d` as milliseconds, or `never` (null). */
+const lifetime: Parser<number | null> = (raw, name) => {
+  const value = raw.trim().toLowerCase();
+  if (value === 'never') return null;
+  const match = /^([1-9]\d{0,5})([mhd])$/.exec(value);
+  if (!match) {
+    throw new ConfigError(`${name}: must be <n>m, <n>h, <n>d or never, got ${JSON.stringify(raw)}`);
+  }
+  const unit = { m: 60_000, h: 3_600_000, d: 86_400_000 }[match[2] as 'm' | 'h' | 'd'];
+  return Number(match[1]) * unit;
+};
+
+const hostNames: Parser<string[]> = (raw, name) => {
+  const names = raw
+    .split(',')
+    .map((n) => n.trim().toLowerCase())
+    .filter((n) => n !== '');
+  for (const host of names) {
+    if (host !== '*' && !/^\.?[a-z0-9_]([a-z0-9_.-]*[a-z0-9_])?$/.test(host)) {
+      throw new ConfigError(
+        `${name}: ${JSON.stringify(host)} is not a host name (no port, no scheme)`,
+      );
+    }
+  }
+  return names;
+};
+
 const identifier: Parser<string | undefined> = (raw, name) => {
   if (raw.trim() === '') return undefined;
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(raw)) {
@@ -131,6 +187,19 @@ const tenant: Parser<string> = (raw, name) => {
     throw new ConfigError(`${name}: must be 1–128 characters of A–Z, a–z, 0–9, '.', '_', '-'`);
   }
   return raw;
+};
+
+const addressList: Parser<string[]> = (raw, name) => {
+  const entries = raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '' && entry !== 'none');
+  try {
+    parseTrustedProxies(entries);
+  } catch (error) {
+    throw new ConfigError(`${name}: ${(error as Error).message}`);
+  }
+  return entries;
 };
 
 const headerName: Parser<string> = (raw, name) => {
@@ -179,10 +248,16 @@ export const SETTINGS: readonly Setting[] = [
   setting(
     'bootstrapToken',
     'STORE_BOOTSTRAP_TOKEN',
-    optionalText,
-    'first admin API token on an empty data dir',
+    presetToken,
+    'first admin API token on an empty data dir (32+ characters)',
   ),
   setting('bootstrapTenant', 'STORE_BOOTSTRAP_TENANT', tenant, 'tenant of that first admin'),
+  setting(
+    'bootstrapTokenTtlMs',
+    'STORE_BOOTSTRAP_TOKEN_TTL',
+    lifetime,
+    'lifetime of that first admin token: <n>m|h|d or never',
+  ),
   setting(
     'authorizer',
     'STORE_AUTHORIZER',
@@ -257,6 +332,60 @@ export const SETTINGS: readonly Setting[] = [
     integer(0, 600_000),
     'time running work gets on shutdown',
   ),
+  setting(
+    'trustedProxies',
+    'STORE_TRUSTED_PROXIES',
+    addressList,
+    'proxies whose x-forwarded-for names the client (addresses, CIDR ranges; none)',
+  ),
+  setting(
+    'auditRetentionDays',
+    'STORE_AUDIT_RETENTION_DAYS',
+    integer(1, 36_500),
+    'days audit records are kept',
+  ),
+  setting(
+    'signInFailureLimit',
+    'STORE_SIGN_IN_FAILURE_LIMIT',
+    integer(0, 1_000_000),
+    'refused credentials per address per window (0: no limit)',
+  ),
+  setting(
+    'signInFailureWindowSeconds',
+    'STORE_SIGN_IN_FAILURE_WINDOW',
+    integer(1, 86_400),
+    'that window, seconds',
+  ),
+  setting(
+    'allowedHosts',
+    'STORE_ALLOWED_HOSTS',
+    hostNames,
+    'Host names served besides loopback, IPs and this machine (comma list; .suffix; *)',
+  ),
+  setting(
+    'maxConnections',
+    'STORE_MAX_CONNECTIONS',
+    integer(1, 1_000_000),
+    'connections each listener holds at once',
+  ),
+  setting(
+    'handshakeTimeoutSeconds',
+    'STORE_HANDSHAKE_TIMEOUT',
+    integer(1, 120),
+    'seconds a connection gets to send its request head / HTTP/2 preface',
+  ),
+  setting(
+    'idleTimeoutSeconds',
+    'STORE_IDLE_TIMEOUT',
+    integer(1, 86_400),
+    'seconds an h2c connection may stay open with no call',
+  ),
+  setting(
+    'streamCredentialCheckSeconds',
+    'STORE_STREAM_CREDENTIAL_CHECK',
+    integer(1, 3600),
+    'seconds between credential checks of an open response stream',
+  ),
 ];
 
 /** Defaults; artifactDir follows dataDir unless set. */
@@ -271,6 +400,8 @@ export function defaults(): Omit<ServerConfig, 'artifactDir'> & { artifactDir?: 
     staticDir: undefined,
     bootstrapToken: undefined,
     bootstrapTenant: 'default',
+    // The first token is for the first sign-in: make real tokens (npm run token) before it ends.
+    bootstrapTokenTtlMs: 7 * 86_400_000,
     authorizer: 'rbac',
     requireAuthorization: true,
     credentialHeader: 'authorization',
@@ -290,5 +421,14 @@ export function defaults(): Omit<ServerConfig, 'artifactDir'> & { artifactDir?: 
     operationLeaseMs: 15_000,
     operationConcurrency: 2,
     shutdownGraceMs: 10_000,
+    trustedProxies: ['127.0.0.0/8', '::1'],
+    auditRetentionDays: 365,
+    signInFailureLimit: 20,
+    signInFailureWindowSeconds: 60,
+    allowedHosts: [],
+    maxConnections: 1000,
+    handshakeTimeoutSeconds: 30,
+    idleTimeoutSeconds: 300,
+    streamCredentialCheckSeconds: 10,
   };
 }

@@ -23,6 +23,13 @@ export const SCHEMA_OPERATION_KINDS = [
 
 export const COMPLIANCE_OPERATION_KINDS = ['COMPLIANCE_SCAN'] as const;
 
+/** Restore previews and backup diffs: seen by BackupInsightService only (issue 16). */
+export const BACKUP_INSIGHT_OPERATION_KINDS = ['RESTORE_PREVIEW', 'BACKUP_DIFF'] as const;
+
 export type BackupOperationKind = (typeof BACKUP_OPERATION_KINDS)[number];
 export type SchemaOperationKind = (typeof SCHEMA_OPERATION_KINDS)[number];
-export type OperationKind = BackupOperationKind | SchemaOperationKind;
+export type BackupInsightOperationKind = (typeof BACKUP_INSIGHT_OPERATION_KINDS)[number];
+export type OperationKind = BackupOperationKind | SchemaOperationKind | BackupInsightOperationKind;
+
+/** Schema-insight kinds (issue 16): seen only by SchemaInsightService's status/list/cancel. */
+export const SCHEMA_INSIGHT_OPERATION_KINDS = ['POLICY_DRY_RUN', 'DEAD_LETTER_REPLAY'] as const;

@@ -4,13 +4,22 @@ import {
   type IncomingMessage,
   type ServerResponse,
 } from 'node:http';
-import { createServer as createH2cServer, type Http2Session } from 'node:http2';
-import type { AddressInfo } from 'node:net';
-import type { ConnectRouter } from '@connectrpc/connect';
+import {
+  createServer as createH2cServer,
+  type Http2ServerRequest,
+  type Http2Session,
+} from 'node:http2';
+import type { AddressInfo, Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { createContextValues, type ConnectRouter } from '@connectrpc/connect';
 import { connectNodeAdapter } from '@connectrpc/connect-node';
 import type { Interceptor } from '@connectrpc/connect';
 import type { Logger } from '../logging/logger.js';
+import { peerAddressKey } from '../transport/client-address.js';
 import { correctMalformedInputStatus } from './malformed-input-status.js';
+import { limitH2c, limitHttp1, type ConnectionLimits } from './connection-limits.js';
+import { createHostAllowlist } from './host-allowlist.js';
+import { guardRequests, requestAuthority, type RequestHandler } from './request-guard.js';
 
 export interface ListenOptions {
   host: string;
@@ -22,6 +31,22 @@ export interface ListenOptions {
   /** Serves everything on the HTTP port that is not an RPC: /healthz and the SPA. */
   fallback: (req: IncomingMessage, res: ServerResponse) => void;
   logger: Logger;
+  /** Default: DEFAULT_CONNECTION_LIMITS. */
+  limits?: ConnectionLimits;
+  /** Whether a Host / :authority is one this server answers; default: the default allowlist. */
+  hostAllowed?: (authority: string) => boolean;
+}
+
+/** What the settings default to (STORE_MAX_CONNECTIONS, _HANDSHAKE_TIMEOUT, _IDLE_TIMEOUT). */
+export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
+  maxConnections: 1000,
+  handshakeTimeoutMs: 30_000,
+  idleTimeoutMs: 300_000,
+};
+
+/** Health answers any Host: probes address replicas by IP or cluster name, and it tells nothing. */
+function isHealthPath(path: string): boolean {
+  return path === '/healthz' || path.startsWith('/grpc.health.v1.Health/');
 }
 
 export interface Listeners {
@@ -49,22 +74,53 @@ export async function listen(options: ListenOptions): Promise<Listeners> {
     readMaxBytes: options.maxMessageBytes,
     writeMaxBytes: options.maxMessageBytes,
     shutdownSignal: shutdown.signal,
+    // The socket peer, for the audit trail and the sign-in limit (interceptors see no socket).
+    contextValues: (req: IncomingMessage | Http2ServerRequest) =>
+      createContextValues().set(peerAddressKey, req.socket.remoteAddress),
   };
 
+  const limits = options.limits ?? DEFAULT_CONNECTION_LIMITS;
+  const hostAllowed = options.hostAllowed ?? createHostAllowlist([], options.host);
+  // Every request passes the guard first: no request, however malformed, may end the process.
+  const admit = (req: Parameters<RequestHandler>[0]) => {
+    const authority = requestAuthority(req) ?? '';
+    if (isHealthPath(req.url ?? '') || hostAllowed(authority)) return undefined;
+    return {
+      status: 421,
+      message: `host ${JSON.stringify(authority)} is not served here (STORE_ALLOWED_HOSTS)`,
+    };
+  };
+  const guarded = (handler: RequestHandler) => guardRequests(handler, options.logger, admit);
   const http1 = createHttpServer(
     // Response streams (exports) may run long; a request body never should.
-    { requestTimeout: 120_000, headersTimeout: 30_000 },
-    connectNodeAdapter({
-      ...adapterOptions,
-      // Only the HTTP/1.1 listener has a fallback, so the request is always an IncomingMessage.
-      fallback: (req, res) => options.fallback(req as IncomingMessage, res as ServerResponse),
-    }),
+    { requestTimeout: 120_000, headersTimeout: limits.handshakeTimeoutMs },
+    guarded(
+      connectNodeAdapter({
+        ...adapterOptions,
+        // Only the HTTP/1.1 listener has a fallback, so the request is always an IncomingMessage.
+        fallback: (req, res) => options.fallback(req as IncomingMessage, res as ServerResponse),
+      }) as RequestHandler,
+    ),
   );
-  const h2c = createH2cServer({}, connectNodeAdapter(adapterOptions));
+  const h2c = createH2cServer({}, guarded(connectNodeAdapter(adapterOptions) as RequestHandler));
+  limitHttp1(http1, limits);
+  limitH2c(h2c, limits);
   const sessions = new Set<Http2Session>();
+  // Destroying a session whose peer stopped reading leaves its socket open (Node 20), and h2c's
+  // close waits for every socket: past the grace, the sockets are reset.
+  const h2cSockets = new Set<Socket>();
+  h2c.on('connection', (socket: Socket) => {
+    h2cSockets.add(socket);
+    socket.once('close', () => h2cSockets.delete(socket));
+  });
   h2c.on('session', (session) => {
     sessions.add(session);
     session.once('close', () => sessions.delete(session));
+  });
+  // Without a listener Node drops a CONNECT request's socket unanswered; say what happened.
+  http1.on('connect', (_req: IncomingMessage, socket: Duplex) => {
+    socket.on('error', () => socket.destroy());
+    socket.end('HTTP/1.1 405 Method Not Allowed\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
   });
   for (const server of [http1, h2c]) {
     server.on('error', (error) => options.logger.error({ err: error }, 'listener error'));
@@ -89,6 +145,7 @@ export async function listen(options: ListenOptions): Promise<Listeners> {
         shutdown.abort(new Error('server shutting down'));
         http1.closeAllConnections();
         for (const session of sessions) session.destroy();
+        for (const socket of h2cSockets) socket.resetAndDestroy();
       }, graceMs);
       timer.unref();
       await closed;

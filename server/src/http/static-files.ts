@@ -1,6 +1,7 @@
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize, resolve, sep } from 'node:path';
+import { pipeline } from 'node:stream';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -67,7 +68,11 @@ export function createStaticHandler(options: StaticOptions) {
         .end('The console is not built. Run `npm start`, which builds it.\n');
       return;
     }
-    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    const path = decodedPath(req.url);
+    if (path === undefined) {
+      res.writeHead(400, { 'content-type': 'text/plain' }).end('bad request: path does not decode');
+      return;
+    }
     const candidate = normalize(join(root, path));
     const inside = candidate === root || candidate.startsWith(root + sep);
     const isFile = inside && existsSync(candidate) && statSync(candidate).isFile();
@@ -85,6 +90,22 @@ export function createStaticHandler(options: StaticOptions) {
       res.end();
       return;
     }
-    createReadStream(file).pipe(res);
+    // pipeline, not pipe: a read error (a file replaced by a rebuild) must end this response,
+    // not surface as an unhandled 'error' event that ends the process.
+    pipeline(createReadStream(file), res, () => undefined);
   };
+}
+
+/**
+ * The decoded path of an origin-form request target, or undefined when it is not one or does not
+ * decode (`/%E0`). Not `new URL(target, base)`: it throws on `//` and reads `//host/x` as a host.
+ */
+export function decodedPath(target: string | undefined): string | undefined {
+  if (target === undefined || !target.startsWith('/')) return undefined;
+  try {
+    const path = decodeURIComponent(target.split(/[?#]/, 1)[0] as string);
+    return path.includes('\0') ? undefined : path;
+  } catch {
+    return undefined;
+  }
 }

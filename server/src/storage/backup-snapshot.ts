@@ -1,5 +1,5 @@
 import SQLite from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
+import { Kysely, SqliteDialect, sql } from 'kysely';
 import type { Storage } from './database.js';
 import type { Database } from './schema.js';
 import type { TreeDb } from './tree-db.js';
@@ -26,14 +26,27 @@ export async function withReadSnapshot<T>(
       .transaction()
       .setIsolationLevel('repeatable read')
       .setAccessMode('read only')
-      .execute((trx) => fn({ db: trx, dialect: 'postgres' }));
+      .execute(async (trx) => {
+        // Exported so a COPY stream on another connection can read in this same snapshot.
+        const exported = await sql<{ id: string }>`select pg_export_snapshot() as id`.execute(trx);
+        return fn({
+          db: trx,
+          dialect: 'postgres',
+          postgresPool: storage.postgresPool,
+          postgresSnapshot: exported.rows[0]?.id,
+        });
+      });
   }
   if (!storage.sqliteFile) throw new Error('SQLite storage without a file cannot be snapshotted');
   const database = new SQLite(storage.sqliteFile, { readonly: true, fileMustExist: true });
   database.pragma('busy_timeout = 5000');
   const reader = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
   try {
-    return await reader.transaction().execute((trx) => fn({ db: trx, dialect: 'sqlite' }));
+    return await reader
+      .transaction()
+      .execute((trx) =>
+        fn({ db: trx, dialect: 'sqlite', sqlitePrepare: (text) => database.prepare(text) }),
+      );
   } finally {
     await reader.destroy();
   }

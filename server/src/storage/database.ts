@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite, { type Statement as SqliteStatement } from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
@@ -51,8 +51,8 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
 }
 
 function openSqlite(dataDir: string): Storage {
-  mkdirSync(dataDir, { recursive: true });
   const sqliteFile = join(dataDir, SQLITE_FILE);
+  createPrivately(dataDir, sqliteFile);
   const database = new SQLite(sqliteFile);
   // WAL lets readers run beside the writer; FULL sync because the catalog is what a user trusts
   // after a crash.
@@ -71,6 +71,28 @@ function openSqlite(dataDir: string): Storage {
     sqliteDataVersion: () => dataVersion.get() as number,
     close: () => db.destroy(),
   };
+}
+
+/**
+ * The database holds every tenant's data and the token hashes: 0700 directory, 0600 file. SQLite
+ * gives its -wal and -shm files the database file's mode, so creating the file first is enough.
+ * Files made by an earlier version are tightened too, where this user may (best effort).
+ */
+function createPrivately(dataDir: string, sqliteFile: string): void {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  if (!existsSync(sqliteFile)) closeSync(openSync(sqliteFile, 'a', 0o600));
+  for (const [path, mode] of [
+    [dataDir, 0o700],
+    [sqliteFile, 0o600],
+    [`${sqliteFile}-wal`, 0o600],
+    [`${sqliteFile}-shm`, 0o600],
+  ] as const) {
+    try {
+      if (existsSync(path)) chmodSync(path, mode);
+    } catch {
+      // Not ours to change (a shared mount): the new files are still created private.
+    }
+  }
 }
 
 async function openPostgres(options: StorageOptions): Promise<Storage> {
@@ -107,6 +129,7 @@ async function openPostgres(options: StorageOptions): Promise<Storage> {
   return {
     db,
     dialect: 'postgres',
+    postgresPool: pool,
     postgres: { connectionString: options.databaseUrl as string, schema },
     close: () => db.destroy(),
   };

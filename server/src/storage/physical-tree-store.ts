@@ -8,7 +8,7 @@ import {
   type StoredEntry,
   type TreeDb,
 } from './tree-db.js';
-import { insertLogicalTree, selectTreeForUpdate } from './tree-store.js';
+import { insertLogicalTree, selectTreeForUpdate } from './tree-lock.js';
 
 /**
  * SQL primitives of backup and restore over physical trees: reading entries with tombstones,
@@ -137,15 +137,19 @@ export async function bulkInsertEntries(
 }
 
 /**
- * Runs `fn` in a transaction whose commit does not wait for its own flush to disk: for writes
- * into a physical tree nothing can see yet (a restore's), whose loss in a crash costs nothing but
- * the restore, which then fails or starts over in a fresh tree. The commit that later makes the
- * tree visible is a normal, flushed one, and the write-ahead log is flushed in order, so that
- * commit makes every earlier one durable with it. SQLite: synchronous = NORMAL (WAL) for this
- * transaction only, on the one connection held throughout, so no other caller's commit runs
- * with it. PostgreSQL: SET LOCAL synchronous_commit = off.
+ * Runs `fn` in a transaction whose commit does not wait for its own flush to disk (it is visible
+ * at once, only its durability waits): for writes whose loss in a crash costs nothing but the
+ * operation that made them — rows of a physical tree nothing can see yet (a restore's), or a
+ * capture's claim and RUNNING status (a crash kills the capture too). The commit that later
+ * makes the work count is a normal, flushed one, and the write-ahead log is flushed in order,
+ * so that commit makes every earlier one durable with it. SQLite: synchronous = NORMAL (WAL)
+ * for this transaction only, on the one connection held throughout, so no other caller's
+ * commit runs with it. PostgreSQL: SET LOCAL synchronous_commit = off.
  */
-async function withoutOwnFlush(handle: TreeDb, fn: (tx: TreeDb) => Promise<void>): Promise<void> {
+export async function withoutOwnFlush(
+  handle: TreeDb,
+  fn: (tx: TreeDb) => Promise<void>,
+): Promise<void> {
   if (handle.dialect === 'postgres') {
     await handle.db.transaction().execute(async (trx) => {
       await sql`set local synchronous_commit = off`.execute(trx);

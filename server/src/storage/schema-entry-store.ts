@@ -35,23 +35,34 @@ export interface DeadLetterRow {
 
 /** Stores one dead letter. */
 export async function insertDeadLetter(handle: TreeDb, letter: DeadLetterInsert): Promise<void> {
+  await insertDeadLetters(handle, [letter]);
+}
+
+/** Stores dead letters in one statement (one transaction); nothing for an empty list. */
+export async function insertDeadLetters(
+  handle: TreeDb,
+  letters: readonly DeadLetterInsert[],
+): Promise<void> {
+  if (letters.length === 0) return;
   await handle.db
     .insertInto('schema_dead_letters')
-    .values({
-      tenant: letter.tenant,
-      tree_name: letter.treeName,
-      key: letter.key,
-      value_json: letter.valueJson,
-      reason: letter.reason,
-      errors_json: JSON.stringify(letter.errors),
-      source_operation_id: letter.sourceOperationId,
-      schema_version: letter.schemaVersion,
-      dead_lettered_at: letter.deadLetteredAt,
-    })
+    .values(
+      letters.map((letter) => ({
+        tenant: letter.tenant,
+        tree_name: letter.treeName,
+        key: letter.key,
+        value_json: letter.valueJson,
+        reason: letter.reason,
+        errors_json: JSON.stringify(letter.errors),
+        source_operation_id: letter.sourceOperationId,
+        schema_version: letter.schemaVersion,
+        dead_lettered_at: letter.deadLetteredAt,
+      })),
+    )
     .execute();
 }
 
-/** One page of a tree's dead letters, oldest first, after the id `afterId`. */
+/** One page of a tree's pending dead letters (not written by a replay), oldest first, after `afterId`. */
 export async function listDeadLetters(
   handle: TreeDb,
   tenant: string,
@@ -63,6 +74,8 @@ export async function listDeadLetters(
     .selectAll()
     .where('tenant', '=', tenant)
     .where('tree_name', '=', treeName)
+    // A letter a replay wrote is resolved: kept for audit (dead-letter-replay-store), not listed.
+    .where((eb) => eb.or([eb('replay_outcome', 'is', null), eb('replay_outcome', '!=', 'WRITTEN')]))
     .$if(page.afterId !== undefined, (qb) => qb.where('id', '>', page.afterId ?? 0))
     .orderBy('id')
     .limit(page.limit)
@@ -79,7 +92,7 @@ export async function listDeadLetters(
   }));
 }
 
-/** How many dead letters a tree holds. */
+/** How many pending dead letters a tree holds (replayed ones are kept for audit, not counted). */
 export async function countDeadLetters(
   handle: TreeDb,
   tenant: string,
@@ -90,6 +103,7 @@ export async function countDeadLetters(
     .select((eb) => eb.fn.countAll().as('n'))
     .where('tenant', '=', tenant)
     .where('tree_name', '=', treeName)
+    .where((eb) => eb.or([eb('replay_outcome', 'is', null), eb('replay_outcome', '!=', 'WRITTEN')]))
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }

@@ -273,6 +273,12 @@ export async function treeSchemaAnnotations(
         .select((inner) => inner.fn.countAll().as('n'))
         .whereRef('schema_dead_letters.tenant', '=', 'trees.tenant')
         .whereRef('schema_dead_letters.tree_name', '=', 'trees.name')
+        .where((w) =>
+          w.or([
+            w('schema_dead_letters.replay_outcome', 'is', null),
+            w('schema_dead_letters.replay_outcome', '!=', 'WRITTEN'),
+          ]),
+        )
         .as('dead_letters'),
     ])
     .where('trees.tenant', '=', tenant)

@@ -18,6 +18,8 @@ export interface Database {
   backup_captures: BackupCapturesTable;
   backup_restores: BackupRestoresTable;
   backup_scopes: BackupScopesTable;
+  audit_records: AuditRecordsTable;
+  backup_comparison_differences: BackupComparisonDifferencesTable;
 }
 
 /** A tenant's logical tree, pointing at the physical tree that currently holds its entries. */
@@ -132,6 +134,13 @@ export interface SchemaDeadLettersTable {
   source_operation_id: string | null;
   schema_version: number;
   dead_lettered_at: number;
+  /** Migration 0009: null (never replayed), WRITTEN (final) or REFUSED (still pending). */
+  replay_outcome: string | null;
+  replayed_at: number | null;
+  replayed_by: string | null;
+  replay_sequence: number | null;
+  replayed_value_json: string | null;
+  replay_errors_json: string | null;
 }
 
 /** The latest remediation or migration report of a tree, running or finished. */
@@ -221,4 +230,33 @@ export interface BackupScopesTable {
   /** NONE, SUCCEEDED, FAILED, SKIPPED or RUNNING. */
   last_outcome: string;
   updated_at: number;
+}
+
+/** One audit record (issue 18): a state-changing or refused call. */
+export interface AuditRecordsTable {
+  id: string;
+  at: number;
+  /** Empty when the call named no tenant. */
+  tenant: string;
+  subject: string;
+  service: string;
+  method: string;
+  target_id: string | null;
+  /** OK or a gRPC code name (PERMISSION_DENIED). */
+  outcome: string;
+  client_address: string;
+  detail: string;
+}
+
+/** One key that differs in a restore preview or backup diff (migration 0011). */
+export interface BackupComparisonDifferencesTable {
+  tenant: string;
+  operation_id: string;
+  key: string;
+  /** ADDED, CHANGED or REMOVED. */
+  change: string;
+  before_json: string | null;
+  after_json: string | null;
+  before_schema_version: number;
+  after_schema_version: number;
 }

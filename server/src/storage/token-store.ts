@@ -92,6 +92,16 @@ export class TokenStore {
     return row ? fromRow(row) : undefined;
   }
 
+  /** The token whose secret hashes to `secretHash` (preset tokens carry no id of their own). */
+  async getBySecretHash(secretHash: string): Promise<StoredToken | undefined> {
+    const row = await this.storage.db
+      .selectFrom('api_tokens')
+      .selectAll()
+      .where('secret_hash', '=', secretHash)
+      .executeTakeFirst();
+    return row ? fromRow(row) : undefined;
+  }
+
   async list(tenant?: string): Promise<StoredToken[]> {
     let query = this.storage.db.selectFrom('api_tokens').selectAll().orderBy('created_at');
     if (tenant !== undefined) query = query.where('tenant', '=', tenant);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type RawBuilder, type Selectable, type SqlBool } from 'kysely';
 import type { Statement as SqliteStatement } from 'better-sqlite3';
+import type pg from 'pg';
 import type { Dialect } from './database.js';
 import type { Database, EntriesTable } from './schema.js';
 
@@ -13,6 +14,13 @@ export interface TreeDb {
    * for hot loops that would spend more time in Kysely's query building than in SQLite.
    */
   sqlitePrepare?: ((sql: string) => SqliteStatement) | undefined;
+  /** PostgreSQL: the pool behind `db`, for COPY streams on a connection of their own. */
+  postgresPool?: pg.Pool | undefined;
+  /**
+   * PostgreSQL, inside withReadSnapshot: the snapshot's exported id, so a COPY on another
+   * connection reads exactly what `db` reads (SET TRANSACTION SNAPSHOT).
+   */
+  postgresSnapshot?: string | undefined;
 }
 
 /** A SQLite statement prepared on `handle`'s connection (see TreeDb.sqlitePrepare). */

@@ -1,113 +1,37 @@
 import {
-  newPhysicalTreeId,
   startsWith,
   toStoredEntry,
   withTransaction,
   type StoredEntry,
   type TreeDb,
 } from './tree-db.js';
+import { advanceSequence, touchTree, writeEntryGroup } from './tree-group-write.js';
+import {
+  lockOrCreateTree,
+  resolveTree,
+  selectTreeForUpdate,
+  type ResolvedTree,
+} from './tree-lock.js';
 
 export { withTransaction, type StoredEntry, type TreeDb } from './tree-db.js';
+export {
+  insertLogicalTree,
+  lockOrCreateTree,
+  resolveTree,
+  selectTreeForUpdate,
+  type ResolvedTree,
+} from './tree-lock.js';
+export {
+  writeEntryGroup,
+  type GroupEntryWrite,
+  type GroupWriteOutcome,
+} from './tree-group-write.js';
 
 /**
  * SQL for logical trees and their entries (DESIGN.md §5). Every write to a tree first locks its
  * `trees` row (FOR UPDATE on PostgreSQL; SQLite has one writer anyway), so writers, write locks
  * and swaps on one tree are serialised, and sequences follow commit order.
  */
-
-/** Where a logical tree's entries live now. */
-export interface ResolvedTree {
-  physicalTreeId: string;
-  lastSequence: number;
-  writeLockedBy: string | null;
-  updatedAt: number;
-}
-
-/** The logical tree (tenant, name) with its physical tree, or undefined. */
-export async function resolveTree(
-  handle: TreeDb,
-  tenant: string,
-  name: string,
-): Promise<ResolvedTree | undefined> {
-  const row = await handle.db
-    .selectFrom('trees')
-    .innerJoin('physical_trees', 'physical_trees.id', 'trees.physical_tree_id')
-    .select([
-      'trees.physical_tree_id',
-      'trees.write_locked_by',
-      'trees.updated_at',
-      'physical_trees.last_sequence',
-    ])
-    .where('trees.tenant', '=', tenant)
-    .where('trees.name', '=', name)
-    .executeTakeFirst();
-  if (!row) return undefined;
-  return {
-    physicalTreeId: row.physical_tree_id,
-    lastSequence: Number(row.last_sequence),
-    writeLockedBy: row.write_locked_by,
-    updatedAt: Number(row.updated_at),
-  };
-}
-
-/** Reads and (on PostgreSQL) row-locks a logical tree until the transaction ends. */
-export async function selectTreeForUpdate(
-  tx: TreeDb,
-  tenant: string,
-  name: string,
-): Promise<{ physicalTreeId: string; writeLockedBy: string | null } | undefined> {
-  const row = await tx.db
-    .selectFrom('trees')
-    .select(['physical_tree_id', 'write_locked_by'])
-    .where('tenant', '=', tenant)
-    .where('name', '=', name)
-    .$if(tx.dialect === 'postgres', (qb) => qb.forUpdate())
-    .executeTakeFirst();
-  return row && { physicalTreeId: row.physical_tree_id, writeLockedBy: row.write_locked_by };
-}
-
-/**
- * Inserts the logical tree pointing at `physicalTreeId` unless it exists; true when this call
- * created it. A concurrent creator's uncommitted row makes PostgreSQL wait, then do nothing.
- */
-export async function insertLogicalTree(
-  tx: TreeDb,
-  tenant: string,
-  name: string,
-  physicalTreeId: string,
-  now: number,
-): Promise<boolean> {
-  const inserted = await tx.db
-    .insertInto('trees')
-    .values({
-      tenant,
-      name,
-      physical_tree_id: physicalTreeId,
-      write_locked_by: null,
-      created_at: now,
-      updated_at: now,
-    })
-    .onConflict((oc) => oc.columns(['tenant', 'name']).doNothing())
-    .returning('physical_tree_id')
-    .executeTakeFirst();
-  return inserted !== undefined;
-}
-
-async function lockOrCreateTree(tx: TreeDb, tenant: string, name: string, now: number) {
-  const existing = await selectTreeForUpdate(tx, tenant, name);
-  if (existing) return existing;
-  const physicalTreeId = newPhysicalTreeId();
-  // Only the creator of the logical row adds the physical one, so a lost race leaves no orphan.
-  if (await insertLogicalTree(tx, tenant, name, physicalTreeId, now)) {
-    await tx.db
-      .insertInto('physical_trees')
-      .values({ id: physicalTreeId, tenant, tree_name: name, last_sequence: 0, created_at: now })
-      .execute();
-  }
-  const created = await selectTreeForUpdate(tx, tenant, name);
-  if (!created) throw new Error(`tree ${tenant}/${name} vanished while being created`);
-  return created;
-}
 
 /** The logical tree, created empty (with a physical tree) when it does not exist yet. */
 export async function ensureTree(
@@ -122,25 +46,6 @@ export async function ensureTree(
     if (!tree) throw new Error(`tree ${tenant}/${name} has no physical tree`);
     return tree;
   });
-}
-
-async function nextSequence(tx: TreeDb, physicalTreeId: string): Promise<number> {
-  const row = await tx.db
-    .updateTable('physical_trees')
-    .set((eb) => ({ last_sequence: eb('last_sequence', '+', 1) }))
-    .where('id', '=', physicalTreeId)
-    .returning('last_sequence')
-    .executeTakeFirstOrThrow();
-  return Number(row.last_sequence);
-}
-
-async function touchTree(tx: TreeDb, tenant: string, name: string, now: number): Promise<void> {
-  await tx.db
-    .updateTable('trees')
-    .set({ updated_at: now })
-    .where('tenant', '=', tenant)
-    .where('name', '=', name)
-    .execute();
 }
 
 /** What a put did: written with its sequence, or refused because the tree is write-locked. */
@@ -161,25 +66,18 @@ export async function putEntry(
   },
 ): Promise<PutOutcome> {
   const { tenant, treeName, key, valueJson, schemaVersion, now } = write;
-  return withTransaction(handle, async (tx) => {
-    const tree = await lockOrCreateTree(tx, tenant, treeName, now);
-    if (tree.writeLockedBy !== null) return { status: 'locked', lockedBy: tree.writeLockedBy };
-    const sequence = await nextSequence(tx, tree.physicalTreeId);
-    const row = {
-      value_json: valueJson,
-      tombstone: 0,
-      sequence,
-      schema_version: schemaVersion,
-      updated_at: now,
-    };
-    await tx.db
-      .insertInto('entries')
-      .values({ physical_tree_id: tree.physicalTreeId, key, ...row })
-      .onConflict((oc) => oc.columns(['physical_tree_id', 'key']).doUpdateSet(row))
-      .execute();
-    await touchTree(tx, tenant, treeName, now);
-    return { status: 'written', sequence, physicalTreeId: tree.physicalTreeId };
+  const outcome = await writeEntryGroup(handle, {
+    tenant,
+    treeName,
+    now,
+    writes: [{ key, valueJson, schemaVersion }],
   });
+  if (outcome.status === 'locked') return outcome;
+  return {
+    status: 'written',
+    sequence: outcome.firstSequence,
+    physicalTreeId: outcome.physicalTreeId,
+  };
 }
 
 /** What a delete did: tombstoned, nothing live to delete, or refused by a write lock. */
@@ -206,7 +104,7 @@ export async function deleteEntry(
       .where('tombstone', '=', 0)
       .executeTakeFirst();
     if (!live) return { status: 'absent' };
-    const sequence = await nextSequence(tx, tree.physicalTreeId);
+    const sequence = await advanceSequence(tx, tree.physicalTreeId);
     await tx.db
       .updateTable('entries')
       .set({ value_json: null, tombstone: 1, sequence, updated_at: now })

@@ -1,7 +1,7 @@
 import type { TreeDataEngine } from '../engines/data/tree-data-engine.js';
 import { registerBackupService, type BackupBindingFacades } from './backup-service.js';
 import { registerTreeDataService } from './data-service.js';
-import { registerIdentityService } from './identity-service.js';
+import { registerIdentityService, type AuditListing } from './identity-service.js';
 import { registerSchemaService, type SchemaBindingFacades } from './schema-service.js';
 import {
   BACKUP_SERVICE,
@@ -78,16 +78,20 @@ export function addStoreDataApi(
   );
 }
 
-/** Adds IdentityService (WhoAmI) with the same interceptor and gate. */
+/**
+ * Adds IdentityService (WhoAmI, and ListAuditRecords when the host keeps an audit trail) with
+ * the same interceptor and gate.
+ */
 export function addStoreIdentityApi(
   host: StoreApiHost,
   configure?: (setup: StoreApiSetup) => void,
+  audit?: AuditListing,
 ): StoreApiSetup {
   if (host === null || host === undefined) throw new TypeError('host is required');
   return addGuardedApi(
     host,
     IDENTITY_SERVICE,
-    (router) => registerIdentityService(router),
+    (router) => registerIdentityService(router, audit),
     configure,
   );
 }

@@ -51,6 +51,17 @@ export function registerTreeDataService(router: ConnectRouter, engine: TreeDataE
         deadLetterReason: result.deadLetterReason,
       };
     },
+    async putEntries(request, context) {
+      const { tenant } = callScopeOf(context);
+      const results = await engine.putEntries(tenant, request.treeId, request.entries);
+      return {
+        results: results.map((result) => ({
+          sequence: BigInt(result.sequence),
+          deadLettered: result.deadLettered,
+          deadLetterReason: result.deadLetterReason,
+        })),
+      };
+    },
     async getEntry(request, context) {
       const { tenant } = callScopeOf(context);
       const entry = await engine.getEntry(tenant, request.treeId, request.key);

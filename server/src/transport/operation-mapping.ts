@@ -82,12 +82,20 @@ export function toOperationStatus(
   });
 }
 
-/** The engine's list filter from the wire request, limited to one family of kinds. */
-export function toListFilter(request: StoreOperationListRequest, family: readonly string[]) {
+/**
+ * A list request's kinds and states as the engine names them; an empty kind list means the whole
+ * family. InvalidArgument names the first value outside the family or the state enum.
+ */
+export function kindAndStateNames(
+  request: { kinds: readonly number[]; states: readonly number[] },
+  kindEnum: Record<number, string>,
+  family: readonly string[],
+  familyName: string,
+): { kinds: string[]; states: string[] } {
   const kinds = request.kinds.map((kind, index) => {
-    const name = StoreOperationKind[kind];
+    const name = kindEnum[kind];
     if (name === undefined || !family.includes(name)) {
-      throw invalidArgument(`kinds[${index}]`, `${kind} is not an operation kind of this service`);
+      throw invalidArgument(`kinds[${index}]`, `${kind} is not ${familyName}`);
     }
     return name;
   });
@@ -98,11 +106,15 @@ export function toListFilter(request: StoreOperationListRequest, family: readonl
     }
     return name;
   });
+  return { kinds: kinds.length > 0 ? kinds : [...family], states };
+}
+
+/** The engine's list filter from the wire request, limited to one family of kinds. */
+export function toListFilter(request: StoreOperationListRequest, family: readonly string[]) {
   return {
     pageSize: request.pageSize,
     pageToken: request.pageToken,
-    kinds: kinds.length > 0 ? kinds : [...family],
-    states,
+    ...kindAndStateNames(request, StoreOperationKind, family, 'an operation kind of this service'),
     targetId: request.targetId,
     createdAfter: request.createdAfter ? timestampDate(request.createdAfter).getTime() : undefined,
   };

@@ -20,8 +20,9 @@ function nulField(value: unknown, path: string): string | undefined {
   if (typeof value === 'string') return value.includes('\u0000') ? path : undefined;
   if (value === null || typeof value !== 'object' || value instanceof Uint8Array) return undefined;
   if (Array.isArray(value)) {
-    for (const item of value) {
-      const found = nulField(item, path);
+    // The index too, so a batch caller (PutEntries) learns which item to fix.
+    for (const [index, item] of value.entries()) {
+      const found = nulField(item, `${path}[${index}]`);
       if (found !== undefined) return found;
     }
     return undefined;

@@ -1,18 +1,22 @@
 import type { ConnectRouter } from '@connectrpc/connect';
 import {
   BackupControlService,
+  BackupInsightService,
   IdentityService,
   SchemaControlService,
   TreeDataService,
 } from '@store/contract';
 import { Health } from '@store/contract/gen/grpc/health/v1/health_pb.js';
 import { ServerReflection } from '@store/contract/gen/grpc/reflection/v1/reflection_pb.js';
+import { SchemaInsightService } from '@store/contract/gen/store/insight/v1/schema_insight_pb.js';
 import type { ServerConfig } from '../config/settings.js';
 import type { BackupEngine } from '../engines/backup/backup-engine.js';
+import type { BackupComparisons } from '../engines/backup/insight/backup-comparisons.js';
 import type { TreeDataEngine } from '../engines/data/tree-data-engine.js';
 import type { CredentialVerifier } from '../engines/identity/credential-verifier.js';
 import type { SchemaEngine } from '../engines/schema/schema-engine.js';
 import type { SchemaOperations } from '../engines/schema/schema-tracked.js';
+import type { SchemaInsight } from '../engines/schema/insight/schema-insight.js';
 import type { Logger } from '../logging/logger.js';
 import {
   addStoreBackupApi,
@@ -21,13 +25,28 @@ import {
   addStoreSchemaApi,
 } from './apis.js';
 import type { AuthSchemeView } from './auth-schemes.js';
+import { addBackupInsightApi } from './backup-insight-service.js';
+import { BACKUP_INSIGHT_SERVICE } from './auth/backup-insight-access.js';
 import { authorizerNamed } from './auth/authorizers.js';
 import { errorMappingInterceptor } from './error-interceptor.js';
 import { registerHealthService, type HealthRegistry } from './health-service.js';
 import type { ResultMapper } from './operation-mapping.js';
 import type { OperationsFacade } from './operations-facade.js';
 import { registerReflectionService } from './reflection-service.js';
-import { StoreApiHost, type StoreApiSetup } from './store-api-host.js';
+import {
+  BACKUP_SERVICE,
+  DATA_SERVICE,
+  IDENTITY_SERVICE,
+  SCHEMA_SERVICE,
+  StoreApiHost,
+  type StoreApiSetup,
+} from './store-api-host.js';
+import { auditInterceptor } from './audit-interceptor.js';
+import { parseTrustedProxies } from '../config/trusted-proxies.js';
+import type { AuditTrail } from '../engines/audit/audit-trail.js';
+import { SignInLimiter } from '../engines/audit/sign-in-limiter.js';
+import { addSchemaInsightApi } from './schema-insight/schema-insight-service.js';
+import { SCHEMA_INSIGHT_SERVICE } from './schema-insight/schema-insight-access.js';
 
 /** The store's own services, as health and reflection name them. */
 export const STORE_SERVICES = [
@@ -35,19 +54,27 @@ export const STORE_SERVICES = [
   SchemaControlService,
   TreeDataService,
   IdentityService,
+  SchemaInsightService,
+  BackupInsightService,
 ] as const;
 
 export interface ShippedServerDependencies {
   treeData: TreeDataEngine;
   /** The backup engine; without it the backup service offers discovery only. */
   backup?: BackupEngine | undefined;
+  /** Restore previews and backup diffs; without it BackupInsightService is Unimplemented. */
+  insight?: BackupComparisons | undefined;
   operations: OperationsFacade;
   verify: CredentialVerifier;
   resultMappers: Readonly<Record<string, ResultMapper>>;
   /** The schema engine and its tracked operations; without them those RPCs are Unimplemented. */
   schema?: { engine: SchemaEngine; tracked: SchemaOperations } | undefined;
+  /** Dry-runs and dead-letter replay (issue 16); without it SchemaInsightService is not served. */
+  schemaInsight?: SchemaInsight | undefined;
   health: HealthRegistry;
   logger: Logger;
+  /** The audit trail every state-changing or refused call is recorded in (issue 18). */
+  audit?: AuditTrail | undefined;
 }
 
 /** What the shipped server advertises: `bearer` (API tokens are always on) and `oidc` when set. */
@@ -79,6 +106,11 @@ export function advertisedSchemes(config: ServerConfig): AuthSchemeView[] {
  */
 export function createShippedHost(config: ServerConfig, deps: ShippedServerDependencies) {
   const host = new StoreApiHost(deps.logger);
+  // One per process: every service counts the same address's failures together.
+  const signInLimiter = new SignInLimiter({
+    limit: config.signInFailureLimit,
+    windowMs: config.signInFailureWindowSeconds * 1000,
+  });
   const configure = (setup: StoreApiSetup) => {
     setup.options = {
       requireAuthorization: config.requireAuthorization,
@@ -87,9 +119,11 @@ export function createShippedHost(config: ServerConfig, deps: ShippedServerDepen
       activeTenantHeaderName: config.activeTenantHeader,
       advertisedAuthSchemes: advertisedSchemes(config),
       trustedTenant: config.trustedTenant,
+      streamCredentialCheckMs: config.streamCredentialCheckSeconds * 1000,
     };
     setup.authorizer = authorizerNamed(config.authorizer);
     setup.verify = deps.verify;
+    setup.signInLimiter = signInLimiter;
   };
   const facades = { operations: deps.operations, resultMappers: deps.resultMappers };
   addStoreBackupApi(host, { ...facades, backup: deps.backup }, configure);
@@ -104,7 +138,19 @@ export function createShippedHost(config: ServerConfig, deps: ShippedServerDepen
     configure,
   );
   addStoreDataApi(host, deps.treeData, configure);
-  addStoreIdentityApi(host, configure);
+  addStoreIdentityApi(
+    host,
+    configure,
+    deps.audit && { trail: deps.audit, operatorTenant: config.bootstrapTenant },
+  );
+  if (deps.schemaInsight) {
+    addSchemaInsightApi(
+      host,
+      { insight: deps.schemaInsight, operations: deps.operations },
+      configure,
+    );
+  }
+  addBackupInsightApi(host, { ...facades, insight: deps.insight }, configure);
   host.addRoutes('grpc.health', (router: ConnectRouter) =>
     registerHealthService(router, deps.health),
   );
@@ -113,7 +159,27 @@ export function createShippedHost(config: ServerConfig, deps: ShippedServerDepen
   );
   return {
     routes: host.routes,
-    // Error mapping runs outermost so even the interceptors' own faults become proper statuses.
-    interceptors: [errorMappingInterceptor(deps.logger), ...host.interceptors],
+    // Error mapping wraps the access checks so even the interceptors' own faults become proper
+    // statuses; the audit seam wraps both, so it records each call once with its final status.
+    interceptors: [
+      ...(deps.audit
+        ? [
+            auditInterceptor({
+              services: [
+                BACKUP_SERVICE,
+                SCHEMA_SERVICE,
+                DATA_SERVICE,
+                IDENTITY_SERVICE,
+                SCHEMA_INSIGHT_SERVICE,
+                BACKUP_INSIGHT_SERVICE,
+              ],
+              trail: deps.audit,
+              trustedProxies: parseTrustedProxies(config.trustedProxies),
+            }),
+          ]
+        : []),
+      errorMappingInterceptor(deps.logger),
+      ...host.interceptors,
+    ],
   };
 }

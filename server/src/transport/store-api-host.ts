@@ -1,4 +1,5 @@
 import type { ConnectRouter, Interceptor } from '@connectrpc/connect';
+import type { SignInLimiter } from '../engines/audit/sign-in-limiter.js';
 import type { CredentialVerifier } from '../engines/identity/credential-verifier.js';
 import { CredentialError } from '../engines/identity/principal.js';
 import type { Logger } from '../logging/logger.js';
@@ -22,6 +23,8 @@ export interface StoreApiSetup {
   /** A host-registered bridge replaces the header bridge. */
   bridge?: CredentialBridge;
   verify?: CredentialVerifier;
+  /** Limits failed sign-ins per client address (the shipped server sets one). */
+  signInLimiter?: SignInLimiter;
 }
 
 /**
@@ -73,6 +76,7 @@ export function addGuardedApi(
       verify: setup.verify ?? refuseAll,
       authorizer: setup.authorizer ?? denyAllAuthorizer,
       logger: host.logger,
+      signInLimiter: setup.signInLimiter,
     }),
   );
   return setup;

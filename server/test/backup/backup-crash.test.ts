@@ -66,7 +66,7 @@ describe.each(DIALECTS)('capture crash safety on %s', (dialect) => {
   it('a capture killed at a random point leaves no catalog row for the unfinished backup; scrub finds its leftovers and prune removes them', async () => {
     let killed = 0;
     for (let trial = 0; trial < TRIALS; trial++) {
-      const outcome = await captureAndKill(storage.location, Math.floor(Math.random() * 150));
+      const outcome = await captureAndKill(storage.location, Math.floor(Math.random() * 400));
       if (outcome === 'killed') killed += 1;
       // Every row that exists is a whole backup: all its artifacts verify.
       for (const row of await listAllBackupRows(storage, 'acme')) {

@@ -1,5 +1,7 @@
 // A capture in its own process, for the crash-safety test: opens the storage named in
-// STORE_TEST_LOCATION, says "ready", and captures the tree until the parent kills it.
+// STORE_TEST_LOCATION, says "ready", and captures the tree until the parent kills it. The read is
+// throttled (30 000 entries at 50 000 a second take ~0.6 s) so the parent's random kill lands
+// inside the capture: unthrottled, a COPY capture of this tree ends before any kill can.
 import { join } from 'node:path';
 import { ArtifactStore } from '../../src/engines/backup/artifacts/index.js';
 import { CaptureService } from '../../src/engines/backup/capture/capture-service.js';
@@ -23,7 +25,13 @@ await captures.capture(
     signal: new AbortController().signal,
     progress: () => undefined,
   },
-  { name: 'doomed', scope: { treeId: 'big' }, pageSize: 100, labels: {} },
+  {
+    name: 'doomed',
+    scope: { treeId: 'big' },
+    pageSize: 100,
+    labels: {},
+    maxEntriesPerSecond: 50_000,
+  },
   false,
 );
 process.stdout.write('done\n');

@@ -26,6 +26,10 @@ const ENV = {
   STORE_BOOTSTRAP_TOKEN: TOKEN,
   // A short lease, so a restarted PostgreSQL server takes over the dead one's work quickly.
   STORE_OPERATION_LEASE_MS: '1000',
+  // Read by server-child.ts: stretch captures (per page) and restores (per batch), which now
+  // stream through COPY too fast for a kill to land mid-run.
+  TEST_CAPTURE_PAGE_PAUSE_MS: '2',
+  TEST_RESTORE_BATCH_PAUSE_MS: '40',
 };
 
 function clientsOf(server: ServerProcess) {

@@ -83,6 +83,16 @@ describe.each(DIALECTS)('the server SIGKILLed mid-operation and restarted, on %s
   }
 
   /** Entries in physical trees of `treeName` that no tree points at yet (a restore's fresh one). */
+  /** Progress recorded by the operation of a tracking id (0 before it exists). */
+  async function progressOf(trackingId: string): Promise<number> {
+    const row = await h.storage.db
+      .selectFrom('operations')
+      .select('progress_done')
+      .where('tracking_id', '=', trackingId)
+      .executeTakeFirst();
+    return Number(row?.progress_done ?? 0);
+  }
+
   async function freshTreeEntries(treeName: string): Promise<number> {
     const row = await h.storage.db
       .selectFrom('entries')
@@ -199,7 +209,13 @@ describe.each(DIALECTS)('the server SIGKILLed mid-operation and restarted, on %s
       // applied to the restore's fresh, not yet installed tree.
       const starting = h.clients.backup.startRestore(request).catch(() => undefined);
       const killAt = 1 + Math.floor(Math.random() * ENTRIES * 0.75);
-      await h.until(async () => (await freshTreeEntries(target)) >= killAt);
+      // PostgreSQL loads the full backup in one COPY transaction, whose rows nobody sees until
+      // it commits: there the restore's own recorded progress says how far it got.
+      await h.until(
+        async () =>
+          (await freshTreeEntries(target)) >= killAt ||
+          (await progressOf(request.trackingOperationId)) >= killAt,
+      );
       await h.kill();
       await starting;
       // With no server running: the tree is the old one or the whole restore, key by key.

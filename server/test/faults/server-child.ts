@@ -7,7 +7,18 @@ import { loadConfig } from '../../src/config/load-config.js';
 import { createLogger } from '../../src/logging/logger.js';
 
 const config = loadConfig({ env: process.env });
-const server = await startStoreServer(config, createLogger(config.logLevel, pino.destination(2)));
+// Test-only pauses (not server configuration): a capture or restore of a few thousand entries
+// finishes in tens of milliseconds, too fast for a test to kill it at a chosen point.
+const pause = (name: string) => {
+  const ms = Number(process.env[name] ?? 0);
+  return ms > 0 ? () => new Promise<void>((resolve) => setTimeout(resolve, ms)) : undefined;
+};
+const afterCapturePage = pause('TEST_CAPTURE_PAGE_PAUSE_MS');
+const afterRestoreBatch = pause('TEST_RESTORE_BATCH_PAUSE_MS');
+const server = await startStoreServer(config, createLogger(config.logLevel, pino.destination(2)), {
+  ...(afterCapturePage && { afterCapturePage }),
+  ...(afterRestoreBatch && { afterRestoreBatch }),
+});
 process.stdout.write(
   `${JSON.stringify({
     ready: true,

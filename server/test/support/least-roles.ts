@@ -69,7 +69,8 @@ export const LEAST_ROLE_BY_METHOD: Record<
     GetEntry: 'viewer',
     ListEntries: 'viewer',
     PutEntry: 'operator',
+    PutEntries: 'operator',
     DeleteEntry: 'operator',
   },
-  IdentityService: { WhoAmI: 'viewer' },
+  IdentityService: { WhoAmI: 'viewer', ListAuditRecords: 'admin' },
 };

@@ -228,4 +228,51 @@ describe.each(DIALECTS)('the backup engine on %s', (dialect) => {
     expect(rebuilt.rowsRestored).toBe(1);
     expect((await engine.catalog.describe(TENANT, full.backupId))?.chain).toEqual([full.backupId]);
   });
+
+  it('a restore cancelled while its full backup is loading (a COPY on PostgreSQL) leaves the tree as it was and no rows behind', async () => {
+    let batches = 0;
+    const ref: { cancel?: () => Promise<void> } = {};
+    const env = await setUp({
+      afterRestoreBatch: async () => {
+        if (++batches === 2) await ref.cancel?.();
+      },
+    });
+    const { engine, finish, storage, data, runner } = env;
+    for (let i = 0; i < 40; i++) await data.putEntry(TENANT, 'keep', `k${i}`, String(i));
+    const full = (await finish(
+      await engine.startCapture(
+        WHO,
+        { name: 'f', scope: { treeId: 'keep' }, pageSize: 0, labels: {} },
+        false,
+      ),
+    )) as CaptureResult;
+    await data.putEntry(TENANT, 'keep', 'k0', '"changed"');
+
+    const op = await engine.startRestore(
+      WHO,
+      { backupId: full.backupId, mode: 'IN_PLACE', applyBatchSize: 5 },
+      false,
+    );
+    ref.cancel = async () => {
+      await runner.cancel(TENANT, op.id);
+    };
+    for (;;) {
+      const now = await runner.get(TENANT, op.id);
+      if (now?.finishedAt) {
+        expect(now.state).toBe('CANCELLED');
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(batches).toBeLessThan(8);
+    // The tree is the one before the restore, and the fresh tree went with its rows.
+    expect((await data.getEntry(TENANT, 'keep', 'k0'))?.valueJson).toBe('"changed"');
+    const rows = await storage.db
+      .selectFrom('entries')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
+    expect(Number(rows.n)).toBe(40);
+    // The storage still serves: no connection was left inside the aborted load.
+    await data.putEntry(TENANT, 'keep', 'after', '1');
+  });
 });

@@ -79,6 +79,8 @@ export interface CaptureRequest {
   scope: ScopeInput;
   pageSize: number;
   labels: Record<string, string>;
+  /** Throttle: entries read a second at most (0 or absent: unpaced). */
+  maxEntriesPerSecond?: number | undefined;
   /** Incrementals only; empty on a scheduled incremental: the newest usable backup is the base. */
   baseBackupId?: string | undefined;
 }
@@ -89,6 +91,8 @@ export interface SetCaptureRequest {
   crossTreeConsistent: boolean;
   pageSize: number;
   labels: Record<string, string>;
+  /** Throttle: entries read a second at most, per tree (0 or absent: unpaced). */
+  maxEntriesPerSecond?: number | undefined;
 }
 
 export interface RestoreRequest {

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_JSON_DEPTH, canonicalJson, canonicaliseJsonText } from './canonical-json.js';
+import {
+  MAX_JSON_DEPTH,
+  canonicalJson,
+  canonicalJsonOfParsed,
+  canonicaliseJsonText,
+} from './canonical-json.js';
 
 describe('canonicalJson', () => {
   it('sorts object keys at every depth and drops whitespace', () => {
@@ -47,5 +52,27 @@ describe('canonicalJson', () => {
     expect(() => canonicaliseJsonText(deep)).toThrow(RangeError);
     const ok = `${'['.repeat(MAX_JSON_DEPTH)}${']'.repeat(MAX_JSON_DEPTH)}`;
     expect(canonicaliseJsonText(ok).canonical).toBe(ok);
+  });
+
+  it('the fast path for parsed values gives exactly the hand-built text, in order or not', () => {
+    const texts = [
+      '{"a":1,"b":{"c":[1,{"d":2,"e":"x"}]}}',
+      '{"b":1,"a":2}',
+      '{"10":1,"9":2,"b":3}',
+      '{"1":1,"2":2,"a":3}',
+      '{"a":{"z":1,"y":2},"b":[]}',
+      '{"__proto__":{"x":1},"a":0}',
+      '{"é":1,"e":2,"E":3}',
+      '[{"b":1,"a":2},{"a":1}]',
+      '{"n":1E2,"m":-0,"s":"\\u00e9\\n"}',
+      '"text"',
+      'null',
+    ];
+    for (const text of texts) {
+      const value: unknown = JSON.parse(text);
+      expect(canonicalJsonOfParsed(value), text).toBe(canonicalJson(value));
+    }
+    const deep = `${'['.repeat(MAX_JSON_DEPTH + 1)}${']'.repeat(MAX_JSON_DEPTH + 1)}`;
+    expect(() => canonicalJsonOfParsed(JSON.parse(deep))).toThrow(RangeError);
   });
 });

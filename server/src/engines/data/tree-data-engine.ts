@@ -4,41 +4,40 @@ import {
   getLiveEntry,
   listLiveEntries,
   listTrees,
-  putEntry,
-  resolveTree,
   type StoredEntry,
 } from '../../storage/tree-store.js';
-import { StoreError, failedPrecondition, invalidArgument } from '../errors.js';
-import { MAX_JSON_DEPTH, canonicalJson } from './canonical-json.js';
+import { invalidArgument } from '../errors.js';
+import { GroupCommitQueue } from './group-commit-queue.js';
 import { decodeKeyToken, encodeKeyToken, resolvePageSize } from './page-tokens.js';
+import {
+  batchOf,
+  commitTreeGroup,
+  lockedError,
+  type BatchWriteGuard,
+  type GroupCommitInfo,
+  type PutEntryResult,
+  type TreeWriteRequest,
+  type WriteGuard,
+} from './tree-group-writer.js';
 import {
   validateEntryKey,
   validateKeyPrefix,
   validateTenantId,
   validateTreeName,
 } from './tree-names.js';
+import { prepareWrite } from './write-preparation.js';
+
+export type {
+  BatchWriteGuard,
+  GroupCommitInfo,
+  GuardedWrite,
+  PutEntryResult,
+  WriteGuard,
+  WriteVerdict,
+} from './tree-group-writer.js';
 
 /** Largest canonical value accepted by default. */
 export const DEFAULT_MAX_VALUE_BYTES = 256 * 1024;
-
-/** A write the guard is asked about; `value` is the parsed JSON. */
-export interface GuardedWrite {
-  tenant: string;
-  treeName: string;
-  key: string;
-  value: unknown;
-}
-
-/**
- * The guard's verdict. `value`, when given, is stored instead of the written one (a schema
- * engine migrating on write); it is canonicalised and size-checked like the original.
- */
-export type WriteVerdict =
-  | { apply: true; schemaVersion: number; value?: unknown }
-  | { apply: false; reason: string };
-
-/** Decides whether a write reaches the tree (the schema engine plugs in here). */
-export type WriteGuard = (write: GuardedWrite) => Promise<WriteVerdict>;
 
 /** Per-tree facts other engines own, fetched once per listed page. */
 export interface TreeAnnotation {
@@ -56,8 +55,24 @@ export interface TreeDataEngineOptions {
   storage: Storage;
   clock?: () => number;
   maxValueBytes?: number;
+  /** The single-write guard; `batchWriteGuard` wins when both are given. */
   writeGuard?: WriteGuard;
+  batchWriteGuard?: BatchWriteGuard;
   treeAnnotations?: TreeAnnotations;
+  /** Called after each group commit (tests count commits through it). */
+  onGroupCommit?: (info: GroupCommitInfo) => void;
+}
+
+/** Most entries one PutEntries call may carry. */
+export const MAX_PUT_ENTRIES = 1000;
+
+/** Most entries one group commit takes (a larger PutEntries still commits whole). */
+const MAX_GROUP_ENTRIES = 2000;
+
+/** An entry of a PutEntries call, as sent. */
+export interface EntryToPut {
+  key: string;
+  valueJson: string;
 }
 
 /** A live entry as callers see it. */
@@ -67,12 +82,6 @@ export interface TreeEntry {
   sequence: number;
   schemaVersion: number;
   updatedAt: number;
-}
-
-export interface PutEntryResult {
-  sequence: number;
-  deadLettered: boolean;
-  deadLetterReason?: string;
 }
 
 export interface TreeListing {
@@ -88,7 +97,8 @@ export interface PageRequest {
   pageToken?: string;
 }
 
-const applyAll: WriteGuard = async () => ({ apply: true, schemaVersion: 0 });
+const applyAll: BatchWriteGuard = async (_tree, writes) =>
+  writes.map(() => ({ apply: true, schemaVersion: 0 }));
 
 const toTreeEntry = (entry: StoredEntry): TreeEntry => ({
   key: entry.key,
@@ -112,18 +122,34 @@ export class TreeDataEngine {
   private readonly storage: Storage;
   private readonly clock: () => number;
   private readonly maxValueBytes: number;
-  private readonly writeGuard: WriteGuard;
   private readonly treeAnnotations: TreeAnnotations | undefined;
+  private readonly queue: GroupCommitQueue<TreeWriteRequest, PutEntryResult[]>;
 
   constructor(options: TreeDataEngineOptions) {
     this.storage = options.storage;
     this.clock = options.clock ?? Date.now;
     this.maxValueBytes = options.maxValueBytes ?? DEFAULT_MAX_VALUE_BYTES;
-    this.writeGuard = options.writeGuard ?? applyAll;
     this.treeAnnotations = options.treeAnnotations;
+    const guard =
+      options.batchWriteGuard ?? (options.writeGuard ? batchOf(options.writeGuard) : applyAll);
+    const writer = {
+      storage: this.storage,
+      clock: this.clock,
+      maxValueBytes: this.maxValueBytes,
+      guard,
+      onCommit: options.onGroupCommit,
+    };
+    this.queue = new GroupCommitQueue({
+      commit: (requests) => commitTreeGroup(writer, requests),
+      weight: (request) => request.writes.length,
+      maxWeight: MAX_GROUP_ENTRIES,
+    });
   }
 
-  /** Writes one entry (creating the tree on first write), unless the guard dead-letters it. */
+  /**
+   * Writes one entry (creating the tree on first write), unless the guard dead-letters it.
+   * Concurrent puts to one tree share a commit (group commit); each resolves once it is durable.
+   */
   async putEntry(
     tenant: string,
     treeName: string,
@@ -132,32 +158,43 @@ export class TreeDataEngine {
   ): Promise<PutEntryResult> {
     validateTenantId(tenant);
     validateTreeName(treeName);
-    validateEntryKey(key);
-    if (typeof valueJson !== 'string') throw invalidArgument('value_json', 'JSON text is required');
-    // Before parsing, so a huge body costs no parse.
-    this.checkSize(valueJson);
-    let value: unknown;
-    try {
-      value = JSON.parse(valueJson);
-    } catch (error) {
-      throw invalidArgument('value_json', (error as Error).message);
+    const write = prepareWrite(key, valueJson, this.maxValueBytes);
+    const [result] = await this.submit({ tenant, treeName, writes: [write] });
+    if (!result) throw new Error('a put settled without its result');
+    return result;
+  }
+
+  /**
+   * Writes up to MAX_PUT_ENTRIES entries to one tree in one transaction with one consecutive
+   * sequence range, the guard asked per entry (a refused entry is dead-lettered, not written).
+   * A bad key or value refuses the whole call, naming the entry (`entries[i].…`).
+   */
+  async putEntries(
+    tenant: string,
+    treeName: string,
+    entries: readonly EntryToPut[],
+  ): Promise<PutEntryResult[]> {
+    validateTenantId(tenant);
+    validateTreeName(treeName);
+    if (entries.length > MAX_PUT_ENTRIES) {
+      throw invalidArgument(
+        'entries',
+        `${entries.length} entries is over the limit of ${MAX_PUT_ENTRIES} per call`,
+      );
     }
-    const canonical = this.canonical(value);
-    // Refuse early on a locked tree; the write transaction checks again.
-    await this.refuseIfLocked(tenant, treeName, 'put');
-    const verdict = await this.writeGuard({ tenant, treeName, key, value });
-    if (!verdict.apply) return { sequence: 0, deadLettered: true, deadLetterReason: verdict.reason };
-    const stored = verdict.value === undefined ? canonical : this.canonical(verdict.value);
-    const outcome = await putEntry(this.storage, {
-      tenant,
-      treeName,
-      key,
-      valueJson: stored,
-      schemaVersion: verdict.schemaVersion,
-      now: this.clock(),
-    });
-    if (outcome.status === 'locked') throw locked(treeName, 'put', outcome.lockedBy);
-    return { sequence: outcome.sequence, deadLettered: false };
+    if (entries.length === 0) return [];
+    const writes = entries.map((entry, i) =>
+      prepareWrite(entry.key, entry.valueJson, this.maxValueBytes, {
+        key: `entries[${i}].key`,
+        value: `entries[${i}].value_json`,
+      }),
+    );
+    return this.submit({ tenant, treeName, writes });
+  }
+
+  private submit(request: TreeWriteRequest): Promise<PutEntryResult[]> {
+    // NUL cannot occur in a tenant id or tree name, so the key is unambiguous.
+    return this.queue.submit(`${request.tenant}\0${request.treeName}`, request);
   }
 
   /** The live entry under `key`, or undefined (also when the tree does not exist). */
@@ -175,7 +212,7 @@ export class TreeDataEngine {
     validateTreeName(treeName);
     validateEntryKey(key);
     const outcome = await deleteEntry(this.storage, { tenant, treeName, key, now: this.clock() });
-    if (outcome.status === 'locked') throw locked(treeName, 'delete', outcome.lockedBy);
+    if (outcome.status === 'locked') throw lockedError(treeName, outcome.lockedBy, 'delete');
     return outcome.status === 'deleted';
   }
 
@@ -233,42 +270,4 @@ export class TreeDataEngine {
       nextPageToken: rows.length > pageSize && last ? encodeKeyToken(last.name) : '',
     };
   }
-
-  private checkSize(text: string): void {
-    const bytes = Buffer.byteLength(text, 'utf8');
-    if (bytes > this.maxValueBytes) {
-      throw new StoreError(
-        'resource_exhausted',
-        `value_json: ${bytes} bytes is over the ${this.maxValueBytes}-byte limit`,
-        'value_json',
-      );
-    }
-  }
-
-  private canonical(value: unknown): string {
-    let text: string;
-    try {
-      text = canonicalJson(value);
-    } catch (error) {
-      const message =
-        error instanceof RangeError
-          ? `nested deeper than ${MAX_JSON_DEPTH} levels`
-          : (error as Error).message;
-      throw invalidArgument('value_json', message);
-    }
-    // Canonical text can outgrow the original (1e9 → 1000000000).
-    this.checkSize(text);
-    return text;
-  }
-
-  private async refuseIfLocked(tenant: string, treeName: string, operation: string) {
-    const tree = await resolveTree(this.storage, tenant, treeName);
-    if (tree?.writeLockedBy) throw locked(treeName, operation, tree.writeLockedBy);
-  }
-}
-
-function locked(treeName: string, operation: string, lockedBy: string): StoreError {
-  return failedPrecondition(
-    `tree '${treeName}' is write-locked by operation ${lockedBy} (a restore); ${operation} refused`,
-  );
 }

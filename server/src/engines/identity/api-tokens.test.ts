@@ -35,6 +35,31 @@ describe.each(DIALECTS)('API tokens on %s', (dialect) => {
     expect(principal.grants).toEqual(new Map([['acme', ['operator']]]));
   });
 
+  it('a preset token gets a random public id (nothing of its hash), verifies, and is revocable', async () => {
+    const { tokens } = await setUp();
+    const preset = 'preset-admin-token-0123456789abcdef';
+    const hash = createHash('sha256').update(preset).digest('hex');
+    const issued = await tokens.issue({ tenant: 'acme', roles: ['admin'], presetToken: preset });
+    expect(issued.token).toBe(preset);
+    expect(issued.info.id).toMatch(/^[A-Za-z0-9]{12}$/);
+    for (let at = 0; at + 6 <= hash.length; at++) {
+      expect(issued.info.id).not.toContain(hash.slice(at, at + 6));
+    }
+    const principal = await tokens.verify(preset);
+    expect(principal.subject).toBe(`token:${issued.info.id}`);
+    expect(await reason(tokens.verify(`${preset}x`))).toBe('unknown');
+    await tokens.revoke(issued.info.id);
+    expect(await reason(tokens.verify(preset))).toBe('revoked');
+  });
+
+  it('refuses a preset token shorter than 32 characters', async () => {
+    const { tokens } = await setUp();
+    const short = 'x'.repeat(31);
+    await expect(
+      tokens.issue({ tenant: 'acme', roles: ['admin'], presetToken: short }),
+    ).rejects.toThrow(/at least 32 characters/);
+  });
+
   it('refuse a wrong secret under a real id, a revoked and an expired token, each with its reason', async () => {
     const { tokens, advance } = await setUp();
     const live = await tokens.issue({ tenant: 'acme', roles: ['viewer'] });

@@ -7,6 +7,7 @@ import {
 } from '../../storage/token-store.js';
 import { invalidArgument } from '../errors.js';
 import { validateTenantId } from '../data/tree-names.js';
+import { MIN_PRESET_TOKEN_LENGTH } from '../../config/settings.js';
 import { CredentialError, parseRole, type Principal, type Role } from './principal.js';
 import { TokenCache } from './token-cache.js';
 
@@ -53,6 +54,8 @@ const info = (t: StoredToken): TokenInfo => ({
  */
 export class ApiTokenService {
   private readonly cache = new TokenCache();
+  /** Secret hash → id of the preset tokens seen (a handful: the bootstrap token). */
+  private readonly presetIds = new Map<string, string>();
   private watch: RevocationWatch | undefined;
 
   constructor(
@@ -89,16 +92,19 @@ export class ApiTokenService {
       return role;
     });
     if (roles.length === 0) throw invalidArgument('roles', 'at least one role is required');
+    // The public id (shown as createdBy, logged) is random for every token: derived from the
+    // secret, as it once was for a preset, it published a piece of the secret's unsalted hash.
+    const id = randomBytes(9).toString('base64url').replace(/[-_]/g, 'x').slice(0, 12);
     let token: string;
-    let id: string;
     if (request.presetToken !== undefined) {
-      if (request.presetToken.length < 16) {
-        throw invalidArgument('token', 'a preset token needs at least 16 characters');
+      if (request.presetToken.length < MIN_PRESET_TOKEN_LENGTH) {
+        throw invalidArgument(
+          'token',
+          `a preset token needs at least ${MIN_PRESET_TOKEN_LENGTH} characters`,
+        );
       }
       token = request.presetToken;
-      id = `boot${sha256(token).slice(0, 8)}`;
     } else {
-      id = randomBytes(9).toString('base64url').replace(/[-_]/g, 'x').slice(0, 12);
       token = `${PREFIX}_${id}_${randomBytes(32).toString('base64url')}`;
     }
     const now = this.clock();
@@ -141,6 +147,18 @@ export class ApiTokenService {
     return stored;
   }
 
+  /**
+   * A preset token names no id: it is found by its secret's hash once, then by the id found
+   * (so the cache and revocation work as for any token).
+   */
+  private async storedPreset(secretHash: string): Promise<StoredToken | undefined> {
+    const known = this.presetIds.get(secretHash);
+    if (known !== undefined) return this.stored(known);
+    const stored = await this.store.getBySecretHash(secretHash);
+    if (stored) this.presetIds.set(secretHash, stored.id);
+    return stored;
+  }
+
   /** Whether any token was ever issued (an empty data directory has none). */
   async any(): Promise<boolean> {
     return (await this.store.count()) > 0;
@@ -154,9 +172,11 @@ export class ApiTokenService {
   /** Resolves a presented token to its principal, or throws CredentialError with the reason. */
   async verify(credential: string): Promise<Principal> {
     const match = TOKEN_PATTERN.exec(credential);
-    const id = match ? (match[1] as string) : `boot${sha256(credential).slice(0, 8)}`;
-    const stored = await this.stored(id);
-    const presented = Buffer.from(sha256(credential), 'hex');
+    const hash = sha256(credential);
+    const stored =
+      (match ? await this.stored(match[1] as string) : undefined) ??
+      (await this.storedPreset(hash));
+    const presented = Buffer.from(hash, 'hex');
     // Compare against a same-length hash even when the id is unknown, so timing says nothing.
     const expected = Buffer.from(stored?.secretHash ?? sha256(`missing:${credential}`), 'hex');
     const same = timingSafeEqual(presented, expected);

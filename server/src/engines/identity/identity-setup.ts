@@ -28,6 +28,7 @@ export async function setUpIdentity(
       ? new OidcVerifier({
           issuer: config.oidcIssuer,
           audience: config.oidcAudience ?? config.oidcClientId,
+          clientId: config.oidcClientId,
           tenantsClaim: config.oidcTenantsClaim,
           rolesClaim: config.oidcRolesClaim,
         })
@@ -38,11 +39,12 @@ export async function setUpIdentity(
       tenant: config.bootstrapTenant,
       roles: ['admin'],
       name: 'bootstrap admin',
+      ...(config.bootstrapTokenTtlMs !== null && { ttlMs: config.bootstrapTokenTtlMs }),
       ...(config.bootstrapToken !== undefined && { presetToken: config.bootstrapToken }),
     });
     bootstrapToken = issued.token;
     logger.info(
-      { tenant: config.bootstrapTenant, tokenId: issued.info.id },
+      { tenant: config.bootstrapTenant, tokenId: issued.info.id, expiresAt: issued.info.expiresAt },
       'issued the first admin API token',
     );
   }

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { SignJWT, exportJWK, generateKeyPair, type JWK } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CredentialError } from './principal.js';
-import { OidcVerifier } from './oidc-verifier.js';
+import { OidcVerifier, grantsFrom } from './oidc-verifier.js';
 
 /** An issuer's JWKS endpoint whose key set the test can rotate. */
 async function jwksServer(): Promise<{ url: string; keys: JWK[]; server: Server }> {
@@ -70,5 +70,69 @@ describe('OIDC key rotation', () => {
     const principal = await verifier.verify(await sign(second.privateKey, 'k2'));
     expect(principal).toMatchObject({ subject: 'oidc:u1', schemeId: 'oidc' });
     expect(principal.grants.get('acme')).toEqual(['viewer']);
+  });
+});
+
+describe('OIDC token kind, discovery issuer and grant claims', () => {
+  let server: Server | undefined;
+  afterEach(() => server?.close());
+
+  async function verifierFor(options: { audience: string; discoveredIssuer?: string }) {
+    const jwks = await jwksServer();
+    server = jwks.server;
+    const key = await signingKey('k1');
+    jwks.keys.push(key.publicJwk);
+    const verifier = new OidcVerifier({
+      issuer: ISSUER,
+      audience: options.audience,
+      clientId: 'store-console',
+      tenantsClaim: 'store_tenants',
+      rolesClaim: 'roles',
+      fetchDiscovery: async () => ({
+        issuer: options.discoveredIssuer ?? ISSUER,
+        jwks_uri: jwks.url,
+      }),
+    });
+    const mint = (audience: string, typ?: string) =>
+      new SignJWT({ store_tenants: { acme: ['viewer'] } })
+        .setProtectedHeader({ alg: 'RS256', kid: 'k1', ...(typ && { typ }) })
+        .setSubject('u1')
+        .setIssuer(ISSUER)
+        .setAudience(audience)
+        .setExpirationTime('5m')
+        .sign(key.privateKey);
+    return { verifier, mint };
+  }
+
+  it('when the audience is the client id, an ID token (not typed at+jwt) is refused and an at+jwt access token accepted', async () => {
+    const { verifier, mint } = await verifierFor({ audience: 'store-console' });
+    expect(await reason(verifier.verify(await mint('store-console', 'JWT')))).toBe('invalid');
+    expect(await reason(verifier.verify(await mint('store-console')))).toBe('invalid');
+    expect(await reason(verifier.verify(await mint('store-console', 'at+jwt')))).toBe('ok');
+    expect(await reason(verifier.verify(await mint('store-console', 'application/at+jwt')))).toBe(
+      'ok',
+    );
+  });
+
+  it('with an API audience of its own, a token for it is accepted and one for the client id refused', async () => {
+    const { verifier, mint } = await verifierFor({ audience: 'store-api' });
+    expect(await reason(verifier.verify(await mint('store-api', 'JWT')))).toBe('ok');
+    expect(await reason(verifier.verify(await mint('store-console', 'JWT')))).toBe('invalid');
+  });
+
+  it('a discovery document naming another issuer is not trusted', async () => {
+    const { verifier, mint } = await verifierFor({
+      audience: 'store-api',
+      discoveredIssuer: 'https://evil.test',
+    });
+    expect(await reason(verifier.verify(await mint('store-api', 'at+jwt')))).toBe('invalid');
+  });
+
+  it('reads "tenant:role" grants and ignores malformed ones such as "acme:admin:extra"', () => {
+    const grants = grantsFrom(
+      { store_tenants: ['acme:admin:extra', 'beta:operator', 'gamma', ':admin', 'delta:'] },
+      { tenantsClaim: 'store_tenants', rolesClaim: 'roles' },
+    );
+    expect([...grants]).toEqual([['beta', ['operator']]]);
   });
 });

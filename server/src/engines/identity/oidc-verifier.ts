@@ -10,6 +10,11 @@ import { CredentialError, parseRole, type Principal, type Role } from './princip
 export interface OidcSettings {
   issuer: string;
   audience: string;
+  /**
+   * The console's client id. An ID token is issued to it (its `aud`), so a token whose only
+   * proof of being an access token is that audience is refused unless its `typ` is at+jwt.
+   */
+  clientId?: string;
   /** Claim holding tenant grants: {"acme": ["admin"]} or ["acme:admin", …]. */
   tenantsClaim: string;
   /** Claim with roles for every tenant listed as plain names in the tenants claim. */
@@ -58,6 +63,13 @@ export class OidcVerifier {
       if (typeof discovery.jwks_uri !== 'string') {
         throw new Error(`OIDC discovery at ${url} has no jwks_uri`);
       }
+      // OpenID Connect Discovery §4.3: the document's issuer must be the one configured, or a
+      // document served elsewhere could substitute its own keys.
+      if (!sameIssuer(discovery.issuer, this.settings.issuer)) {
+        throw new Error(
+          `OIDC discovery at ${url} names issuer ${JSON.stringify(discovery.issuer)}, not ${this.settings.issuer}`,
+        );
+      }
       return createRemoteJWKSet(new URL(discovery.jwks_uri), {
         cooldownDuration: this.settings.jwksCooldownMs ?? 30_000,
       });
@@ -73,6 +85,7 @@ export class OidcVerifier {
   /** The principal a valid token names, or CredentialError with the reason. */
   async verify(token: string): Promise<Principal> {
     let payload: JWTPayload;
+    let typ: string | undefined;
     try {
       const result = await jwtVerify(token, await this.keySet(), {
         issuer: this.settings.issuer,
@@ -82,6 +95,7 @@ export class OidcVerifier {
         requiredClaims: ['exp', 'sub'],
       });
       payload = result.payload;
+      typ = result.protectedHeader.typ;
     } catch (error) {
       if (error instanceof joseErrors.JWTExpired) {
         throw new CredentialError('expired', 'access token has expired');
@@ -90,6 +104,14 @@ export class OidcVerifier {
         throw new CredentialError('invalid', `access token refused: ${error.code}`);
       }
       throw new CredentialError('invalid', 'access token could not be verified');
+    }
+    if (!isAccessTokenType(typ) && !this.hasApiAudience()) {
+      // The audience is the console's client id, which every ID token carries too: without
+      // `typ: at+jwt` (RFC 9068) nothing tells an access token from an ID token.
+      throw new CredentialError(
+        'invalid',
+        'access token refused: not typed at+jwt and its audience is the client id (an ID token?)',
+      );
     }
     return {
       subject: `oidc:${String(payload.sub)}`,
@@ -102,6 +124,22 @@ export class OidcVerifier {
       grants: grantsFrom(payload, this.settings),
     };
   }
+
+  private hasApiAudience(): boolean {
+    return (
+      this.settings.clientId === undefined || this.settings.audience !== this.settings.clientId
+    );
+  }
+}
+
+/** RFC 9068 §2.1: `at+jwt`, or the full media type. */
+function isAccessTokenType(typ: string | undefined): boolean {
+  const value = typ?.toLowerCase();
+  return value === 'at+jwt' || value === 'application/at+jwt';
+}
+
+function sameIssuer(found: unknown, configured: string): boolean {
+  return typeof found === 'string' && found.replace(/\/$/, '') === configured.replace(/\/$/, '');
 }
 
 function stringClaim(payload: JWTPayload, name: string): string | undefined {
@@ -130,7 +168,10 @@ export function grantsFrom(
   if (Array.isArray(tenants)) {
     for (const item of tenants) {
       if (typeof item !== 'string') continue;
-      const [tenant, role] = item.split(':', 2) as [string, string | undefined];
+      // "tenant" or "tenant:role"; anything else ("acme:admin:extra") is malformed, not acme/admin.
+      const parts = item.split(':');
+      if (parts.length > 2) continue;
+      const [tenant, role] = parts as [string, string | undefined];
       if (role !== undefined) add(tenant, role);
       else for (const shared of roleList) add(tenant, shared);
     }

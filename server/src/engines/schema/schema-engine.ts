@@ -1,7 +1,7 @@
 import type { Storage } from '../../storage/database.js';
 import {
   countDeadLetters,
-  insertDeadLetter,
+  insertDeadLetters,
   listDeadLetters,
 } from '../../storage/schema-entry-store.js';
 import {
@@ -15,7 +15,12 @@ import {
   treeSchemaAnnotations,
 } from '../../storage/schema-store.js';
 import { canonicalJson } from '../data/canonical-json.js';
-import type { TreeAnnotations, WriteGuard } from '../data/tree-data-engine.js';
+import type {
+  BatchWriteGuard,
+  TreeAnnotations,
+  WriteGuard,
+  WriteVerdict,
+} from '../data/tree-data-engine.js';
 import { validateTenantId, validateTreeName } from '../data/tree-names.js';
 import { failedPrecondition } from '../errors.js';
 import {
@@ -28,6 +33,7 @@ import {
   type PolicyMode,
   type SchemaPolicy,
   type VersionConfig,
+  type Violation,
 } from './core/index.js';
 import type { DeadLetter, DeadLetterReason, RemediationReport, StoredPolicy } from './records.js';
 
@@ -226,36 +232,81 @@ export class SchemaEngine {
   }
 
   /**
-   * The TreeDataEngine's write guard: stamps writes with the tree's current schema version and,
-   * under an ENFORCE policy, turns a failing value into a SCHEMA_VIOLATION dead letter.
+   * The TreeDataEngine's write guard for a group of writes to one tree: stamps them with the
+   * tree's current schema version and, under an ENFORCE policy, turns each failing value into a
+   * SCHEMA_VIOLATION dead letter. The policy is read once and the group's dead letters are stored
+   * in one transaction (group commit and PutEntries send many writes at once).
    */
+  readonly batchWriteGuard: BatchWriteGuard = async ({ tenant, treeName }, writes) => {
+    const [policy, config] = await Promise.all([
+      getPolicyRow(this.storage, tenant, treeName),
+      getVersionConfigRow(this.storage, tenant, treeName),
+    ]);
+    const schemaVersion = config?.currentVersion ?? 0;
+    const applied: WriteVerdict = { apply: true, schemaVersion };
+    // AUDIT applies the write; the next compliance scan reports it.
+    if (!policy || policy.mode === 'AUDIT') return writes.map(() => applied);
+    const validator = compileSchema(policy.jsonSchema);
+    const deadLetteredAt = this.clock();
+    const letters = [];
+    const verdicts: WriteVerdict[] = [];
+    for (const { key, value } of writes) {
+      const violations = firstViolations(validator, value);
+      if (violations.length === 0) {
+        verdicts.push(applied);
+        continue;
+      }
+      letters.push({
+        tenant,
+        treeName,
+        key,
+        valueJson: canonicalJson(value),
+        reason: 'SCHEMA_VIOLATION',
+        errors: violations.map(formatViolation),
+        sourceOperationId: null,
+        schemaVersion,
+        deadLetteredAt,
+      });
+      verdicts.push({ apply: false, reason: 'SCHEMA_VIOLATION' });
+    }
+    await insertDeadLetters(this.storage, letters);
+    return verdicts;
+  };
+
+  /** The single-write form of batchWriteGuard. */
   readonly writeGuard: WriteGuard = async ({ tenant, treeName, key, value }) => {
+    const [verdict] = await this.batchWriteGuard({ tenant, treeName }, [{ key, value }]);
+    if (!verdict) throw new Error('the write guard gave no verdict');
+    return verdict;
+  };
+
+  /**
+   * The write guard's verdict on a value, without its side effects (no dead letter): the tree's
+   * schema version stamp and, under an ENFORCE policy, the violations that refuse it. Dead-letter
+   * replay asks this before writing.
+   */
+  async judgeWrite(tenant: string, treeName: string, value: unknown): Promise<WriteJudgement> {
     const [policy, config] = await Promise.all([
       getPolicyRow(this.storage, tenant, treeName),
       getVersionConfigRow(this.storage, tenant, treeName),
     ]);
     const schemaVersion = config?.currentVersion ?? 0;
     // AUDIT applies the write; the next compliance scan reports it.
-    if (!policy || policy.mode === 'AUDIT') return { apply: true, schemaVersion };
+    if (!policy || policy.mode === 'AUDIT') return { apply: true, schemaVersion, violations: [] };
     const violations = firstViolations(compileSchema(policy.jsonSchema), value);
-    if (violations.length === 0) return { apply: true, schemaVersion };
-    await insertDeadLetter(this.storage, {
-      tenant,
-      treeName,
-      key,
-      valueJson: canonicalJson(value),
-      reason: 'SCHEMA_VIOLATION',
-      errors: violations.map(formatViolation),
-      sourceOperationId: null,
-      schemaVersion,
-      deadLetteredAt: this.clock(),
-    });
-    return { apply: false, reason: 'SCHEMA_VIOLATION' };
-  };
+    return { apply: violations.length === 0, schemaVersion, violations };
+  }
 
   /** ListTrees annotations: policy presence and dead-letter counts, one query per page. */
   readonly treeAnnotations: TreeAnnotations = (tenant, names) =>
     treeSchemaAnnotations(this.storage, tenant, names);
+}
+
+/** What the write guard would do with a value (see SchemaEngine.judgeWrite). */
+export interface WriteJudgement {
+  apply: boolean;
+  schemaVersion: number;
+  violations: Violation[];
 }
 
 /** The core's policy shape from a caller's input (mode defaults to ENFORCE). */

@@ -31,7 +31,8 @@ interface RemediationRequest extends TreeRequest {
   targetPolicy: PolicyInput;
 }
 
-function controlOf<C>(ctx: OperationContext<unknown, C>): RunControl<C> {
+/** The run controls a schema engine loop needs, from the runner's operation context. */
+export function controlOf<C>(ctx: OperationContext<unknown, C>): RunControl<C> {
   return {
     operationId: ctx.operationId,
     createdBy: ctx.createdBy,

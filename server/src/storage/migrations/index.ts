@@ -5,6 +5,9 @@ import { apiTokens } from './0004-api-tokens.js';
 import { schemaTables } from './0005-schema.js';
 import { backupTables } from './0006-backup.js';
 import { backupOperation } from './0007-backup-operation.js';
+import { auditRecords } from './0008-audit-records.js';
+import { deadLetterReplay } from './0009-dead-letter-replay.js';
+import { backupComparisons } from './0011-backup-comparisons.js';
 
 /**
  * Every migration, in order. Names sort in apply order; a released migration is never edited
@@ -17,6 +20,9 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
     '0005-schema': schemaTables(dialect),
     '0006-backup': backupTables(dialect),
     '0007-backup-operation': backupOperation(dialect),
+    '0008-audit-records': auditRecords(dialect),
+    '0009-dead-letter-replay': deadLetterReplay(dialect),
+    '0011-backup-comparisons': backupComparisons(dialect),
   };
   return { getMigrations: async () => migrations };
 }

@@ -7,8 +7,11 @@ import {
 } from '@connectrpc/connect';
 import type { CredentialVerifier } from '../../engines/identity/credential-verifier.js';
 import { ANONYMOUS, CredentialError, type Principal } from '../../engines/identity/principal.js';
+import type { SignInLimiter } from '../../engines/audit/sign-in-limiter.js';
 import type { Logger } from '../../logging/logger.js';
+import { auditFactsKey, type AuditFacts } from '../audit-interceptor.js';
 import { callScopeKey, callerScopeKey } from '../call-scope.js';
+import { peerAddressKey } from '../client-address.js';
 import { assertNoNulText } from '../request-text-guard.js';
 import { resolveCallScope, resolveCaller, requestedTenantOf } from './access-gate.js';
 import { createAuthorizationContext, type CallInfo } from './authorization-context.js';
@@ -16,6 +19,9 @@ import type { Authorizer } from './authorizers.js';
 import type { CredentialBridge } from './credential-bridge.js';
 import { accessOf, type GuardedService } from './operation-maps.js';
 import type { StoreApiOptions } from './options.js';
+import { recheckWhileOpen } from './stream-recheck.js';
+
+const DEFAULT_STREAM_CREDENTIAL_CHECK_MS = 10_000;
 
 export interface AccessSeams {
   options: StoreApiOptions;
@@ -23,6 +29,8 @@ export interface AccessSeams {
   verify: CredentialVerifier;
   authorizer: Authorizer;
   logger: Logger;
+  /** Refuses callers from an address with too many refused credentials (issue 18). */
+  signInLimiter?: SignInLimiter | undefined;
 }
 
 /**
@@ -41,8 +49,15 @@ export function createAccessInterceptor(service: GuardedService, seams: AccessSe
     if (service.exempt.includes(method)) return next(request);
 
     const { message, request: forward } = await firstMessage(request);
+    // The audit seam's notes on this call, when the host records an audit trail.
+    const facts: AuditFacts = request.contextValues.get(auditFactsKey) ?? { clientAddress: '' };
+    const access = accessOf(service, method);
+    const targetId = access.targetId(message);
+    facts.targetId = targetId;
     const requested = requestedTenantOf(request.header, options.activeTenantHeaderName);
+    if (requested !== undefined) facts.tenant = requested;
     let principal: Principal = ANONYMOUS;
+    let credential: string | null = null;
 
     if (options.requireAuthorization) {
       const call: CallInfo = {
@@ -51,13 +66,18 @@ export function createAccessInterceptor(service: GuardedService, seams: AccessSe
         requestHeader: request.header,
         signal: request.signal,
       };
-      const credential = seams.bridge.resolve(call);
-      if (credential !== null) principal = await verified(credential, seams.verify, logger, method);
-      const access = accessOf(service, method);
+      credential = seams.bridge.resolve(call);
+      if (credential !== null) {
+        const address = facts.clientAddress || (request.contextValues.get(peerAddressKey) ?? '');
+        principal = await signedIn(credential, address, seams, method);
+      }
+      facts.subject = principal.subject;
+      const onlyTenant = principal.grants.size === 1 ? [...principal.grants.keys()][0] : undefined;
+      if (requested === undefined && onlyTenant !== undefined) facts.tenant = onlyTenant;
       const context = createAuthorizationContext(
         { ...call, principal, ...(requested !== undefined && { requestedTenant: requested }) },
         access.operation,
-        access.targetId(message),
+        targetId,
       );
       let allowed = false;
       try {
@@ -90,8 +110,46 @@ export function createAccessInterceptor(service: GuardedService, seams: AccessSe
     }
     // After the gate, so a caller who may not call learns nothing about the request's form.
     assertNoNulText(message);
-    return next(forward);
+    const response = await next(forward);
+    if (!response.stream || credential === null) return response;
+    const presented = credential;
+    return {
+      ...response,
+      message: recheckWhileOpen(
+        response.message,
+        () => verified(presented, seams.verify, logger, method),
+        options.streamCredentialCheckMs ?? DEFAULT_STREAM_CREDENTIAL_CHECK_MS,
+        request.signal,
+      ),
+    };
   };
+}
+
+/**
+ * Verifies a presented credential. An address over its failed sign-in limit is refused first
+ * (ResourceExhausted with retry-after, even for a good credential); a refused credential counts.
+ */
+async function signedIn(
+  credential: string,
+  address: string,
+  seams: AccessSeams,
+  method: string,
+): Promise<Principal> {
+  const limiter = seams.signInLimiter;
+  const retryAfter = limiter?.retryAfterSeconds(address) ?? 0;
+  if (retryAfter > 0) {
+    throw new ConnectError(
+      `too many failed sign-ins from this address; retry after ${retryAfter} s`,
+      Code.ResourceExhausted,
+      { 'retry-after': String(retryAfter) },
+    );
+  }
+  try {
+    return await verified(credential, seams.verify, seams.logger, method);
+  } catch (error) {
+    limiter?.recordFailure(address);
+    throw error;
+  }
 }
 
 async function verified(

@@ -83,6 +83,7 @@ describe('rbac (DESIGN.md §4 least roles)', () => {
     [schema, 'StartComplianceScan', SchemaOp.START_COMPLIANCE_SCAN, 'operator'],
     [schema, 'SetPolicy', SchemaOp.SET_POLICY, 'admin'],
     ['store.data.v1.TreeDataService', 'PutEntry', DataOp.PUT_ENTRY, 'operator'],
+    ['store.data.v1.TreeDataService', 'PutEntries', DataOp.PUT_ENTRIES, 'operator'],
   ];
 
   it.each(cases)('%s/%s needs %s', (service, method, operation, least) => {

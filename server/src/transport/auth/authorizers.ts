@@ -5,7 +5,9 @@ import {
   StoreSchemaApiOperation as SchemaOp,
 } from '@store/contract';
 import { roleCovers, type Role } from '../../engines/identity/principal.js';
+import { SCHEMA_INSIGHT_LEAST_ROLE } from '../schema-insight/schema-insight-access.js';
 import type { AuthorizationContext } from './authorization-context.js';
+import { BACKUP_INSIGHT_LEAST_ROLE, BACKUP_INSIGHT_SERVICE } from './backup-insight-access.js';
 
 /**
  * Decides whether a protected call may proceed (spec 000/001, Rules 3–5). True allows; false is
@@ -30,7 +32,7 @@ export const allowAllAuthorizer: Authorizer = {
   isAuthorized: () => true,
 };
 
-type Family = 'backup' | 'schema' | 'data' | 'identity';
+type Family = 'backup' | 'schema' | 'data' | 'identity' | 'schema-insight' | 'backupInsight';
 
 /** DESIGN.md §4, least role per operation. A missing entry is refused (Unknown included). */
 export const LEAST_ROLE: Record<Family, ReadonlyMap<number, Role>> = {
@@ -97,9 +99,15 @@ export const LEAST_ROLE: Record<Family, ReadonlyMap<number, Role>> = {
     [DataOp.GET_ENTRY, 'viewer'],
     [DataOp.LIST_ENTRIES, 'viewer'],
     [DataOp.PUT_ENTRY, 'operator'],
+    [DataOp.PUT_ENTRIES, 'operator'],
     [DataOp.DELETE_ENTRY, 'operator'],
   ]),
-  identity: new Map<number, Role>([[IdentityOp.WHO_AM_I, 'viewer']]),
+  identity: new Map<number, Role>([
+    [IdentityOp.WHO_AM_I, 'viewer'],
+    [IdentityOp.LIST_AUDIT_RECORDS, 'admin'],
+  ]),
+  'schema-insight': SCHEMA_INSIGHT_LEAST_ROLE,
+  backupInsight: BACKUP_INSIGHT_LEAST_ROLE,
 };
 
 function familyOf(service: string): Family | undefined {
@@ -107,6 +115,8 @@ function familyOf(service: string): Family | undefined {
   if (service.startsWith('store.schema.')) return 'schema';
   if (service.startsWith('store.data.')) return 'data';
   if (service.startsWith('store.identity.')) return 'identity';
+  if (service.startsWith('store.insight.v1.SchemaInsightService')) return 'schema-insight';
+  if (service.startsWith(BACKUP_INSIGHT_SERVICE.prefix)) return 'backupInsight';
   return undefined;
 }
 

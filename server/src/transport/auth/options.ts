@@ -9,6 +9,8 @@ export interface StoreApiOptions {
   advertisedAuthSchemes: AuthSchemeView[];
   /** Trusted-network deployments: the tenant anonymous callers act in as admin. */
   trustedTenant?: string | undefined;
+  /** How often an open response stream re-checks its caller's credential (ms). */
+  streamCredentialCheckMs?: number;
 }
 
 /** The specs' defaults: RequireAuthorization true, `authorization`, `Bearer`, `store-active-tenant`, no schemes. */

@@ -14,6 +14,7 @@ interface CaptureWire {
   pageSize: number;
   labels: Record<string, string>;
   trackingOperationId?: string | undefined;
+  maxEntriesPerSecond?: number | undefined;
 }
 
 function captureRequest(request: CaptureWire, baseBackupId?: string) {
@@ -22,6 +23,7 @@ function captureRequest(request: CaptureWire, baseBackupId?: string) {
     scope: scopeOf(request.scope) ?? { treeId: '' },
     pageSize: request.pageSize,
     labels: { ...request.labels },
+    ...(request.maxEntriesPerSecond && { maxEntriesPerSecond: request.maxEntriesPerSecond }),
     ...(baseBackupId !== undefined && { baseBackupId }),
   };
 }
@@ -52,6 +54,7 @@ export function trackedCaptureRpcs(engine: BackupEngine): Impl {
           crossTreeConsistent: request.crossTreeConsistent,
           pageSize: request.pageSize,
           labels: { ...request.labels },
+          ...(request.maxEntriesPerSecond && { maxEntriesPerSecond: request.maxEntriesPerSecond }),
         }),
       );
     },
@@ -88,6 +91,7 @@ export function blockingCaptureRpcs(engine: BackupEngine): Impl {
         crossTreeConsistent: request.crossTreeConsistent,
         pageSize: request.pageSize,
         labels: { ...request.labels },
+        ...(request.maxEntriesPerSecond && { maxEntriesPerSecond: request.maxEntriesPerSecond }),
       });
       const result = (await engine.wait(who.tenant, op.id, context.signal)) as SetCaptureResult;
       return setCaptureToProto(result);

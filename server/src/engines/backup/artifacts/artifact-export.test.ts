@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { open, readFile, readdir, readlink, rm, truncate } from 'node:fs/promises';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_EXPORT_CHUNK_BYTES } from './artifact-export.js';
 import type { ArtifactStore } from './artifact-store.js';
 import type { WrittenArtifact } from './artifact-types.js';
@@ -54,6 +54,27 @@ describe('exportArtifact', () => {
     expect(chunks.slice(0, -1).every((c) => c.length === DEFAULT_EXPORT_CHUNK_BYTES)).toBe(true);
     expect(Buffer.concat(chunks).length).toBe(artifact.byteSize);
   });
+
+  it('no environment variable changes the default chunk size (a leftover CH=x sent empty chunks)', async () => {
+    vi.stubEnv('CH', 'x');
+    vi.resetModules();
+    try {
+      const fresh = await import('./artifact-export.js');
+      expect(fresh.DEFAULT_EXPORT_CHUNK_BYTES).toBe(64 * 1024);
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+
+  it.each([Number.NaN, 0, -5, Number.POSITIVE_INFINITY])(
+    'a chunk size of %s falls back to the default and still sends every byte',
+    async (chunkSize) => {
+      const { chunks, code } = await drain(chunkSize);
+      expect(code).toBe('ok');
+      expect(chunks.every((c) => c.length > 0)).toBe(true);
+      expect(Buffer.concat(chunks).equals(await readFile(path()))).toBe(true);
+    },
+  );
 
   it.each([
     ['the first', () => 0],

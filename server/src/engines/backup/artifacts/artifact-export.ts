@@ -6,7 +6,7 @@ import { errnoCode, throwIfAborted } from './durable-fs.js';
 import { OffThreadSha256 } from './file-hash-worker.js';
 
 /** DESIGN.md §3: export chunks default to 64 KiB. */
-export const DEFAULT_EXPORT_CHUNK_BYTES = Number(process.env.CH ?? 64) * 1024;
+export const DEFAULT_EXPORT_CHUNK_BYTES = 64 * 1024;
 /**
  * The stream pass reads the file in blocks this large (one read, a libuv round trip, per 64 KiB
  * chunk cost more than hashing and framing it) and slices a block into chunks, so at most one
@@ -77,7 +77,11 @@ export async function* exportArtifact(
   options: ExportOptions = {},
 ): AsyncGenerator<Uint8Array, void, undefined> {
   const path = layout.artifactPath(tenant, backupId, artifact.artifactId);
-  const chunkSize = Math.max(1, Math.floor(options.chunkSize ?? DEFAULT_EXPORT_CHUNK_BYTES));
+  // A size that is no positive number (NaN from a bad setting) would slice empty chunks forever
+  // short of the data and end OK with nothing sent: fall back to the default instead.
+  const asked = options.chunkSize ?? DEFAULT_EXPORT_CHUNK_BYTES;
+  const chunkSize =
+    Number.isFinite(asked) && asked >= 1 ? Math.floor(asked) : DEFAULT_EXPORT_CHUNK_BYTES;
   const { signal } = options;
   const expected = artifact.sha256.toLowerCase();
   throwIfAborted(signal);

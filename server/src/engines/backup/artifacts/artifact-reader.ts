@@ -12,7 +12,7 @@ import type {
   SignalOptions,
 } from './artifact-types.js';
 import { cancelledError, errnoCode, throwIfAborted } from './durable-fs.js';
-import { RecordLineDecoder } from './ndjson-codec.js';
+import { LineSplitter, RecordLineDecoder } from './ndjson-codec.js';
 
 const READ_CHUNK = 256 * 1024;
 
@@ -77,13 +77,39 @@ export async function verifyArtifact(
  * as provisional until iteration ends without error: restore writes into a fresh physical tree and
  * swaps only after every artifact read cleanly (and verifies the whole chain before it starts).
  */
-export async function* readArtifactBatches(
+export function readArtifactBatches(
   layout: ArtifactLayout,
   tenant: string,
   backupId: string,
   artifact: ArtifactRef,
   options: SignalOptions = {},
 ): AsyncGenerator<ArtifactRecord[], void, undefined> {
+  return readVerifiedBatches(layout, tenant, backupId, artifact, new RecordLineDecoder(), options);
+}
+
+/**
+ * The same verified stream as `readArtifactBatches`, as the raw lines (without their newline)
+ * instead of parsed records, for a reader that parses only the lines it needs (a comparison).
+ * A line's content is not checked here; the checksum and entry count still are.
+ */
+export function readArtifactLineBatches(
+  layout: ArtifactLayout,
+  tenant: string,
+  backupId: string,
+  artifact: ArtifactRef,
+  options: SignalOptions = {},
+): AsyncGenerator<string[], void, undefined> {
+  return readVerifiedBatches(layout, tenant, backupId, artifact, new LineSplitter(), options);
+}
+
+async function* readVerifiedBatches<T>(
+  layout: ArtifactLayout,
+  tenant: string,
+  backupId: string,
+  artifact: ArtifactRef,
+  lines: { push(chunk: Buffer): T[]; end(): void },
+  options: SignalOptions,
+): AsyncGenerator<T[], void, undefined> {
   const path = layout.artifactPath(tenant, backupId, artifact.artifactId);
   throwIfAborted(options.signal);
   const hash = createHash('sha256');
@@ -98,8 +124,7 @@ export async function* readArtifactBatches(
   });
   const source = createReadStream(path, { highWaterMark: READ_CHUNK, signal: options.signal });
   // Errors surface through the iteration of the last stream; the callback only keeps them handled.
-  const gunzip = pipeline(source, tap, createGunzip(), () => undefined);
-  const lines = new RecordLineDecoder();
+  const gunzip = pipeline(source, tap, createGunzip({ chunkSize: 128 * 1024 }), () => undefined);
   try {
     for await (const chunk of gunzip as AsyncIterable<Buffer>) {
       throwIfAborted(options.signal);

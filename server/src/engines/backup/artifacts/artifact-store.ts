@@ -7,7 +7,12 @@ import type {
   WrittenArtifact,
 } from './artifact-types.js';
 import { exportArtifact, type ExportOptions } from './artifact-export.js';
-import { readArtifactBatches, readArtifactRecords, verifyArtifact } from './artifact-reader.js';
+import {
+  readArtifactBatches,
+  readArtifactLineBatches,
+  readArtifactRecords,
+  verifyArtifact,
+} from './artifact-reader.js';
 import {
   ArtifactWriter,
   type ArtifactWriterOptions,
@@ -112,6 +117,16 @@ export class ArtifactStore {
     options?: SignalOptions,
   ): AsyncGenerator<ArtifactRecord[], void, undefined> {
     return readArtifactBatches(this.layout, tenant, backupId, artifact, options);
+  }
+
+  /** Like readArtifactBatches, as raw lines (a comparison parses only the lines it needs). */
+  readArtifactLineBatches(
+    tenant: string,
+    backupId: string,
+    artifact: ArtifactRef,
+    options?: SignalOptions,
+  ): AsyncGenerator<string[], void, undefined> {
+    return readArtifactLineBatches(this.layout, tenant, backupId, artifact, options);
   }
 
   /** Streams an artifact's stored bytes in bounded chunks, never completing a corrupt stream. */

@@ -5,7 +5,7 @@ import { gunzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ArtifactStore } from './artifact-store.js';
 import type { ArtifactRecord } from './artifact-types.js';
-import { encodeRecord } from './ndjson-codec.js';
+import { EncodedLineSplitter, encodeRecord } from './ndjson-codec.js';
 import { codeOf, collect, inBatches, makeRecords, tempStore } from './test-fixtures.js';
 
 let store: ArtifactStore;
@@ -30,6 +30,27 @@ describe('artifact writer', () => {
     const back: ArtifactRecord[] = [];
     for (const artifact of written) {
       back.push(...(await collect(store.readArtifactRecords('acme', 'b1', artifact))));
+    }
+    expect(back).toEqual(records);
+  });
+
+  it('appendEncoded writes pre-encoded lines as they are and rolls between runs of lines', async () => {
+    const records = makeRecords(2_500, 500);
+    const writer = store.openWriter('acme', 'enc', { maxEntriesPerArtifact: 1_000 });
+    const splitter = new EncodedLineSplitter();
+    for await (const batch of inBatches(records, 300)) {
+      const run = splitter.push(Buffer.from(batch.map(encodeRecord).join('')));
+      if (run) await writer.appendEncoded(run);
+    }
+    splitter.end();
+    const written = await writer.finish();
+    // Runs of 300 lines: a part closes before the run that would pass 1 000 entries.
+    expect(written.map((a) => a.entryCount)).toEqual([900, 900, 700]);
+    const tombstones = records.filter((r) => r.valueJson === null).length;
+    expect(written.reduce((n, a) => n + a.tombstoneCount, 0)).toBe(tombstones);
+    const back: ArtifactRecord[] = [];
+    for (const artifact of written) {
+      back.push(...(await collect(store.readArtifactRecords('acme', 'enc', artifact))));
     }
     expect(back).toEqual(records);
   });

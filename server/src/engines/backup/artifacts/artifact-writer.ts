@@ -4,7 +4,7 @@ import { StoreError } from '../../errors.js';
 import { ARTIFACT_SUFFIX, type ArtifactLayout, partArtifactId } from './artifact-paths.js';
 import type { ArtifactRecord, SignalOptions, WrittenArtifact } from './artifact-types.js';
 import { cancelledError, ensureDirectory, mapWriteError, removeQuietly } from './durable-fs.js';
-import { encodeRecord } from './ndjson-codec.js';
+import { encodeRecord, type EncodedLines } from './ndjson-codec.js';
 import { PartFile, type SinkFactory } from './part-file.js';
 
 export interface ArtifactWriterOptions extends SignalOptions {
@@ -120,6 +120,37 @@ export class ArtifactWriter {
         if (this.exact) this.pendingBytes += bytes >= 0 ? bytes : Buffer.byteLength(line, 'utf8');
         if (this.pendingChars >= this.batchBytes) await this.flush(part);
       }
+    } catch (error) {
+      await this.fail(error);
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  /**
+   * Appends lines already encoded (a capture whose database built them): handed to gzip as
+   * they are. Rolls to a new artifact between runs of lines, so an artifact passes the limits
+   * only when one run alone does (a capture's runs are at most its page size).
+   */
+  async appendEncoded(lines: EncodedLines): Promise<void> {
+    await this.enter();
+    try {
+      let part = this.part;
+      if (part !== undefined) {
+        await this.flush(part);
+        const full =
+          part.entryCount + lines.entries > this.maxEntries ||
+          part.uncompressedBytes + lines.bytes.length > this.maxBytes;
+        if (full && part.entryCount > 0) {
+          await this.finishPart(part);
+          part = undefined;
+        }
+      }
+      part ??= await this.openPart();
+      part.entryCount += lines.entries;
+      part.tombstoneCount += lines.tombstones;
+      part.uncompressedBytes += lines.bytes.length;
+      if (!part.write(lines.bytes)) await part.drained();
     } catch (error) {
       await this.fail(error);
     } finally {

@@ -59,9 +59,16 @@ export async function fsyncDirectory(dir: string): Promise<void> {
   }
 }
 
+/**
+ * Artifacts and manifests hold every tenant's data: readable by the server's user only. A
+ * directory made by mkdir -p gets this mode at every level it creates.
+ */
+export const PRIVATE_FILE_MODE = 0o600;
+export const PRIVATE_DIR_MODE = 0o700;
+
 /** mkdir -p, fsyncing the parent of every directory it created so the new entries are durable. */
 export async function ensureDirectory(dir: string): Promise<void> {
-  const first = await mkdir(dir, { recursive: true });
+  const first = await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
   if (first === undefined) return;
   // `first` is the top-most directory created; sync its parent and each created level's parent.
   for (let d = dir; ; d = dirname(d)) {
@@ -79,7 +86,7 @@ export async function removeQuietly(path: string): Promise<void> {
 export async function atomicWriteFile(dir: string, name: string, content: string): Promise<void> {
   const temp = join(dir, tempName(name));
   try {
-    const handle = await open(temp, 'wx');
+    const handle = await open(temp, 'wx', PRIVATE_FILE_MODE);
     try {
       await handle.writeFile(content, 'utf8');
       await handle.sync();

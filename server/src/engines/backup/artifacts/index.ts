@@ -29,7 +29,18 @@ export {
   type ExportOptions,
   exportArtifact,
 } from './artifact-export.js';
-export { readArtifactBatches, readArtifactRecords, verifyArtifact } from './artifact-reader.js';
+export {
+  EncodedLineSplitter,
+  type EncodedLines,
+  LineSplitter,
+  decodeRecord,
+} from './ndjson-codec.js';
+export {
+  readArtifactBatches,
+  readArtifactLineBatches,
+  readArtifactRecords,
+  verifyArtifact,
+} from './artifact-reader.js';
 export {
   MANIFEST_VERSION,
   type FoundManifest,

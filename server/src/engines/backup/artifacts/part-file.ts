@@ -7,7 +7,13 @@ import { constants as zlibConstants, createGzip, type Gzip } from 'node:zlib';
 import { StoreError } from '../../errors.js';
 import { ARTIFACT_SUFFIX } from './artifact-paths.js';
 import type { WrittenArtifact } from './artifact-types.js';
-import { errnoCode, fsyncDirectory, removeQuietly, tempName } from './durable-fs.js';
+import {
+  PRIVATE_FILE_MODE,
+  errnoCode,
+  fsyncDirectory,
+  removeQuietly,
+  tempName,
+} from './durable-fs.js';
 
 /** Makes the writable a part's compressed bytes go to; a seam so tests can inject disk faults. */
 export type SinkFactory = (handle: FileHandle) => Writable;
@@ -98,7 +104,7 @@ export class PartFile {
     // Never overwrite a finished artifact: a second capture under the same id is a bug upstream.
     if (exists) throw new StoreError('already_exists', `artifact ${artifactId} already exists`);
     const tempPath = join(dir, tempName(artifactId) + ARTIFACT_SUFFIX);
-    const handle = await open(tempPath, 'wx');
+    const handle = await open(tempPath, 'wx', PRIVATE_FILE_MODE);
     try {
       const gzip = createGzip({
         level: options.gzipLevel ?? zlibConstants.Z_DEFAULT_COMPRESSION,

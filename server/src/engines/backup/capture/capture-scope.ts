@@ -1,8 +1,13 @@
-import { readPhysicalEntries } from '../../../storage/physical-tree-store.js';
+import { streamEntryLines } from '../../../storage/entry-lines.js';
 import { resolveTree, type TreeDb } from '../../../storage/tree-store.js';
 import { notFound } from '../../errors.js';
 import { createEventLoopYielder } from '../../event-loop-yield.js';
-import type { ArtifactRecord, ArtifactStore, WrittenArtifact } from '../artifacts/index.js';
+import { createReadPacer } from './read-pacer.js';
+import {
+  EncodedLineSplitter,
+  type ArtifactStore,
+  type WrittenArtifact,
+} from '../artifacts/index.js';
 
 /** One scope to capture inside a snapshot. */
 export interface ScopePlan {
@@ -13,6 +18,8 @@ export interface ScopePlan {
   /** Incremental: capture only sequence > fromSequence (tombstones included). */
   fromSequence: number | null;
   pageSize: number;
+  /** The operator's throttle; 0 or absent: unpaced. */
+  maxEntriesPerSecond?: number | undefined;
 }
 
 /** What a scope's capture wrote (durable, not yet published). */
@@ -34,9 +41,10 @@ export interface CaptureHooks {
 }
 
 /**
- * Reads one scope of `snapshot` page by page and writes it as artifacts. The snapshot point is
- * the tree's last_sequence as the snapshot sees it; every page is read from the same snapshot,
- * so an entry overwritten during the capture keeps its old value here (DESIGN.md §5).
+ * Reads one scope of `snapshot` as one stream of artifact lines the database encodes (COPY on
+ * PostgreSQL) and writes it as artifacts. The snapshot point is the tree's last_sequence as the
+ * snapshot sees it; the whole stream is read in that snapshot, so an entry overwritten during
+ * the capture keeps its old value here (DESIGN.md §5).
  * A full capture keeps live entries only (it restores into an empty tree); an incremental keeps
  * tombstones too, so a restore deletes what was deleted after its base.
  */
@@ -56,38 +64,39 @@ export async function captureScope(
   let schemaVersion = 0;
   let bytes = 0;
   const yieldToOtherCalls = createEventLoopYielder();
+  const pace = createReadPacer(plan.maxEntriesPerSecond ?? 0, hooks.signal);
+  const splitter = new EncodedLineSplitter();
+  // The database encodes the lines and this process only compresses (zlib on the libuv pool)
+  // and hashes them; reading the next chunk overlaps with both. A "page" (page_size entries) is
+  // the unit of progress and of the afterPage seam.
+  let nextPage = plan.pageSize;
+  const lines = streamEntryLines(
+    snapshot,
+    tree.physicalTreeId,
+    {
+      toSequence: tree.lastSequence,
+      ...(plan.fromSequence !== null && { fromSequence: plan.fromSequence }),
+      ...(plan.keyPrefix !== '' && { keyPrefix: plan.keyPrefix }),
+      liveOnly: plan.fromSequence === null,
+    },
+    plan.pageSize,
+  );
   try {
-    let afterKey: string | undefined;
-    for (;;) {
+    for await (const chunk of lines) {
       if (hooks.signal.aborted) break;
-      const page = await readPhysicalEntries(snapshot, tree.physicalTreeId, {
-        ...(afterKey !== undefined && { afterKey }),
-        limit: plan.pageSize,
-        ...(plan.fromSequence !== null && { fromSequence: plan.fromSequence }),
-        toSequence: tree.lastSequence,
-        ...(plan.keyPrefix !== '' && { keyPrefix: plan.keyPrefix }),
-      });
-      const records: ArtifactRecord[] = [];
-      for (const entry of page) {
-        if (entry.tombstone && plan.fromSequence === null) continue;
-        records.push({
-          key: entry.key,
-          valueJson: entry.tombstone ? null : entry.valueJson,
-          sequence: entry.sequence,
-          schemaVersion: entry.schemaVersion,
-        });
-        if (entry.tombstone) tombstoneCount += 1;
-        schemaVersion = Math.max(schemaVersion, entry.schemaVersion);
-        bytes += entry.key.length + (entry.valueJson?.length ?? 0);
-      }
-      if (records.length > 0) await writer.append(records);
-      entryCount += records.length;
+      const run = splitter.push(chunk);
+      if (!run) continue;
+      await writer.appendEncoded(run);
+      entryCount += run.entries;
+      tombstoneCount += run.tombstones;
+      schemaVersion = Math.max(schemaVersion, run.maxSchemaVersion);
+      bytes += run.bytes.length;
       hooks.onProgress(entryCount, bytes);
-      if (page.length < plan.pageSize) break;
-      afterKey = page[page.length - 1]?.key;
-      await hooks.afterPage?.();
+      for (; entryCount >= nextPage; nextPage += plan.pageSize) await hooks.afterPage?.();
       await yieldToOtherCalls();
+      await pace(entryCount + tombstoneCount);
     }
+    if (!hooks.signal.aborted) splitter.end();
     const written = await writer.finish();
     return {
       plan,

@@ -11,7 +11,8 @@ import {
 import { withReadSnapshot } from '../../../storage/backup-snapshot.js';
 import { recordScopeRun } from '../../../storage/backup-scope-store.js';
 import type { Storage } from '../../../storage/database.js';
-import { resolveTree } from '../../../storage/tree-store.js';
+import { withoutOwnFlush } from '../../../storage/physical-tree-store.js';
+import { resolveTree, withTransaction } from '../../../storage/tree-store.js';
 import { failedPrecondition, invalidArgument, notFound } from '../../errors.js';
 import type { ArtifactStore } from '../artifacts/index.js';
 import type {
@@ -215,7 +216,7 @@ export class CaptureService {
 
   private async run(
     ctx: CaptureContext,
-    request: Pick<CaptureRequest, 'name' | 'pageSize' | 'labels'>,
+    request: Pick<CaptureRequest, 'name' | 'pageSize' | 'labels' | 'maxEntriesPerSecond'>,
     specs: MemberSpec[],
     options: { consistent: boolean; setId: string | null },
   ): Promise<CaptureResult[]> {
@@ -228,22 +229,27 @@ export class CaptureService {
       keyPrefix: spec.keyPrefix,
       fromSequence: spec.base ? spec.base.toSequence : null,
       pageSize,
+      maxEntriesPerSecond: request.maxEntriesPerSecond ?? 0,
     }));
     const kindOf = (i: number) => (specs[i]?.base ? 'incremental' : 'full');
-    for (const [i, spec] of specs.entries()) {
-      await recordScopeRun(this.storage, {
-        tenant: ctx.tenant,
-        treeName: spec.treeName,
-        kind: kindOf(i),
-        outcome: 'RUNNING',
-        now: createdAt,
-      });
-    }
-    try {
-      // Claims first: scrub must never take a running capture's files for leftovers.
-      for (const plan of plans) {
-        await claimCapture(this.storage, { ...plan, operationId: ctx.operationId, now: createdAt });
+    // One commit for the scope status and the claims (a fixed cost of every incremental), which
+    // does not wait for its flush: a crash that loses it kills this capture too. Claims before
+    // any file: scrub must never take a running capture's files for leftovers.
+    await withoutOwnFlush(this.storage, async (tx) => {
+      for (const [i, spec] of specs.entries()) {
+        await recordScopeRun(tx, {
+          tenant: ctx.tenant,
+          treeName: spec.treeName,
+          kind: kindOf(i),
+          outcome: 'RUNNING',
+          now: createdAt,
+        });
       }
+      for (const plan of plans) {
+        await claimCapture(tx, { ...plan, operationId: ctx.operationId, now: createdAt });
+      }
+    });
+    try {
       const captured = await this.captureAll(ctx, plans, specs, options.consistent);
       const completedAt = this.clock();
       const manifests = captured.map((c, i) =>
@@ -259,27 +265,31 @@ export class CaptureService {
         });
       }
       // Only now, with artifacts and manifests durable, do the backups become visible.
-      const published = await publishBackups(
-        this.storage,
-        manifests.map((manifest) => ({
-          ...rowOfManifest(manifest),
-          operationId: ctx.operationId,
-        })),
-      );
+      // The catalog rows and the scope status in one commit (a fixed cost of every
+      // incremental): both or neither, so a failure here leaves no published backup whose
+      // files the cleanup below would delete.
+      const published = await withTransaction(this.storage, async (tx) => {
+        const outcome = await publishBackups(
+          tx,
+          manifests.map((manifest) => ({
+            ...rowOfManifest(manifest),
+            operationId: ctx.operationId,
+          })),
+        );
+        if (outcome !== 'published') return outcome;
+        for (const [i, spec] of specs.entries()) {
+          await recordScopeRun(tx, {
+            tenant: ctx.tenant,
+            treeName: spec.treeName,
+            kind: kindOf(i),
+            outcome: 'SUCCEEDED',
+            now: completedAt,
+          });
+        }
+        return outcome;
+      });
       if (published === 'base_missing') {
         throw failedPrecondition('the base backup was deleted while the capture ran');
-      }
-      // The backups are in the catalog now: nothing below may fail the capture, or the cleanup
-      // below would delete the files of a published backup. The scope status is bookkeeping
-      // for schedules; the next run records it again.
-      for (const [i, spec] of specs.entries()) {
-        await recordScopeRun(this.storage, {
-          tenant: ctx.tenant,
-          treeName: spec.treeName,
-          kind: kindOf(i),
-          outcome: 'SUCCEEDED',
-          now: completedAt,
-        }).catch(() => undefined);
       }
       return manifests.map((manifest) => ({
         backupId: manifest.backupId,

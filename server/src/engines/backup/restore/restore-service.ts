@@ -9,10 +9,11 @@ import {
   type EntryToInsert,
 } from '../../../storage/physical-tree-store.js';
 import { installRestoredTree } from '../../../storage/restore-install-store.js';
+import { openHiddenTreeLoader } from '../../../storage/tree-loader.js';
 import { resolveTree } from '../../../storage/tree-store.js';
 import { validateTreeName } from '../../data/tree-names.js';
 import { StoreError, failedPrecondition, invalidArgument } from '../../errors.js';
-import type { ArtifactStore } from '../artifacts/index.js';
+import type { ArtifactRecord, ArtifactStore } from '../artifacts/index.js';
 import type { RestoreRequest, RestoreResult } from '../backup-types.js';
 import { stepSize, validateBackupId, validateScope } from '../validation.js';
 import type { ManifestChain } from './chain-source.js';
@@ -42,7 +43,7 @@ export function validateRestoreRequest(request: RestoreRequest): void {
 }
 
 /** The longer of two prefixes when one contains the other (the narrower scope); else null. */
-function narrowest(a: string, b: string): string | null {
+export function narrowest(a: string, b: string): string | null {
   if (a.startsWith(b)) return a;
   if (b.startsWith(a)) return b;
   return null;
@@ -181,6 +182,12 @@ export class RestoreService {
     }
   }
 
+  /**
+   * Applies the chain in order. The full backup at its head goes into the empty tree through a
+   * loader (COPY on PostgreSQL, plain inserts on SQLite: one key once, nothing to upsert); each
+   * incremental after it is upserted batch by batch, so a later value of a key wins and a
+   * tombstone replaces the value.
+   */
   private async apply(
     ctx: RestoreContext,
     chain: ManifestChain,
@@ -190,44 +197,53 @@ export class RestoreService {
     total: number,
   ): Promise<number> {
     let applied = 0;
-    let buffer: EntryToInsert[] = [];
     const now = this.clock();
-    const flush = async () => {
-      if (buffer.length === 0) return;
-      ctx.signal.throwIfAborted();
-      await bulkInsertEntries(this.storage, physicalTreeId, buffer, { hiddenTree: true });
-      applied += buffer.length;
-      buffer = [];
-      ctx.progress(applied, total, `applied ${applied} of ${total} entries`);
-      await this.afterBatch?.();
-    };
-    for (const manifest of chain) {
-      for (const artifact of manifest.artifacts) {
-        const batches = this.artifacts.readArtifactBatches(
-          ctx.tenant,
-          manifest.backupId,
-          artifact,
-          {
-            signal: ctx.signal,
-          },
-        );
-        for await (const batch of batches) {
-          for (const record of batch) {
-            if (prefix !== '' && !record.key.startsWith(prefix)) continue;
-            buffer.push({
-              key: record.key,
-              valueJson: record.valueJson,
-              tombstone: record.valueJson === null,
-              sequence: record.sequence,
-              schemaVersion: record.schemaVersion,
-              updatedAt: now,
-            });
-            if (buffer.length >= batchSize) await flush();
+    for (const [position, manifest] of chain.entries()) {
+      const loader =
+        position === 0 && manifest.baseBackupId === null
+          ? await openHiddenTreeLoader(this.storage, physicalTreeId, now)
+          : undefined;
+      const toInsert = (record: ArtifactRecord): EntryToInsert => ({
+        ...record,
+        tombstone: record.valueJson === null,
+        updatedAt: now,
+      });
+      const options = { hiddenTree: true };
+      const write = async (batch: ArtifactRecord[]) => {
+        ctx.signal.throwIfAborted();
+        if (loader) await loader.write(batch);
+        else await bulkInsertEntries(this.storage, physicalTreeId, batch.map(toInsert), options);
+        applied += batch.length;
+        ctx.progress(applied, total, `applied ${applied} of ${total} entries`);
+        await this.afterBatch?.();
+      };
+      try {
+        let buffer: ArtifactRecord[] = [];
+        for (const artifact of manifest.artifacts) {
+          const batches = this.artifacts.readArtifactBatches(
+            ctx.tenant,
+            manifest.backupId,
+            artifact,
+            { signal: ctx.signal },
+          );
+          for await (const batch of batches) {
+            for (const record of batch) {
+              if (prefix !== '' && !record.key.startsWith(prefix)) continue;
+              buffer.push(record);
+              if (buffer.length >= batchSize) {
+                await write(buffer);
+                buffer = [];
+              }
+            }
           }
         }
+        // Written at each backup's end so a later backup's value of a key always lands after.
+        if (buffer.length > 0) await write(buffer);
+        await loader?.finish();
+      } catch (error) {
+        await loader?.abort(error instanceof Error ? error : new Error(String(error)));
+        throw error;
       }
-      // Flush at each backup's end so a later backup's value of a key always lands after.
-      await flush();
     }
     return applied;
   }

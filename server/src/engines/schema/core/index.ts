@@ -12,6 +12,7 @@ export {
   firstViolations,
   formatViolation,
   type CompiledPolicy,
+  type KeywordViolation,
   type PolicyValidator,
 } from './policy-compiler.js';
 export {

@@ -2,12 +2,20 @@ import { createHash } from 'node:crypto';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import { invalidArgument } from '../../errors.js';
 import { canonicalJson } from '../../data/canonical-json.js';
+import { linearRegExp } from './linear-regexp.js';
 import { LruCache } from './lru-cache.js';
 import type { PolicyMode, SchemaPolicy, Violation } from './types.js';
 import { isUint32 } from './uint32.js';
 
 /** How many compiled schemas stay cached; policies change rarely, trees are many. */
 export const VALIDATOR_CACHE_SIZE = 256;
+
+/**
+ * Caps on a policy's JSON Schema text: size in UTF-8 bytes and nesting depth. Validation cost
+ * grows with the schema; a tenant admin must not be able to make one put cost seconds.
+ */
+export const MAX_POLICY_SCHEMA_BYTES = 256 * 1024;
+export const MAX_POLICY_SCHEMA_DEPTH = 64;
 
 /** How many violations a report or dead letter keeps by default. */
 export const DEFAULT_VIOLATION_LIMIT = 100;
@@ -20,6 +28,13 @@ export interface PolicyValidator {
   validate(value: unknown): Violation[];
   /** Whether the value passes, without building messages. */
   isValid(value: unknown): boolean;
+  /** Every violation with the JSON Schema keyword that failed (dry-runs group by it). */
+  explain(value: unknown): KeywordViolation[];
+}
+
+/** A violation with the keyword that failed ('minimum', 'required', …). */
+export interface KeywordViolation extends Violation {
+  readonly keyword: string;
 }
 
 /** A policy whose schema compiled, ready to check values. */
@@ -49,6 +64,13 @@ export function compileSchema(jsonSchema: string, field = 'policy.json_schema'):
   if (typeof jsonSchema !== 'string' || jsonSchema.trim() === '') {
     throw invalidArgument(field, 'a JSON Schema is required');
   }
+  const bytes = Buffer.byteLength(jsonSchema);
+  if (bytes > MAX_POLICY_SCHEMA_BYTES) {
+    throw invalidArgument(
+      field,
+      `is ${bytes} bytes; a policy schema may hold at most ${MAX_POLICY_SCHEMA_BYTES}`,
+    );
+  }
   const schemaHash = createHash('sha256').update(jsonSchema).digest('hex');
   const cached = cache.get(schemaHash);
   if (cached) return cached;
@@ -62,6 +84,12 @@ export function compileSchema(jsonSchema: string, field = 'policy.json_schema'):
   // Ajv's own wording; checked here because Ajv crashes on null instead of reporting it.
   if (typeof schema !== 'boolean' && (typeof schema !== 'object' || schema === null)) {
     throw invalidArgument(field, 'schema must be object or boolean');
+  }
+  if (nestingDepth(schema) > MAX_POLICY_SCHEMA_DEPTH) {
+    throw invalidArgument(
+      field,
+      `nests deeper than ${MAX_POLICY_SCHEMA_DEPTH} levels of objects and arrays`,
+    );
   }
 
   let compiled: ValidateFunction;
@@ -105,7 +133,23 @@ function newAjv(): Ajv2020 {
     // ajv-formats is not installed: 'format' is an annotation only, as 2020-12 allows.
     validateFormats: false,
     logger: false,
+    // pattern / patternProperties match in linear time (RE2), never by backtracking.
+    code: { regExp: linearRegExp },
   });
+}
+
+/** How deeply objects and arrays nest in a parsed JSON value (a scalar is 0), without recursion. */
+function nestingDepth(value: unknown): number {
+  let deepest = 0;
+  const pending: Array<[unknown, number]> = [[value, 0]];
+  while (pending.length > 0) {
+    const [node, depth] = pending.pop() as [unknown, number];
+    if (typeof node !== 'object' || node === null) continue;
+    deepest = Math.max(deepest, depth + 1);
+    if (deepest > MAX_POLICY_SCHEMA_DEPTH) return deepest;
+    for (const child of Object.values(node)) pending.push([child, depth + 1]);
+  }
+  return deepest;
 }
 
 function wrap(schemaHash: string, compiled: ValidateFunction): PolicyValidator {
@@ -116,6 +160,13 @@ function wrap(schemaHash: string, compiled: ValidateFunction): PolicyValidator {
       if (compiled(value) === true) return [];
       // Ajv keeps errors on the function: copy them out before the next call overwrites them.
       return (compiled.errors ?? []).map(toViolation);
+    },
+    explain(value) {
+      if (compiled(value) === true) return [];
+      return (compiled.errors ?? []).map((error) => ({
+        ...toViolation(error),
+        keyword: error.keyword,
+      }));
     },
   };
 }

@@ -1,0 +1,195 @@
+import { getBackupRow } from '../../../storage/backup-store.js';
+import {
+  listDifferences,
+  pruneOrphanDifferences,
+  type DifferenceChange,
+  type StoredDifference,
+} from '../../../storage/backup-comparison-store.js';
+import type { Storage } from '../../../storage/database.js';
+import { resolveTree } from '../../../storage/tree-store.js';
+import { decodeKeyToken, encodeKeyToken, resolvePageSize } from '../../data/page-tokens.js';
+import { validateTreeName } from '../../data/tree-names.js';
+import { failedPrecondition, invalidArgument, notFound } from '../../errors.js';
+import type { OperationRecord, OperationRunner } from '../../operations/index.js';
+import type { ArtifactStore } from '../artifacts/index.js';
+import type { Starter } from '../backup-engine.js';
+import type { BackupManifestDoc } from '../backup-types.js';
+import { narrowest } from '../restore/restore-service.js';
+import { validateBackupId, validateScope } from '../validation.js';
+import { runDiff, runPreview, type ComparisonRunDeps } from './comparison-runs.js';
+import {
+  COMPARISON_KINDS,
+  type ComparisonReport,
+  type ComparisonView,
+  type DiffRequest,
+  type PreviewRequest,
+} from './comparison-types.js';
+
+export interface BackupComparisonsOptions {
+  storage: Storage;
+  artifacts: ArtifactStore;
+  runner: OperationRunner;
+  clock?: (() => number) | undefined;
+  /** Differences stored per insert (and tree entries read per query, unless set). Default 1000. */
+  pageSize?: number | undefined;
+  /** Tree entries read per query. Default 5000: a preview reads the whole tree. */
+  treePageSize?: number | undefined;
+  /** Test seam: runs after each page of differences is stored. */
+  afterPage?: (() => Promise<void>) | undefined;
+}
+
+/**
+ * Backup insight (issue 16): restore previews and backup diffs. Both are tracked operations that
+ * change nothing; their differences go to a table a page at a time, their counts to the
+ * operation's result. Requests are checked before they are queued, so a bad one fails at once.
+ */
+export class BackupComparisons {
+  private readonly storage: Storage;
+  private readonly artifacts: ArtifactStore;
+  private readonly runner: OperationRunner;
+  private readonly deps: ComparisonRunDeps;
+
+  constructor(options: BackupComparisonsOptions) {
+    this.storage = options.storage;
+    this.artifacts = options.artifacts;
+    this.runner = options.runner;
+    this.deps = {
+      storage: options.storage,
+      artifacts: options.artifacts,
+      clock: options.clock ?? Date.now,
+      pageSize: options.pageSize ?? 1000,
+      treePageSize: options.treePageSize ?? options.pageSize ?? 5000,
+      afterPage: options.afterPage,
+    };
+    // Neither kind resumes: an interrupted comparison ends FAILED and is simply started again.
+    this.runner.register<PreviewRequest, unknown>('RESTORE_PREVIEW', {
+      resumable: false,
+      run: (ctx) => runPreview(this.deps, ctx),
+    });
+    this.runner.register<DiffRequest, unknown>('BACKUP_DIFF', {
+      resumable: false,
+      run: (ctx) => runDiff(this.deps, ctx),
+    });
+  }
+
+  /** Queues a preview of what restoring `backupId` would do to its target tree now. */
+  async startPreview(who: Starter, request: PreviewRequest): Promise<OperationRecord> {
+    validateBackupId(request.backupId);
+    const targetTreeId = request.targetTreeId ?? '';
+    if (targetTreeId !== '') validateTreeName(targetTreeId, 'target_tree_id');
+    const scope = request.scope && validateScope(request.scope);
+    const manifest = request.cold
+      ? (await this.artifacts.readManifest<BackupManifestDoc>(who.tenant, request.backupId))
+          .manifest
+      : await this.catalogued(who.tenant, request.backupId, 'backup_id');
+    if (narrowest(scope?.keyPrefix ?? '', manifest.keyPrefix ?? '') === null) {
+      throw invalidArgument('scope.key_prefix', 'lies outside the backup');
+    }
+    const normalized: PreviewRequest = {
+      backupId: request.backupId,
+      targetTreeId,
+      ...(scope && { scope }),
+      cold: request.cold,
+    };
+    return this.submit(who, 'RESTORE_PREVIEW', normalized, request.backupId);
+  }
+
+  /** Queues a diff of two backups of one tree (`fromBackupId` is the "before" side). */
+  async startDiff(who: Starter, request: DiffRequest): Promise<OperationRecord> {
+    validateBackupId(request.fromBackupId, 'from_backup_id');
+    validateBackupId(request.toBackupId, 'to_backup_id');
+    const scope = request.scope && validateScope(request.scope);
+    const from = await this.catalogued(who.tenant, request.fromBackupId, 'from_backup_id');
+    const to = await this.catalogued(who.tenant, request.toBackupId, 'to_backup_id');
+    if (from.treeName !== to.treeName) {
+      throw failedPrecondition(
+        `backup ${from.backupId} is of tree ${from.treeName} and ${to.backupId} of ` +
+          `${to.treeName}: a diff compares two backups of one tree`,
+      );
+    }
+    const shared = narrowest(from.keyPrefix ?? '', to.keyPrefix ?? '');
+    if (shared === null) {
+      throw failedPrecondition('the two backups cover key prefixes that do not overlap');
+    }
+    if (narrowest(scope?.keyPrefix ?? '', shared) === null) {
+      throw invalidArgument('scope.key_prefix', 'lies outside the backups');
+    }
+    const normalized: DiffRequest = {
+      fromBackupId: request.fromBackupId,
+      toBackupId: request.toBackupId,
+      ...(scope && { scope }),
+    };
+    return this.submit(who, 'BACKUP_DIFF', normalized, request.toBackupId);
+  }
+
+  /**
+   * The report of a succeeded comparison, and for a preview whether its tree changed since (any
+   * write raises the tree's sequence; a restore swaps its physical tree). Undefined when absent.
+   */
+  async view(tenant: string, operationId: string): Promise<ComparisonView | undefined> {
+    const op = await this.runner.get(tenant, operationId, COMPARISON_KINDS);
+    if (!op) return undefined;
+    if (op.state !== 'SUCCEEDED') {
+      return { report: undefined, treeChanged: false, currentTreeSequence: 0 };
+    }
+    const report = op.result as ComparisonReport;
+    if (report.kind !== 'RESTORE_PREVIEW') {
+      return { report, treeChanged: false, currentTreeSequence: 0 };
+    }
+    const tree = await resolveTree(this.storage, tenant, report.treeId);
+    const currentTreeSequence = tree?.lastSequence ?? 0;
+    const treeChanged =
+      (tree?.physicalTreeId ?? null) !== report.physicalTreeId ||
+      currentTreeSequence !== report.treeSequence;
+    return { report, treeChanged, currentTreeSequence };
+  }
+
+  /** One keyset page of a succeeded comparison's differences, in byte order of key. */
+  async listDifferences(
+    tenant: string,
+    operationId: string,
+    page: { pageSize: number; pageToken: string; changes: readonly DifferenceChange[] },
+  ): Promise<{ differences: StoredDifference[]; nextPageToken: string }> {
+    const limit = resolvePageSize(page.pageSize);
+    const afterKey = decodeKeyToken(page.pageToken, () => true);
+    if (!operationId) throw invalidArgument('operation_id', 'is required');
+    const op = await this.runner.get(tenant, operationId, COMPARISON_KINDS);
+    if (!op) throw notFound(`comparison ${operationId} does not exist`);
+    if (op.state !== 'SUCCEEDED') {
+      throw failedPrecondition(`comparison ${operationId} is ${op.state}, not SUCCEEDED`);
+    }
+    const rows = await listDifferences(this.storage, tenant, operationId, {
+      afterKey,
+      limit: limit + 1,
+      changes: page.changes,
+    });
+    const shown = rows.slice(0, limit);
+    const last = shown.at(-1);
+    return {
+      differences: shown,
+      nextPageToken: rows.length > limit && last ? encodeKeyToken(last.key) : '',
+    };
+  }
+
+  /** Deletes the differences of comparisons whose operation the runner has purged. */
+  prune(tenant: string): Promise<void> {
+    return pruneOrphanDifferences(this.storage, tenant);
+  }
+
+  private async catalogued(tenant: string, backupId: string, field: string) {
+    const row = await getBackupRow(this.storage, tenant, backupId);
+    if (!row) throw notFound(`${field}: backup ${backupId} does not exist`);
+    return JSON.parse(row.manifestJson) as BackupManifestDoc;
+  }
+
+  private submit(who: Starter, kind: string, request: unknown, targetId: string) {
+    return this.runner.submit({
+      tenant: who.tenant,
+      kind,
+      request,
+      targetId,
+      trackingId: who.trackingId,
+      createdBy: who.createdBy,
+    });
+  }
+}

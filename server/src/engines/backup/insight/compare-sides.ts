@@ -1,0 +1,114 @@
+import type { StoredDifference } from '../../../storage/backup-comparison-store.js';
+import { createEventLoopYielder } from '../../event-loop-yield.js';
+import type { EntryCursor } from './entry-cursor.js';
+import { sameEntry, valueOf } from './entry-line.js';
+import { compareKeys } from './key-order.js';
+
+/** How many keys ended up in each class. */
+export interface ComparisonCounts {
+  added: number;
+  changed: number;
+  removed: number;
+  unchanged: number;
+}
+
+export interface CompareHooks {
+  signal: AbortSignal;
+  /** Differences are handed out in key order, at most `pageSize` at a time. */
+  pageSize: number;
+  onDifferences(page: StoredDifference[]): Promise<void>;
+  /** Called every few thousand keys (throttled by the runner). */
+  onProgress(counts: ComparisonCounts): void;
+}
+
+const CHECK_EVERY = 4096;
+
+/**
+ * Walks two key-ordered sides in step (a merge join): a key only "after" is ADDED, only "before"
+ * is REMOVED, on both with another value or schema version is CHANGED, else unchanged (lines
+ * equal but for their sequence are compared without parsing them; see entry-line.ts). Memory
+ * holds one page of differences plus whatever the cursors buffer.
+ */
+export async function compareSides(
+  before: EntryCursor,
+  after: EntryCursor,
+  hooks: CompareHooks,
+): Promise<ComparisonCounts> {
+  const counts: ComparisonCounts = { added: 0, changed: 0, removed: 0, unchanged: 0 };
+  let page: StoredDifference[] = [];
+  const yieldToOtherCalls = createEventLoopYielder();
+  let steps = 0;
+  for (;;) {
+    const b = before.current;
+    const a = after.current;
+    if (b === undefined && a === undefined) break;
+    // Equal lines hold the same key and value (most keys of a preview): no key is compared.
+    const order =
+      b === undefined
+        ? 1
+        : a === undefined
+          ? -1
+          : a.line === b.line
+            ? 0
+            : compareKeys(b.key, a.key);
+    let waitBefore: Promise<void> | undefined;
+    let waitAfter: Promise<void> | undefined;
+    if (order < 0 && b) {
+      counts.removed += 1;
+      const beforeValue = valueOf(b);
+      page.push({
+        key: b.key,
+        change: 'REMOVED',
+        beforeJson: beforeValue.valueJson,
+        afterJson: null,
+        beforeSchemaVersion: beforeValue.schemaVersion,
+        afterSchemaVersion: 0,
+      });
+      waitBefore = before.advance();
+    } else if (order > 0 && a) {
+      counts.added += 1;
+      const afterValue = valueOf(a);
+      page.push({
+        key: a.key,
+        change: 'ADDED',
+        beforeJson: null,
+        afterJson: afterValue.valueJson,
+        beforeSchemaVersion: 0,
+        afterSchemaVersion: afterValue.schemaVersion,
+      });
+      waitAfter = after.advance();
+    } else if (a && b) {
+      if (a.line === b.line || sameEntry(a, b)) {
+        counts.unchanged += 1;
+      } else {
+        counts.changed += 1;
+        const beforeValue = valueOf(b);
+        const afterValue = valueOf(a);
+        page.push({
+          key: a.key,
+          change: 'CHANGED',
+          beforeJson: beforeValue.valueJson,
+          afterJson: afterValue.valueJson,
+          beforeSchemaVersion: beforeValue.schemaVersion,
+          afterSchemaVersion: afterValue.schemaVersion,
+        });
+      }
+      waitBefore = before.advance();
+      waitAfter = after.advance();
+    }
+    if (waitBefore || waitAfter) await Promise.all([waitBefore, waitAfter]);
+    if (page.length >= hooks.pageSize) {
+      hooks.signal.throwIfAborted();
+      await hooks.onDifferences(page);
+      page = [];
+    }
+    if (++steps % CHECK_EVERY === 0) {
+      hooks.signal.throwIfAborted();
+      hooks.onProgress(counts);
+      await yieldToOtherCalls();
+    }
+  }
+  if (page.length > 0) await hooks.onDifferences(page);
+  hooks.onProgress(counts);
+  return counts;
+}

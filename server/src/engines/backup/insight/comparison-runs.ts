@@ -1,0 +1,187 @@
+import { withReadSnapshot } from '../../../storage/backup-snapshot.js';
+import {
+  deleteDifferences,
+  insertDifferences,
+  pruneOrphanDifferences,
+} from '../../../storage/backup-comparison-store.js';
+import type { Storage } from '../../../storage/database.js';
+import { resolveTree } from '../../../storage/tree-store.js';
+import { invalidArgument } from '../../errors.js';
+import type { OperationContext } from '../../operations/index.js';
+import type { ArtifactStore } from '../artifacts/index.js';
+import {
+  chainFromCatalog,
+  chainFromManifests,
+  type ManifestChain,
+} from '../restore/chain-source.js';
+import { narrowest } from '../restore/restore-service.js';
+import { ChainStateCursor } from './chain-cursor.js';
+import { compareSides, type ComparisonCounts } from './compare-sides.js';
+import type { ComparisonReport, DiffRequest, PreviewRequest } from './comparison-types.js';
+import { openTreeCursor } from './tree-cursor.js';
+
+export interface ComparisonRunDeps {
+  storage: Storage;
+  artifacts: ArtifactStore;
+  clock: () => number;
+  pageSize: number;
+  treePageSize: number;
+  afterPage?: (() => Promise<void>) | undefined;
+}
+
+function entriesOf(chain: ManifestChain): number {
+  return chain.reduce((n, m) => n + m.entryCount, 0);
+}
+
+function lastOf(chain: ManifestChain) {
+  const last = chain[chain.length - 1];
+  if (!last) throw new Error('empty chain');
+  return last;
+}
+
+/**
+ * Runs one comparison with its differences stored under the operation id: leftovers of purged
+ * operations and of an earlier attempt go first, and a run that fails leaves none behind.
+ */
+async function withDifferences<T>(
+  deps: ComparisonRunDeps,
+  ctx: OperationContext,
+  run: (store: (page: Parameters<typeof insertDifferences>[3]) => Promise<void>) => Promise<T>,
+): Promise<T> {
+  await pruneOrphanDifferences(deps.storage, ctx.tenant);
+  await deleteDifferences(deps.storage, ctx.tenant, ctx.operationId);
+  try {
+    return await run(async (page) => {
+      await insertDifferences(deps.storage, ctx.tenant, ctx.operationId, page);
+      await deps.afterPage?.();
+    });
+  } catch (error) {
+    await deleteDifferences(deps.storage, ctx.tenant, ctx.operationId).catch(() => undefined);
+    throw error;
+  }
+}
+
+function progressOf(ctx: OperationContext, total: number, read: () => number) {
+  return (counts: ComparisonCounts) => {
+    const differences = counts.added + counts.changed + counts.removed;
+    ctx.progress({
+      done: read(),
+      total,
+      unit: 'entries',
+      message: `compared ${differences + counts.unchanged} keys, ${differences} differ`,
+    });
+  };
+}
+
+/**
+ * A restore preview: the live tree (read in one snapshot, so its sequence high-water mark names
+ * exactly the state compared) against what restoring the chain would leave under the restore's
+ * prefix. Scoping, target and chain follow RestoreService.restore, so the preview is what that
+ * restore would do if the tree did not change in between.
+ */
+export async function runPreview(
+  deps: ComparisonRunDeps,
+  ctx: OperationContext<PreviewRequest>,
+): Promise<ComparisonReport> {
+  const { request, tenant, signal } = ctx;
+  const chain = request.cold
+    ? await chainFromManifests(deps.artifacts, tenant, request.backupId)
+    : await chainFromCatalog(deps.storage, tenant, request.backupId);
+  const target = lastOf(chain);
+  const treeName = request.targetTreeId || target.treeName;
+  const prefix = narrowest(request.scope?.keyPrefix ?? '', target.keyPrefix ?? '');
+  if (prefix === null) throw invalidArgument('scope.key_prefix', 'lies outside the backup');
+  const total = entriesOf(chain);
+  return withDifferences(deps, ctx, (store) =>
+    withReadSnapshot(deps.storage, async (snapshot) => {
+      const tree = await resolveTree(snapshot, tenant, treeName);
+      const physicalTreeId = tree?.physicalTreeId ?? null;
+      const live = await openTreeCursor(
+        snapshot,
+        physicalTreeId,
+        prefix,
+        deps.treePageSize,
+        signal,
+      );
+      let restored: ChainStateCursor;
+      try {
+        restored = await ChainStateCursor.open(deps.artifacts, tenant, chain, prefix, signal);
+      } catch (error) {
+        await live.close();
+        throw error;
+      }
+      try {
+        const counts = await compareSides(live, restored, {
+          signal,
+          pageSize: deps.pageSize,
+          onDifferences: store,
+          onProgress: progressOf(ctx, total, () => restored.recordsRead),
+        });
+        return {
+          operationId: ctx.operationId,
+          kind: 'RESTORE_PREVIEW',
+          treeId: treeName,
+          keyPrefix: prefix,
+          fromChain: [],
+          toChain: chain.map((m) => m.backupId),
+          counts,
+          physicalTreeId,
+          treeSequence: tree?.lastSequence ?? 0,
+          comparedAt: deps.clock(),
+        };
+      } finally {
+        await restored.close();
+        await live.close();
+      }
+    }),
+  );
+}
+
+/**
+ * A backup diff: the state each chain would restore, compared key by key from the artifacts
+ * alone. Both chains are read through the restore's checksum-verifying reader, so a damaged
+ * artifact fails the diff with DataLoss.
+ */
+export async function runDiff(
+  deps: ComparisonRunDeps,
+  ctx: OperationContext<DiffRequest>,
+): Promise<ComparisonReport> {
+  const { request, tenant, signal } = ctx;
+  const fromChain = await chainFromCatalog(deps.storage, tenant, request.fromBackupId);
+  const toChain = await chainFromCatalog(deps.storage, tenant, request.toBackupId);
+  const from = lastOf(fromChain);
+  const to = lastOf(toChain);
+  const shared = narrowest(from.keyPrefix ?? '', to.keyPrefix ?? '');
+  const prefix = shared === null ? null : narrowest(request.scope?.keyPrefix ?? '', shared);
+  if (prefix === null) throw invalidArgument('scope.key_prefix', 'lies outside the backups');
+  const total = entriesOf(fromChain) + entriesOf(toChain);
+  return withDifferences(deps, ctx, async (store) => {
+    const before = await ChainStateCursor.open(deps.artifacts, tenant, fromChain, prefix, signal);
+    let after: ChainStateCursor | undefined;
+    try {
+      after = await ChainStateCursor.open(deps.artifacts, tenant, toChain, prefix, signal);
+      const read = () => before.recordsRead + (after?.recordsRead ?? 0);
+      const counts = await compareSides(before, after, {
+        signal,
+        pageSize: deps.pageSize,
+        onDifferences: store,
+        onProgress: progressOf(ctx, total, read),
+      });
+      return {
+        operationId: ctx.operationId,
+        kind: 'BACKUP_DIFF',
+        treeId: to.treeName,
+        keyPrefix: prefix,
+        fromChain: fromChain.map((m) => m.backupId),
+        toChain: toChain.map((m) => m.backupId),
+        counts,
+        physicalTreeId: null,
+        treeSequence: 0,
+        comparedAt: deps.clock(),
+      };
+    } finally {
+      await before.close();
+      await after?.close();
+    }
+  });
+}

@@ -1,0 +1,50 @@
+import {
+  BACKUP_INSIGHT_OPERATION_KINDS,
+  type BackupInsightOperationKind,
+} from '../../operation-kinds.js';
+import type { ScopeInput } from '../backup-types.js';
+import type { ComparisonCounts } from './compare-sides.js';
+
+export type ComparisonKind = BackupInsightOperationKind;
+
+/** The operation kinds of backup insight, as the runner and the proto enum name them. */
+export const COMPARISON_KINDS: readonly ComparisonKind[] = BACKUP_INSIGHT_OPERATION_KINDS;
+
+/** What a restore of `backupId` would do to its target tree (issue 16, section 1). */
+export interface PreviewRequest {
+  backupId: string;
+  /** Empty: the backup's own tree. */
+  targetTreeId?: string | undefined;
+  scope?: ScopeInput | undefined;
+  /** Read the chain from the manifests, as a cold restore does. */
+  cold: boolean;
+}
+
+/** The difference between two backups of one tree (issue 16, section 2). */
+export interface DiffRequest {
+  fromBackupId: string;
+  toBackupId: string;
+  scope?: ScopeInput | undefined;
+}
+
+/** A finished comparison: the operation's result. */
+export interface ComparisonReport {
+  operationId: string;
+  kind: ComparisonKind;
+  treeId: string;
+  keyPrefix: string;
+  fromChain: string[];
+  toChain: string[];
+  counts: ComparisonCounts;
+  /** Preview: the tree's physical tree and sequence high-water mark as the preview read them. */
+  physicalTreeId: string | null;
+  treeSequence: number;
+  comparedAt: number;
+}
+
+/** A report with the target tree's state now (a preview may be stale). */
+export interface ComparisonView {
+  report: ComparisonReport | undefined;
+  treeChanged: boolean;
+  currentTreeSequence: number;
+}

@@ -1,0 +1,73 @@
+import { streamEntryLineBatches } from '../../../storage/entry-lines.js';
+import type { TreeDb } from '../../../storage/tree-db.js';
+import { BatchCursor, type EntryCursor, type SideEntry } from './entry-cursor.js';
+import { liveEntryOf } from './entry-line.js';
+
+/** An entry cursor over a stream that must be ended when the comparison stops early. */
+export interface ClosableCursor extends EntryCursor {
+  /** Ends the read (frees PostgreSQL's COPY connection or SQLite's statement). */
+  close(): Promise<void>;
+}
+
+/**
+ * The live entries of a physical tree under a prefix, in key order, as the artifact lines a
+ * capture would write (one streaming read in the caller's snapshot, as a capture reads), so an
+ * unchanged entry's line equals the backup's and needs no parsing. Batches are whatever the
+ * stream delivers (`pageSize` rows per chunk on SQLite, COPY's chunks on PostgreSQL).
+ */
+export async function openTreeCursor(
+  handle: TreeDb,
+  physicalTreeId: string | null,
+  prefix: string,
+  pageSize: number,
+  signal: AbortSignal,
+): Promise<ClosableCursor> {
+  const source =
+    physicalTreeId === null
+      ? emptyPages()
+      : livePages(handle, physicalTreeId, prefix, pageSize, signal);
+  const cursor = new BatchCursor<SideEntry>(source);
+  const close = async () => {
+    await source.return(undefined).catch(() => undefined);
+  };
+  try {
+    await cursor.open();
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return {
+    get current() {
+      return cursor.current;
+    },
+    advance: () => cursor.advance(),
+    close,
+  };
+}
+
+async function* emptyPages(): AsyncGenerator<SideEntry[]> {
+  // A tree that does not exist yet: every key of the backup would be added.
+}
+
+async function* livePages(
+  handle: TreeDb,
+  physicalTreeId: string,
+  prefix: string,
+  pageSize: number,
+  signal: AbortSignal,
+): AsyncGenerator<SideEntry[]> {
+  const batches = streamEntryLineBatches(
+    handle,
+    physicalTreeId,
+    {
+      keyPrefix: prefix,
+      liveOnly: true,
+      nullValueAsJsonNull: true,
+    },
+    pageSize,
+  );
+  for await (const lines of batches) {
+    signal.throwIfAborted();
+    yield lines.map(liveEntryOf);
+  }
+}

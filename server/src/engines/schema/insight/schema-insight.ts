@@ -1,0 +1,199 @@
+import type { DeadLetterRecordRow } from '../../../storage/dead-letter-replay-store.js';
+import { listDeadLetterRecords } from '../../../storage/dead-letter-replay-store.js';
+import { canonicaliseJsonText } from '../../data/canonical-json.js';
+import { resolvePageSize } from '../../data/page-tokens.js';
+import { validateKeyPrefix } from '../../data/tree-names.js';
+import { invalidArgument } from '../../errors.js';
+import type { OperationRunner } from '../../operations/operation-runner.js';
+import type { OperationRecord } from '../../operations/types.js';
+import { compileSchema, type KeywordViolation } from '../core/index.js';
+import type { StoredPolicy } from '../records.js';
+import { checkTree, type SchemaEngine } from '../schema-engine.js';
+import { controlOf, type StartContext } from '../schema-tracked.js';
+import {
+  DeadLetterReplayer,
+  checkId,
+  type DeadLetterReplayReport,
+  type ReplayCheckpoint,
+} from './dead-letter-replay.js';
+import { DEFAULT_DRY_RUN_SAMPLES, MAX_DRY_RUN_SAMPLES } from './dry-run-accumulator.js';
+import { dryRunPolicy, type PolicyDryRunReport } from './dry-run.js';
+
+const DEAD_LETTER_REASONS = [
+  'SCHEMA_VIOLATION',
+  'MIGRATION_FAILED',
+  'TRANSFORM_FAILED',
+  'OVER_QUOTA',
+  'CROSS_TENANT',
+];
+
+/** Which letters a listing or bulk replay takes (engine shape of the wire's DeadLetterFilter). */
+export interface DeadLetterFilter {
+  keyPrefix?: string | undefined;
+  reasons?: readonly string[] | undefined;
+  ids?: readonly number[] | undefined;
+}
+
+interface DryRunRequest {
+  treeName: string;
+  jsonSchema: string;
+  sampleLimit: number;
+}
+interface ReplayRequest {
+  treeName: string;
+  filter: DeadLetterFilter;
+}
+
+/** What ValidateValue answers: the policy in force and the value's violations of it. */
+export interface ValueCheck {
+  policy: StoredPolicy | undefined;
+  accepted: boolean;
+  violations: KeywordViolation[];
+}
+
+/**
+ * Schema insight (issue 16, sections 3–4): policy dry-runs and dead-letter fix-and-replay, on the
+ * shared operation runner and the schema engine's compiler, paging and write guard.
+ */
+export class SchemaInsight {
+  readonly replayer: DeadLetterReplayer;
+
+  constructor(
+    private readonly engine: SchemaEngine,
+    private readonly runner: OperationRunner,
+    options: { maxValueBytes?: number | undefined } = {},
+  ) {
+    this.replayer = new DeadLetterReplayer(engine, options.maxValueBytes);
+  }
+
+  /** Registers POLICY_DRY_RUN (a read: reruns from the start) and DEAD_LETTER_REPLAY (resumes). */
+  register(): void {
+    this.runner.register<DryRunRequest, unknown>('POLICY_DRY_RUN', {
+      resumable: false,
+      run: (ctx): Promise<PolicyDryRunReport> =>
+        dryRunPolicy(
+          this.engine,
+          { tenant: ctx.tenant, treeName: ctx.request.treeName },
+          { jsonSchema: ctx.request.jsonSchema, sampleLimit: ctx.request.sampleLimit },
+          controlOf(ctx),
+        ),
+    });
+    this.runner.register<ReplayRequest, ReplayCheckpoint>('DEAD_LETTER_REPLAY', {
+      resumable: true,
+      run: (ctx): Promise<DeadLetterReplayReport> =>
+        this.replayer.replayAll(
+          { tenant: ctx.tenant, treeName: ctx.request.treeName },
+          ctx.request.filter,
+          controlOf(ctx),
+        ),
+    });
+  }
+
+  /** Starts a dry-run of a draft schema; a schema that does not compile is InvalidArgument now. */
+  async startPolicyDryRun(
+    start: StartContext,
+    treeName: string,
+    draft: { jsonSchema: string; sampleLimit: number },
+  ): Promise<OperationRecord> {
+    checkTree(start.tenant, treeName);
+    compileSchema(draft.jsonSchema, 'json_schema');
+    const limit = draft.sampleLimit;
+    if (!Number.isInteger(limit) || limit < 0 || limit > MAX_DRY_RUN_SAMPLES) {
+      throw invalidArgument('sample_limit', `must be between 0 and ${MAX_DRY_RUN_SAMPLES}`);
+    }
+    const request: DryRunRequest = {
+      treeName,
+      jsonSchema: draft.jsonSchema,
+      sampleLimit: limit === 0 ? DEFAULT_DRY_RUN_SAMPLES : limit,
+    };
+    return this.submit(start, 'POLICY_DRY_RUN', treeName, request);
+  }
+
+  /** Starts a bulk replay of the tree's pending letters that the filter takes. */
+  async startDeadLetterReplay(
+    start: StartContext,
+    treeName: string,
+    filter: DeadLetterFilter,
+  ): Promise<OperationRecord> {
+    checkTree(start.tenant, treeName);
+    const request: ReplayRequest = { treeName, filter: checkFilter(filter) };
+    return this.submit(start, 'DEAD_LETTER_REPLAY', treeName, request);
+  }
+
+  /** Checks a value against the tree's policy in force, as the write guard would. */
+  async validateValue(tenant: string, treeName: string, valueJson: string): Promise<ValueCheck> {
+    checkTree(tenant, treeName);
+    let value: unknown;
+    try {
+      value = canonicaliseJsonText(valueJson).value;
+    } catch (error) {
+      throw invalidArgument('value_json', (error as Error).message);
+    }
+    const policy = await this.engine.getPolicy(tenant, treeName);
+    if (!policy) return { policy: undefined, accepted: true, violations: [] };
+    const violations = compileSchema(policy.jsonSchema).explain(value);
+    return { policy, accepted: policy.mode === 'AUDIT' || violations.length === 0, violations };
+  }
+
+  /** One page of the tree's letters with their replay history, oldest first. */
+  async listDeadLetters(
+    tenant: string,
+    treeName: string,
+    request: {
+      pageSize: number;
+      pageToken: string;
+      filter: DeadLetterFilter;
+      includeReplayed: boolean;
+    },
+  ): Promise<{ deadLetters: DeadLetterRecordRow[]; nextPageToken: string }> {
+    checkTree(tenant, treeName);
+    const pageSize = resolvePageSize(request.pageSize);
+    const afterId = decodeIdToken(request.pageToken);
+    const rows = await listDeadLetterRecords(
+      this.engine.storage,
+      { tenant, treeName },
+      { ...checkFilter(request.filter), includeReplayed: request.includeReplayed },
+      { afterId, limit: pageSize + 1 },
+    );
+    const page = rows.slice(0, pageSize);
+    const last = page.at(-1);
+    return {
+      deadLetters: page,
+      nextPageToken: rows.length > pageSize && last ? String(last.id) : '',
+    };
+  }
+
+  private submit(start: StartContext, kind: string, treeName: string, request: object) {
+    return this.runner.submit({
+      tenant: start.tenant,
+      kind,
+      request,
+      targetId: treeName,
+      trackingId: start.trackingId,
+      createdBy: start.createdBy,
+    });
+  }
+}
+
+function checkFilter(filter: DeadLetterFilter): DeadLetterFilter {
+  const reasons = filter.reasons ?? [];
+  reasons.forEach((reason, index) => {
+    if (!DEAD_LETTER_REASONS.includes(reason)) {
+      throw invalidArgument(`filter.reasons[${index}]`, `${reason} is not a dead-letter reason`);
+    }
+  });
+  const ids = filter.ids ?? [];
+  ids.forEach((id, index) => checkId(id, `filter.dead_letter_ids[${index}]`));
+  if (ids.length > 1000) throw invalidArgument('filter.dead_letter_ids', 'at most 1000 ids');
+  const keyPrefix = validateKeyPrefix(filter.keyPrefix, 'filter.key_prefix');
+  return { keyPrefix, reasons: [...reasons], ids: [...ids] };
+}
+
+function decodeIdToken(token: string): number | undefined {
+  if (token === '') return undefined;
+  const id = Number(token);
+  if (!/^[1-9]\d*$/.test(token) || !Number.isSafeInteger(id)) {
+    throw invalidArgument('page_token', 'not a token this service issued');
+  }
+  return id;
+}

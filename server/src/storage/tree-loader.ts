@@ -1,0 +1,188 @@
+import { once } from 'node:events';
+import type { Writable } from 'node:stream';
+import { sql } from 'kysely';
+import { from as copyFrom } from 'pg-copy-streams';
+import { raiseLastSequence } from './physical-tree-store.js';
+import { sqliteStatement, type TreeDb } from './tree-db.js';
+
+/**
+ * Loads a restore's first (full) backup into its fresh, hidden physical tree: every key once,
+ * into an empty tree, so rows are inserted, never upserted. Nothing can see the tree until the
+ * install commit (restore-install-store), which is the one that flushes; these commits do not
+ * wait for their own flush (see physical-tree-store withoutOwnFlush for why that is safe).
+ */
+export interface HiddenTreeLoader {
+  /** Queues entries; resolves when more may be written. A key seen twice fails the load. */
+  write(entries: readonly LoadEntry[]): Promise<void>;
+  /** Ends the load, raises the tree's last_sequence to the highest written, and commits. */
+  finish(): Promise<void>;
+  /** Stops and rolls back what is not committed (idempotent; the caller drops the tree). */
+  abort(reason: Error): Promise<void>;
+}
+
+/** An entry as a backup holds it (the shape of an artifact record: no per-row copy needed). */
+export interface LoadEntry {
+  key: string;
+  /** Canonical JSON; null for a tombstone. */
+  valueJson: string | null;
+  sequence: number;
+  schemaVersion: number;
+}
+
+/**
+ * A loader for `physicalTreeId` (PostgreSQL: COPY … FROM STDIN; SQLite: prepared inserts);
+ * every row gets `updatedAt`.
+ */
+export async function openHiddenTreeLoader(
+  handle: TreeDb,
+  physicalTreeId: string,
+  updatedAt: number,
+): Promise<HiddenTreeLoader> {
+  return handle.dialect === 'postgres'
+    ? openCopyLoader(handle, physicalTreeId, updatedAt)
+    : sqliteLoader(handle, physicalTreeId, updatedAt);
+}
+
+const COLUMNS =
+  'physical_tree_id, key, value_json, tombstone, sequence, schema_version, updated_at';
+
+/** COPY's text format: backslash, tab, newline and carriage return are escaped; \N is null. */
+function copyText(value: string): string {
+  return /[\\\t\n\r]/.test(value)
+    ? value.replace(/[\\\t\n\r]/g, (c) =>
+        c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r',
+      )
+    : value;
+}
+
+/**
+ * PostgreSQL: one COPY … FROM STDIN (pg-copy-streams) on a connection of its own, in one
+ * transaction with synchronous_commit off: rows go out as the artifacts are read, and the
+ * server's backend inserts them on the other core while this process reads and decodes.
+ */
+async function openCopyLoader(
+  handle: TreeDb,
+  physicalTreeId: string,
+  updatedAt: number,
+): Promise<HiddenTreeLoader> {
+  const pool = handle.postgresPool;
+  if (!pool) throw new Error('a PostgreSQL handle without its pool');
+  const client = await pool.connect();
+  let stream: Writable;
+  try {
+    await client.query('begin');
+    await client.query('set local synchronous_commit = off');
+    stream = client.query(copyFrom(`copy entries (${COLUMNS}) from stdin`));
+  } catch (error) {
+    client.release(true);
+    throw error;
+  }
+  // A COPY error (a duplicate key) surfaces on the next write or at finish.
+  let failure: Error | undefined;
+  stream.on('error', (error: Error) => (failure ??= error));
+  const tree = copyText(physicalTreeId);
+  const rowEnd = `\t${safeInteger(updatedAt)}\n`;
+  let highest = 0;
+  let released = false;
+  const release = (discard: boolean) => {
+    if (released) return;
+    released = true;
+    client.release(discard ? true : undefined);
+  };
+  const loader: HiddenTreeLoader = {
+    async write(entries) {
+      if (failure) throw failure;
+      let text = '';
+      for (const e of entries) {
+        const value = e.valueJson === null ? '\\N\t1' : `${copyText(e.valueJson)}\t0`;
+        text += `${tree}\t${copyText(e.key)}\t${value}\t${e.sequence}\t${e.schemaVersion}${rowEnd}`;
+        if (e.sequence > highest) highest = e.sequence;
+      }
+      if (!stream.write(text)) {
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            stream.off('drain', done);
+            stream.off('error', done);
+            resolve();
+          };
+          stream.on('drain', done);
+          stream.on('error', done);
+        });
+      }
+      if (failure) throw failure;
+    },
+    async finish() {
+      try {
+        stream.end();
+        await once(stream, 'finish');
+        await client.query(
+          'update physical_trees set last_sequence = $1 where id = $2 and last_sequence < $1',
+          [highest, physicalTreeId],
+        );
+        await client.query('commit');
+        release(false);
+      } catch (error) {
+        await loader.abort(error instanceof Error ? error : new Error(String(error)));
+        throw failure ?? error;
+      }
+    },
+    async abort(reason) {
+      if (released) return;
+      if (!stream.destroyed) stream.destroy(reason);
+      await once(stream, 'close').catch(() => undefined);
+      await client.query('rollback').catch(() => undefined);
+      // The connection may be mid-protocol after a failed COPY: never hand it to anyone else.
+      release(true);
+    },
+  };
+  return loader;
+}
+
+/**
+ * SQLite: a plain prepared INSERT per row (in-process, no round trip), one transaction per
+ * write — the server's one connection is shared, so a restore must not hold it for the whole
+ * load — with synchronous = NORMAL for that transaction only. The tree id and the time are
+ * literals of the statement, so a row binds only what differs (as a hand-written loop would).
+ */
+function sqliteLoader(handle: TreeDb, physicalTreeId: string, updatedAt: number): HiddenTreeLoader {
+  const text =
+    `insert into entries (${COLUMNS}) values ` +
+    `('${physicalTreeId.replace(/'/g, "''")}', ?, ?, ?, ?, ?, ${safeInteger(updatedAt)})`;
+  let highest = 0;
+  return {
+    async write(entries) {
+      await handle.db.connection().execute(async (connection) => {
+        const tx: TreeDb = { ...handle, db: connection };
+        await sql`pragma synchronous = normal`.execute(connection);
+        try {
+          await connection.transaction().execute(async () => {
+            const insert = sqliteStatement(tx, text);
+            for (const e of entries) {
+              insert.run(
+                e.key,
+                e.valueJson,
+                e.valueJson === null ? 1 : 0,
+                e.sequence,
+                e.schemaVersion,
+              );
+              if (e.sequence > highest) highest = e.sequence;
+            }
+          });
+        } finally {
+          await sql`pragma synchronous = full`.execute(connection);
+        }
+      });
+    },
+    async finish() {
+      if (!(await raiseLastSequence(handle, physicalTreeId, highest))) {
+        throw new Error(`physical tree ${physicalTreeId} does not exist`);
+      }
+    },
+    async abort() {},
+  };
+}
+
+function safeInteger(value: number): number {
+  if (!Number.isSafeInteger(value)) throw new Error(`not an integer: ${value}`);
+  return value;
+}

@@ -1,0 +1,178 @@
+import type { MessageInitShape } from '@bufbuild/protobuf';
+import { timestampFromMs } from '@bufbuild/protobuf/wkt';
+import type { ConnectRouter, HandlerContext } from '@connectrpc/connect';
+import {
+  BackupComparisonKind,
+  BackupDifferenceChange,
+  BackupInsightService,
+  type BackupComparisonReportSchema,
+  type BackupDifferenceSchema,
+} from '@store/contract';
+import type { BackupComparisons } from '../engines/backup/insight/backup-comparisons.js';
+import type { ComparisonReport } from '../engines/backup/insight/comparison-types.js';
+import { invalidArgument } from '../engines/errors.js';
+import { BACKUP_INSIGHT_OPERATION_KINDS } from '../engines/operation-kinds.js';
+import type { DifferenceChange, StoredDifference } from '../storage/backup-comparison-store.js';
+import { BACKUP_INSIGHT_SERVICE } from './auth/backup-insight-access.js';
+import { scopeOf } from './backup/backup-mapping.js';
+import { callScopeOf } from './call-scope.js';
+import {
+  toHandle,
+  toListFilter,
+  toOperationStatus,
+  type ResultMapper,
+} from './operation-mapping.js';
+import type { OperationsFacade } from './operations-facade.js';
+import { addGuardedApi, type StoreApiHost, type StoreApiSetup } from './store-api-host.js';
+
+export interface BackupInsightBindingFacades {
+  /** The comparisons engine; without it (or the operations facade) every RPC is Unimplemented. */
+  insight?: BackupComparisons | undefined;
+  operations?: OperationsFacade | undefined;
+  resultMappers: Readonly<Record<string, ResultMapper>>;
+}
+
+const CHANGE_NAMES: Record<DifferenceChange, BackupDifferenceChange> = {
+  ADDED: BackupDifferenceChange.ADDED,
+  CHANGED: BackupDifferenceChange.CHANGED,
+  REMOVED: BackupDifferenceChange.REMOVED,
+};
+
+function changeFilter(changes: readonly BackupDifferenceChange[]): DifferenceChange[] {
+  return changes.map((change, index) => {
+    const name = (Object.keys(CHANGE_NAMES) as DifferenceChange[]).find(
+      (n) => CHANGE_NAMES[n] === change,
+    );
+    if (!name) throw invalidArgument(`changes[${index}]`, `${change} is not a difference change`);
+    return name;
+  });
+}
+
+function toDifference(d: StoredDifference): MessageInitShape<typeof BackupDifferenceSchema> {
+  return {
+    key: d.key,
+    change: CHANGE_NAMES[d.change],
+    ...(d.beforeJson !== null && { beforeJson: d.beforeJson }),
+    ...(d.afterJson !== null && { afterJson: d.afterJson }),
+    beforeSchemaVersion: d.beforeSchemaVersion,
+    afterSchemaVersion: d.afterSchemaVersion,
+  };
+}
+
+function toReport(report: ComparisonReport): MessageInitShape<typeof BackupComparisonReportSchema> {
+  return {
+    operationId: report.operationId,
+    kind:
+      report.kind === 'RESTORE_PREVIEW'
+        ? BackupComparisonKind.RESTORE_PREVIEW
+        : BackupComparisonKind.BACKUP_DIFF,
+    treeId: report.treeId,
+    keyPrefix: report.keyPrefix,
+    fromChain: report.fromChain,
+    toChain: report.toChain,
+    counts: {
+      added: BigInt(report.counts.added),
+      changed: BigInt(report.counts.changed),
+      removed: BigInt(report.counts.removed),
+      unchanged: BigInt(report.counts.unchanged),
+    },
+    treeSequence: BigInt(report.treeSequence),
+    comparedAt: timestampFromMs(report.comparedAt),
+  };
+}
+
+function starter(context: HandlerContext, trackingId: string | undefined) {
+  const { caller, tenant } = callScopeOf(context);
+  return { tenant, createdBy: caller.subject, trackingId };
+}
+
+/** BackupInsightService: restore previews and backup diffs (issue 16). */
+export function registerBackupInsightService(
+  router: ConnectRouter,
+  facades: BackupInsightBindingFacades,
+): void {
+  const { insight, operations, resultMappers } = facades;
+  const family = BACKUP_INSIGHT_OPERATION_KINDS;
+  if (!insight || !operations) {
+    router.service(BackupInsightService, {});
+    return;
+  }
+  router.service(BackupInsightService, {
+    async startRestorePreview(request, context) {
+      const who = starter(context, request.trackingOperationId);
+      const op = await insight.startPreview(who, {
+        backupId: request.backupId,
+        targetTreeId: request.targetTreeId,
+        scope: scopeOf(request.scope),
+        cold: request.cold,
+      });
+      return toHandle(op);
+    },
+    async startBackupDiff(request, context) {
+      const who = starter(context, request.trackingOperationId);
+      const op = await insight.startDiff(who, {
+        fromBackupId: request.fromBackupId,
+        toBackupId: request.toBackupId,
+        scope: scopeOf(request.scope),
+      });
+      return toHandle(op);
+    },
+    async getBackupComparison(request, context) {
+      const { tenant } = callScopeOf(context);
+      const view = request.operationId
+        ? await insight.view(tenant, request.operationId)
+        : undefined;
+      if (!view?.report) return {};
+      return {
+        report: toReport(view.report),
+        treeChanged: view.treeChanged,
+        currentTreeSequence: BigInt(view.currentTreeSequence),
+      };
+    },
+    async listBackupDifferences(request, context) {
+      const { tenant } = callScopeOf(context);
+      const page = await insight.listDifferences(tenant, request.operationId, {
+        pageSize: request.pageSize,
+        pageToken: request.pageToken,
+        changes: changeFilter(request.changes),
+      });
+      return {
+        differences: page.differences.map(toDifference),
+        nextPageToken: page.nextPageToken,
+      };
+    },
+    async getBackupInsightOperationStatus(request, context) {
+      const { tenant } = callScopeOf(context);
+      const operation = await operations.get(tenant, request.operationId, family);
+      return { status: operation && toOperationStatus(operation, resultMappers) };
+    },
+    async listBackupInsightOperations(request, context) {
+      const { tenant } = callScopeOf(context);
+      const page = await operations.list(tenant, toListFilter(request, family));
+      return {
+        operations: page.operations.map((o) => toOperationStatus(o, resultMappers)),
+        nextPageToken: page.nextPageToken,
+      };
+    },
+    async cancelBackupInsightOperation(request, context) {
+      const { tenant } = callScopeOf(context);
+      const operation = await operations.cancel(tenant, request.operationId, family);
+      return { status: operation && toOperationStatus(operation, resultMappers) };
+    },
+  });
+}
+
+/** Adds BackupInsightService with the same interceptor, authorizer and access gate. */
+export function addBackupInsightApi(
+  host: StoreApiHost,
+  facades: BackupInsightBindingFacades,
+  configure?: (setup: StoreApiSetup) => void,
+): StoreApiSetup {
+  if (host === null || host === undefined) throw new TypeError('host is required');
+  return addGuardedApi(
+    host,
+    BACKUP_INSIGHT_SERVICE,
+    (router) => registerBackupInsightService(router, facades),
+    configure,
+  );
+}

@@ -1,0 +1,176 @@
+import { create } from '@bufbuild/protobuf';
+import { timestampFromMs } from '@bufbuild/protobuf/wkt';
+import { StoreOperationState, StoreSchemaDeadLetterReason } from '@store/contract';
+import {
+  DeadLetterRecordSchema,
+  DeadLetterReplayReportSchema,
+  PolicyDryRunReportSchema,
+  DeadLetterReplayOutcome,
+  SchemaInsightOperationHandleSchema,
+  SchemaInsightOperationKind,
+  SchemaInsightOperationStatusSchema,
+  type DeadLetterFilter as WireFilter,
+  type DeadLetterRecord,
+  type SchemaInsightOperationHandle,
+  type SchemaInsightOperationListRequest,
+  type SchemaInsightOperationStatus,
+} from '@store/contract/gen/store/insight/v1/schema_insight_pb.js';
+import { invalidArgument } from '../../engines/errors.js';
+import { SCHEMA_INSIGHT_OPERATION_KINDS } from '../../engines/operation-kinds.js';
+import type { DeadLetterReplayReport } from '../../engines/schema/insight/dead-letter-replay.js';
+import type { PolicyDryRunReport } from '../../engines/schema/insight/dry-run.js';
+import type { DeadLetterFilter } from '../../engines/schema/insight/schema-insight.js';
+import type { DeadLetterRecordRow } from '../../storage/dead-letter-replay-store.js';
+import { kindAndStateNames, type OperationView } from '../operation-mapping.js';
+import { deadLetterToProto } from '../schema-mapping.js';
+
+function kindToProto(kind: string): SchemaInsightOperationKind {
+  return (
+    SchemaInsightOperationKind[kind as keyof typeof SchemaInsightOperationKind] ??
+    SchemaInsightOperationKind.UNSPECIFIED
+  );
+}
+
+function outcomeToProto(outcome: string | null): DeadLetterReplayOutcome {
+  if (outcome === 'WRITTEN') return DeadLetterReplayOutcome.WRITTEN;
+  if (outcome === 'REFUSED') return DeadLetterReplayOutcome.REFUSED;
+  return DeadLetterReplayOutcome.UNSPECIFIED;
+}
+
+/** The handle a start RPC returns. */
+export function toInsightHandle(operation: OperationView): SchemaInsightOperationHandle {
+  return create(SchemaInsightOperationHandleSchema, {
+    operationId: operation.id,
+    kind: kindToProto(operation.kind),
+    acceptedAt: timestampFromMs(operation.createdAt),
+  });
+}
+
+/** A dead letter with its id and replay history on the wire. */
+export function deadLetterRecordToProto(row: DeadLetterRecordRow): DeadLetterRecord {
+  return create(DeadLetterRecordSchema, {
+    deadLetterId: BigInt(row.id),
+    entry: deadLetterToProto({
+      ...row,
+      reason: (row.reason in StoreSchemaDeadLetterReason
+        ? row.reason
+        : 'SCHEMA_VIOLATION') as 'SCHEMA_VIOLATION',
+    }),
+    replayOutcome: outcomeToProto(row.replayOutcome),
+    replayedBy: row.replayedBy ?? undefined,
+    replayedAt: row.replayedAt === null ? undefined : timestampFromMs(row.replayedAt),
+    replaySequence: row.replaySequence === null ? undefined : BigInt(row.replaySequence),
+    replayedValueJson: row.replayedValueJson ?? undefined,
+    replayErrors: row.replayErrors,
+  });
+}
+
+/** The engine's letter filter from the wire. */
+export function filterFromProto(filter: WireFilter | undefined): DeadLetterFilter {
+  return {
+    keyPrefix: filter?.keyPrefix ?? '',
+    reasons: (filter?.reasons ?? []).map((reason, index) => {
+      const name = StoreSchemaDeadLetterReason[reason];
+      if (name === undefined || reason === StoreSchemaDeadLetterReason.UNSPECIFIED) {
+        throw invalidArgument(`filter.reasons[${index}]`, `${reason} is not a dead-letter reason`);
+      }
+      return name;
+    }),
+    ids: (filter?.deadLetterIds ?? []).map((id, index) => {
+      if (id <= 0n || id > BigInt(Number.MAX_SAFE_INTEGER)) {
+        throw invalidArgument(`filter.dead_letter_ids[${index}]`, 'must be a positive id');
+      }
+      return Number(id);
+    }),
+  };
+}
+
+function resultOf(operation: OperationView): SchemaInsightOperationStatus['result'] {
+  if (operation.result === undefined) return { case: undefined };
+  if (operation.kind === 'POLICY_DRY_RUN') {
+    const report = operation.result as PolicyDryRunReport;
+    return {
+      case: 'dryRun',
+      value: create(PolicyDryRunReportSchema, {
+        treeId: report.treeId,
+        scanned: BigInt(report.scanned),
+        failing: BigInt(report.failing),
+        groups: report.groups.map((g) => ({
+          keyword: g.keyword,
+          instancePath: g.instancePath,
+          entryCount: BigInt(g.entryCount),
+          exampleMessage: g.exampleMessage,
+        })),
+        otherFailures: BigInt(report.otherFailures),
+        samples: report.samples.map((s) => ({
+          key: s.key,
+          reasons: s.reasons,
+        })),
+        schemaHash: report.schemaHash,
+        evaluatedAt: timestampFromMs(report.evaluatedAt),
+      }),
+    };
+  }
+  if (operation.kind === 'DEAD_LETTER_REPLAY') {
+    const report = operation.result as DeadLetterReplayReport;
+    return {
+      case: 'replay',
+      value: create(DeadLetterReplayReportSchema, {
+        treeId: report.treeId,
+        considered: BigInt(report.considered),
+        written: BigInt(report.written),
+        refused: BigInt(report.refused),
+        items: report.items.map((item) => ({
+          deadLetterId: BigInt(item.deadLetterId),
+          key: item.key,
+          outcome: outcomeToProto(item.outcome),
+          sequence: BigInt(item.sequence),
+          errors: item.errors,
+        })),
+        itemsTruncated: report.itemsTruncated,
+      }),
+    };
+  }
+  return { case: undefined };
+}
+
+/** A schema-insight operation's status, with its result. */
+export function toInsightStatus(operation: OperationView): SchemaInsightOperationStatus {
+  return create(SchemaInsightOperationStatusSchema, {
+    operationId: operation.id,
+    kind: kindToProto(operation.kind),
+    state:
+      StoreOperationState[operation.state as keyof typeof StoreOperationState] ??
+      StoreOperationState.UNSPECIFIED,
+    targetId: operation.targetId ?? undefined,
+    progress: {
+      done: BigInt(operation.progress.done),
+      total: BigInt(operation.progress.total),
+      unit: operation.progress.unit,
+      message: operation.progress.message,
+    },
+    createdAt: timestampFromMs(operation.createdAt),
+    startedAt: operation.startedAt === null ? undefined : timestampFromMs(operation.startedAt),
+    updatedAt: timestampFromMs(operation.updatedAt),
+    finishedAt: operation.finishedAt === null ? undefined : timestampFromMs(operation.finishedAt),
+    cancelRequested: operation.cancelRequested,
+    error: operation.error,
+    createdBy: operation.createdBy,
+    result: resultOf(operation),
+  });
+}
+
+/** The engine's list filter, limited to the schema-insight kinds. */
+export function toInsightListFilter(request: SchemaInsightOperationListRequest) {
+  return {
+    pageSize: request.pageSize,
+    pageToken: request.pageToken,
+    ...kindAndStateNames(
+      request,
+      SchemaInsightOperationKind,
+      SCHEMA_INSIGHT_OPERATION_KINDS,
+      'a schema-insight operation kind',
+    ),
+    targetId: request.targetId,
+  };
+}
