@@ -10,6 +10,7 @@ import './styles/ui-overlays.css';
 import './styles/shell.css';
 import './styles/pages.css';
 import './styles/backups.css';
+import './styles/backup-insight.css';
 import './styles/schema.css';
 import './styles/operations-pages.css';
 import './styles/trees.css';

@@ -1,6 +1,8 @@
 import type { RouteObject } from 'react-router';
+import { AuditPage } from '../features/audit/components/audit-page';
 import { AuthCallbackPage } from '../features/auth/components/auth-callback-page';
 import { SignInPage } from '../features/auth/components/sign-in-page';
+import { BackupComparePage } from '../features/backups/components/backup-compare-page';
 import { BackupDetailPage } from '../features/backups/components/backup-detail-page';
 import { BackupsPage } from '../features/backups/components/backups-page';
 import { DashboardPage } from '../features/dashboard/components/dashboard-page';
@@ -36,6 +38,7 @@ export const appRoutes: RouteObject[] = [
         children: [
           { index: true, element: <DashboardPage /> },
           { path: 'backups', element: <BackupsPage /> },
+          { path: 'backups/compare', element: <BackupComparePage /> },
           { path: 'backups/:backupId', element: <BackupDetailPage /> },
           { path: 'operations', element: <OperationsPage /> },
           { path: 'operations/:operationId', element: <OperationDetailPage /> },
@@ -46,6 +49,7 @@ export const appRoutes: RouteObject[] = [
           { path: 'schema', element: <SchemaPage /> },
           { path: 'schema/:treeId', element: <SchemaPage /> },
           { path: 'maintenance', element: <MaintenancePage /> },
+          { path: 'audit', element: <AuditPage /> },
           { path: '*', element: <NotFoundPage /> },
         ],
       },

@@ -5,6 +5,9 @@ export const paths = {
   authCallback: '/auth/callback',
   backups: '/backups',
   backup: (backupId: string) => `/backups/${encodeURIComponent(backupId)}`,
+  /** Compare two backups of one tree (`from` is the older). */
+  backupCompare: (from: string, to: string) =>
+    `/backups/compare?${new URLSearchParams({ from, to }).toString()}`,
   operations: '/operations',
   operation: (operationId: string) => `/operations/${encodeURIComponent(operationId)}`,
   schedules: '/schedules',
@@ -14,4 +17,5 @@ export const paths = {
   schema: '/schema',
   schemaTree: (treeId: string) => `/schema/${encodeURIComponent(treeId)}`,
   maintenance: '/maintenance',
+  audit: '/audit',
 } as const;

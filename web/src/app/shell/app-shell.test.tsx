@@ -55,6 +55,7 @@ describe('app shell', () => {
       'Trees',
       'Schema',
       'Maintenance',
+      'Audit',
     ]);
   });
 
@@ -67,6 +68,9 @@ describe('app shell', () => {
     fireEvent.change(select, { target: { value: 'beta' } });
     await waitFor(() => expect(tenantsSeen.at(-1)).toBe('beta'));
     expect(await screen.findByText('via API token · viewer')).toBeTruthy();
+    // The audit trail is for admins: a viewer of beta is not offered it.
+    const nav = within(screen.getByRole('navigation', { name: 'Main' }));
+    expect(nav.queryByRole('link', { name: 'Audit' })).toBeNull();
     expect(JSON.parse(sessionStorage.getItem(SESSION_STORAGE_KEY) ?? '{}')).toMatchObject({
       tenant: 'beta',
     });

@@ -1,4 +1,5 @@
 import { NavLink } from 'react-router';
+import { useRoles } from '../../lib/identity/use-roles';
 import { paths } from '../../lib/paths';
 
 const ITEMS = [
@@ -10,14 +11,20 @@ const ITEMS = [
   { to: paths.trees, label: 'Trees' },
   { to: paths.schema, label: 'Schema' },
   { to: paths.maintenance, label: 'Maintenance' },
+  { to: paths.audit, label: 'Audit', adminOnly: true },
 ] as const;
 
-/** The sections of the console; NavLink marks the current one with aria-current="page". */
+/**
+ * The sections of the console; NavLink marks the current one with aria-current="page". Audit is
+ * listed for admins of the active tenant only (the server refuses everyone else anyway).
+ */
 export function MainNav() {
+  const isAdmin = useRoles().atLeast('admin');
+  const items = ITEMS.filter((item) => !('adminOnly' in item) || isAdmin);
   return (
     <nav className="shell__nav" aria-label="Main">
       <ul>
-        {ITEMS.map((item) => (
+        {items.map((item) => (
           <li key={item.to}>
             <NavLink to={item.to} end={'end' in item && item.end} className="nav-link">
               {item.label}

@@ -1,6 +1,7 @@
 import { createClient, type Client, type Interceptor, type Transport } from '@connectrpc/connect';
 import { createGrpcWebTransport } from '@connectrpc/connect-web';
 import {
+  BackupInsightService,
   createBackupClient,
   createSchemaClient,
   IdentityService,
@@ -20,8 +21,10 @@ export interface Api {
   schema: SchemaClient;
   /** TreeDataService (not in the specs; no typed client). */
   data: Client<typeof TreeDataService>;
-  /** IdentityService (WhoAmI). */
+  /** IdentityService (WhoAmI, ListAuditRecords). */
   identity: Client<typeof IdentityService>;
+  /** BackupInsightService: restore previews and backup diffs (not in the specs). */
+  backupInsight: Client<typeof BackupInsightService>;
 }
 
 /** Builds a transport around the given interceptors; tests pass connect's router transport. */
@@ -42,5 +45,6 @@ export function createApi(
     schema: createSchemaClient(transport),
     data: createClient(TreeDataService, transport),
     identity: createClient(IdentityService, transport),
+    backupInsight: createClient(BackupInsightService, transport),
   };
 }

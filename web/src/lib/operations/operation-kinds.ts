@@ -19,10 +19,16 @@ export function familyOf(kind: StoreOperationKind): OperationFamily {
   return BACKUP_KINDS.has(kind) ? 'backup' : 'schema';
 }
 
-/** Every named kind, for filters. */
+/** Previews and diffs: only BackupInsightService sees them, so the operations pages do not. */
+const BACKUP_INSIGHT_KINDS: ReadonlySet<StoreOperationKind> = new Set([
+  StoreOperationKind.RESTORE_PREVIEW,
+  StoreOperationKind.BACKUP_DIFF,
+]);
+
+/** Every named kind the operations pages list, for filters. */
 export const OPERATION_KINDS: readonly StoreOperationKind[] = Object.values(StoreOperationKind)
   .filter((v): v is StoreOperationKind => typeof v === 'number')
-  .filter((v) => v !== StoreOperationKind.UNSPECIFIED);
+  .filter((v) => v !== StoreOperationKind.UNSPECIFIED && !BACKUP_INSIGHT_KINDS.has(v));
 
 /** Every named state, for filters. */
 export const OPERATION_STATES: readonly StoreOperationState[] = [

@@ -4,6 +4,7 @@ import {
   backupNameError,
   keyPrefixError,
   stepError,
+  throttleError,
   stepValue,
   treeNameError,
 } from './form-checks';
@@ -23,10 +24,18 @@ export interface CaptureDraft {
   setTreeIds: string[];
   crossTreeConsistent: boolean;
   pageSize: string;
+  /** The throttle as typed: blank reads as fast as the server can. */
+  maxEntriesPerSecond: string;
 }
 
 export type CaptureField =
-  'name' | 'treeId' | 'keyPrefix' | 'baseBackupId' | 'setTreeIds' | 'pageSize';
+  | 'name'
+  | 'treeId'
+  | 'keyPrefix'
+  | 'baseBackupId'
+  | 'setTreeIds'
+  | 'pageSize'
+  | 'maxEntriesPerSecond';
 export type CaptureErrors = Partial<Record<CaptureField, string>>;
 
 export function emptyCaptureDraft(kind: CaptureKind, treeId = ''): CaptureDraft {
@@ -39,6 +48,7 @@ export function emptyCaptureDraft(kind: CaptureKind, treeId = ''): CaptureDraft 
     setTreeIds: [],
     crossTreeConsistent: true,
     pageSize: '',
+    maxEntriesPerSecond: '',
   };
 }
 
@@ -47,6 +57,7 @@ export function checkCapture(draft: CaptureDraft): CaptureErrors {
   const errors: CaptureErrors = {
     name: backupNameError(draft.name),
     pageSize: stepError(draft.pageSize, 'Page size'),
+    maxEntriesPerSecond: throttleError(draft.maxEntriesPerSecond),
   };
   if (draft.kind === 'set') {
     const distinct = new Set(draft.setTreeIds);
@@ -79,17 +90,19 @@ export type CaptureRequest =
 export function captureRequest(draft: CaptureDraft): CaptureRequest {
   const name = draft.name.trim();
   const pageSize = stepValue(draft.pageSize);
+  const throttle = draft.maxEntriesPerSecond.trim();
+  const paced = throttle === '' ? {} : { maxEntriesPerSecond: Number(throttle) };
   const scope = {
     treeId: draft.treeId,
     ...(draft.keyPrefix !== '' && { keyPrefix: draft.keyPrefix }),
   };
   switch (draft.kind) {
     case 'full':
-      return { kind: 'full', request: { name, scope, pageSize } };
+      return { kind: 'full', request: { name, scope, pageSize, ...paced } };
     case 'incremental':
       return {
         kind: 'incremental',
-        request: { name, scope, pageSize, baseBackupId: draft.baseBackupId },
+        request: { name, scope, pageSize, ...paced, baseBackupId: draft.baseBackupId },
       };
     case 'set':
       return {
@@ -97,6 +110,7 @@ export function captureRequest(draft: CaptureDraft): CaptureRequest {
         request: {
           name,
           pageSize,
+          ...paced,
           scopes: draft.setTreeIds.map((treeId) => ({ treeId })),
           crossTreeConsistent: draft.crossTreeConsistent,
         },

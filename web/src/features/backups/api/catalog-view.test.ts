@@ -78,8 +78,10 @@ describe('artifact download', () => {
       yield new Uint8Array([5, 6]);
     }
     const seen: number[] = [];
-    const blob = await collectChunks(chunks(), (n) => seen.push(n));
+    const { blob, sha256 } = await collectChunks(chunks(), (n) => seen.push(n));
     expect(seen).toEqual([3, 4, 6]);
     expect([...new Uint8Array(await blob.arrayBuffer())]).toEqual([1, 2, 3, 4, 5, 6]);
+    // sha256 of the bytes 01..06, as `printf '\x01\x02\x03\x04\x05\x06' | sha256sum` says.
+    expect(sha256).toBe('7192385c3c0605de55bb9476ce1d90748190ecb32a8eed7f5207b30cf6a1fe89');
   });
 });

@@ -30,6 +30,16 @@ export function stepValue(text: string): number {
   return text.trim() === '' ? 0 : Number(text);
 }
 
+/** A capture throttle (entries a second) as typed: blank is unpaced, else 1 to 2^32 − 1. */
+export function throttleError(text: string): string | undefined {
+  if (text.trim() === '') return undefined;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1 || value > 0xffff_ffff) {
+    return 'Throttle must be a whole number of entries a second, at least 1';
+  }
+  return undefined;
+}
+
 /** A backup name: 1–200 characters, not only spaces. */
 export function backupNameError(value: string): string | undefined {
   if (value.trim() === '') return 'Name is required';

@@ -28,6 +28,20 @@ describe('start backup form checks', () => {
     expect(captureRequest({ ...draft, pageSize: '250' }).request.pageSize).toBe(250);
   });
 
+  it('the throttle is blank (unpaced, not sent) or a whole number of entries a second', () => {
+    const draft = { ...emptyCaptureDraft('full', 'orders'), name: 'n' };
+    expect(checkCapture({ ...draft, maxEntriesPerSecond: '5000' })).toEqual({});
+    for (const bad of ['0', '2.5', 'fast', '-1', '4294967296']) {
+      expect(checkCapture({ ...draft, maxEntriesPerSecond: bad }).maxEntriesPerSecond).toMatch(
+        /Throttle must be a whole number/,
+      );
+    }
+    expect(captureRequest(draft).request).not.toHaveProperty('maxEntriesPerSecond');
+    expect(
+      captureRequest({ ...draft, maxEntriesPerSecond: '5000' }).request.maxEntriesPerSecond,
+    ).toBe(5000);
+  });
+
   it('an incremental needs its base; the request names it', () => {
     const draft = { ...emptyCaptureDraft('incremental', 'orders'), name: 'inc' };
     expect(checkCapture(draft)).toEqual({ baseBackupId: 'Pick the backup to build on' });

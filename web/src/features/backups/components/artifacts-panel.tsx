@@ -22,7 +22,7 @@ export function ArtifactsPanel({ manifest, caps }: ArtifactsPanelProps) {
   const [overrideError, setOverrideError] = useState<string>();
   const guard = caps.guard(StoreBackupApiOperation.EXPORT_ARTIFACT);
   const busy = exporter.isPending;
-  const exporting = manifest.artifacts.find((a) => a.artifactId === exporter.variables);
+  const exporting = exporter.variables;
 
   const startExport = (artifact: BackupArtifact) => {
     if (needsHealthOverride(manifest)) {
@@ -30,7 +30,7 @@ export function ArtifactsPanel({ manifest, caps }: ArtifactsPanelProps) {
       setOverrideError(undefined);
       setConfirming(artifact);
     } else {
-      exporter.mutate(artifact.artifactId);
+      exporter.mutate(artifact);
     }
   };
 
@@ -74,7 +74,7 @@ export function ArtifactsPanel({ manifest, caps }: ArtifactsPanelProps) {
                   <td>
                     <GuardedButton
                       {...guard}
-                      busy={busy && exporter.variables === artifact.artifactId}
+                      busy={busy && exporter.variables?.artifactId === artifact.artifactId}
                       disabled={busy}
                       aria-label={`Export ${artifact.artifactId}`}
                       onClick={() => startExport(artifact)}
@@ -87,6 +87,11 @@ export function ArtifactsPanel({ manifest, caps }: ArtifactsPanelProps) {
             </tbody>
           </table>
         </div>
+      )}
+      {manifest.artifacts.length > 0 && (
+        <p className="muted">
+          An export is saved only when its size and SHA-256 match the values above.
+        </p>
       )}
       {busy && exporting && (
         <ProgressBar
@@ -109,7 +114,7 @@ export function ArtifactsPanel({ manifest, caps }: ArtifactsPanelProps) {
             setOverrideError('Tick the box to export it anyway.');
             return;
           }
-          exporter.mutate(confirming.artifactId);
+          exporter.mutate(confirming);
           setConfirming(null);
         }}
       >

@@ -1,20 +1,25 @@
 import { create } from '@bufbuild/protobuf';
 import { BackupHealthStatus, StoreRestoreMode, backupV1 } from '@store/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderApp } from '../../../testing/render-app';
 import { backupsServer, manifest } from './backups-test-server';
 
-function described(health = BackupHealthStatus.HEALTHY) {
+/** Four bytes and their SHA-256 (`printf 'data' | sha256sum`). */
+const ARTIFACT_BYTES = new TextEncoder().encode('data');
+const ARTIFACT_SHA256 = '3a6eb0790f39ac87c94f3856b2dd2c5d110e6811602261a9a923d3bb23adc8b7';
+
+function described(
+  health = BackupHealthStatus.HEALTHY,
+  artifact = { byteSize: 2048n, sha256: 'ab'.repeat(32) },
+) {
   return create(backupV1.BackupChainResponseSchema, {
     found: true,
     manifest: manifest({
       backupId: 'bk-1',
       name: 'nightly',
       lastHealthStatus: health,
-      artifacts: [
-        { artifactId: 'part-00001', byteSize: 2048n, sha256: 'ab'.repeat(32), entryCount: 3n },
-      ],
+      artifacts: [{ artifactId: 'part-00001', ...artifact, entryCount: 3n }],
     }),
     chainBackupIds: ['bk-0', 'bk-1'],
     dependantBackupIds: ['bk-2'],
@@ -118,6 +123,49 @@ describe('backup detail', () => {
     expect(calls.startRestore[0]).toMatchObject({
       mode: StoreRestoreMode.NEW_TREE,
       targetTreeId: 'copy',
+    });
+  });
+
+  describe('an export is saved only when its bytes are the manifest’s', () => {
+    const expected = { byteSize: BigInt(ARTIFACT_BYTES.length), sha256: ARTIFACT_SHA256 };
+    let saved: Blob[];
+    beforeEach(() => {
+      saved = [];
+      vi.spyOn(URL, 'createObjectURL').mockImplementation((blob) => {
+        saved.push(blob as Blob);
+        return 'blob:test';
+      });
+      vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => undefined);
+    });
+    afterEach(() => vi.restoreAllMocks());
+
+    async function exportWith(exported: Uint8Array[]) {
+      const { app } = backupsServer({
+        described: described(BackupHealthStatus.HEALTHY, expected),
+        exported,
+      });
+      renderApp(app, '/backups/bk-1');
+      fireEvent.click(await enabledButton('Export part-00001'));
+    }
+
+    it('bytes whose SHA-256 matches are saved, and the toast says they were verified', async () => {
+      await exportWith([ARTIFACT_BYTES.subarray(0, 2), ARTIFACT_BYTES.subarray(2)]);
+      expect(await screen.findByText(/SHA-256 verified against the manifest/)).toBeTruthy();
+      expect(saved).toHaveLength(1);
+      expect(new Uint8Array(await saved[0]!.arrayBuffer())).toEqual(ARTIFACT_BYTES);
+    });
+
+    it('bytes of the right size with another SHA-256 are refused and not saved', async () => {
+      await exportWith([new TextEncoder().encode('dat!')]);
+      expect(await screen.findByText(/SHA-256 of part-00001 is .*nothing was saved/)).toBeTruthy();
+      expect(screen.getByText('Export failed')).toBeTruthy();
+      expect(saved).toEqual([]);
+    });
+
+    it('an empty download (the server sent empty chunks) is refused and not saved', async () => {
+      await exportWith([new Uint8Array(0), new Uint8Array(0)]);
+      expect(await screen.findByText(/server sent no bytes for part-00001/)).toBeTruthy();
+      expect(saved).toEqual([]);
     });
   });
 

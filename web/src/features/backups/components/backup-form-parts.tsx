@@ -28,6 +28,18 @@ export function StepSizeField({
   );
 }
 
+/** An optional capture throttle, so a backup of a busy tree spares the live database. */
+export function ThrottleField(input: Omit<TextFieldProps, 'label'>) {
+  return (
+    <TextField
+      label="Throttle (optional)"
+      hint="Entries read a second at most; blank reads as fast as the server can."
+      inputMode="numeric"
+      {...input}
+    />
+  );
+}
+
 /** An optional key prefix that narrows the operation to the keys starting with it. */
 export function KeyPrefixField({ hint, ...input }: TextFieldProps & { hint: string }) {
   return <TextField hint={hint} className="mono" {...input} />;

@@ -1,5 +1,6 @@
 import { StoreBackupApiOperation } from '@store/contract';
 import { useState } from 'react';
+import { useNavigate } from 'react-router';
 import { Button } from '../../../components/ui/button';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { ErrorBanner } from '../../../components/ui/error-banner';
@@ -7,7 +8,14 @@ import { GuardedButton } from '../../../components/ui/guarded-button';
 import { PageHeader } from '../../../components/ui/page-header';
 import { Spinner } from '../../../components/ui/spinner';
 import { useBackupCapabilities } from '../../../lib/capabilities/use-backup-capabilities';
+import { paths } from '../../../lib/paths';
 import { useActiveTenant } from '../../../lib/services';
+import {
+  compareBlocker,
+  compareOrder,
+  toggleCompare,
+  type CompareSelection,
+} from '../api/compare-selection';
 import { emptyCaptureDraft } from '../api/capture-draft';
 import { EMPTY_FILTERS, isFiltered } from '../api/catalog-filters';
 import { useCatalogFilters } from '../hooks/use-catalog-filters';
@@ -29,6 +37,13 @@ export function BackupsPage() {
   const [starting, setStarting] = useState(false);
   // Tokens of the pages before the shown one: "Previous" walks back without the server's help.
   const [previousPages, setPreviousPages] = useState<string[]>([]);
+  const [comparing, setComparing] = useState<CompareSelection>([]);
+  const navigate = useNavigate();
+  const blocker = compareBlocker(comparing);
+  const compare = () => {
+    const pair = compareOrder(comparing);
+    if (pair) void navigate(paths.backupCompare(pair[0].backupId, pair[1].backupId));
+  };
 
   const backups = list.data?.backups ?? [];
   const nextToken = list.data?.nextPageToken ?? '';
@@ -87,7 +102,25 @@ export function BackupsPage() {
             : 'Start a full backup of a tree; incrementals and sets build on it.'}
         </EmptyState>
       )}
-      {backups.length > 0 && <CatalogTable backups={backups} />}
+      {backups.length > 0 && (
+        <>
+          <div className="compare-bar" role="group" aria-label="Compare two backups">
+            <span className="muted">
+              {comparing.length === 0
+                ? 'Tick two backups of one tree to see what changed between them.'
+                : `${comparing.length} of 2 picked${blocker && comparing.length === 2 ? `: ${blocker}` : ''}`}
+            </span>
+            <Button onClick={compare} disabled={blocker !== undefined} title={blocker}>
+              Compare
+            </Button>
+          </div>
+          <CatalogTable
+            backups={backups}
+            selected={comparing.map((b) => b.backupId)}
+            onToggle={(backup) => setComparing(toggleCompare(comparing, backup))}
+          />
+        </>
+      )}
       {(filters.page || nextToken) && (
         <nav className="bk-pager" aria-label="Catalog pages">
           <Button onClick={previousPage} disabled={!filters.page || list.isFetching}>

@@ -1,8 +1,11 @@
 import { create, type MessageInitShape } from '@bufbuild/protobuf';
 import { timestampFromMs } from '@bufbuild/protobuf/wkt';
-import { Code, ConnectError, type ConnectRouter } from '@connectrpc/connect';
+import { Code, ConnectError, type ConnectRouter, type ServiceImpl } from '@connectrpc/connect';
 import {
+  BackupComparisonKind,
   BackupControlService,
+  BackupDifferenceChange,
+  BackupInsightService,
   BackupKind,
   BackupManifestSchema,
   IdentityService,
@@ -10,8 +13,10 @@ import {
   StoreBackupApiOperation,
   StoreOperationKind,
   StoreOperationPageSchema,
+  StoreOperationState,
   TreeDataService,
   type BackupCatalogRequest,
+  type RestorePreviewRequest,
   type BackupManifest,
   type backupV1,
 } from '@store/contract';
@@ -44,6 +49,10 @@ export function backupsServer(
     described?: backupV1.BackupChainResponse | null;
     /** Whether DeleteBackup refuses a non-cascade delete (dependants exist). */
     refuseDelete?: boolean;
+    /** BackupInsightService: whether its preview's tree has changed by now (asked per call). */
+    insight?: { treeChanged: () => boolean };
+    /** The chunks ExportArtifact streams (none unless given). */
+    exported?: Uint8Array[];
   } = {},
 ) {
   const calls = {
@@ -52,6 +61,7 @@ export function backupsServer(
     startIncremental: [] as backupV1.BackupIncrementalCaptureRequestMessage[],
     startRestore: [] as backupV1.RestoreRequestMessage[],
     deletes: [] as backupV1.BackupDeleteRequest[],
+    previews: [] as RestorePreviewRequest[],
   };
   const pages = options.pages ?? {};
   const routes = (router: ConnectRouter) => {
@@ -97,6 +107,9 @@ export function backupsServer(
         }
         return { deleted: true, deletedBackupIds: [request.backupId] };
       },
+      async *exportArtifact() {
+        for (const data of options.exported ?? []) yield { data };
+      },
       getBackupOperationStatus: () => ({}),
       listBackupOperations: () => create(StoreOperationPageSchema, {}),
     });
@@ -104,6 +117,56 @@ export function backupsServer(
       getSchemaOperationStatus: () => ({}),
       listSchemaOperations: () => create(StoreOperationPageSchema, {}),
     });
+    const insight = options.insight;
+    if (insight) router.service(BackupInsightService, previewService(insight, calls.previews));
   };
   return { calls, app: createTestApp(routes, { session: testSession }) };
+}
+
+/** A BackupInsightService whose every preview succeeded at tree sequence 7 with two differences. */
+function previewService(
+  insight: { treeChanged: () => boolean },
+  previews: RestorePreviewRequest[],
+): Partial<ServiceImpl<typeof BackupInsightService>> {
+  return {
+    startRestorePreview: (request) => {
+      previews.push(request);
+      return {
+        operationId: `op-preview-${previews.length}`,
+        kind: StoreOperationKind.RESTORE_PREVIEW,
+      };
+    },
+    getBackupInsightOperationStatus: (request) => ({
+      status: {
+        operationId: request.operationId,
+        kind: StoreOperationKind.RESTORE_PREVIEW,
+        state: StoreOperationState.SUCCEEDED,
+      },
+    }),
+    getBackupComparison: (request) => {
+      const changed = insight.treeChanged();
+      return {
+        report: {
+          operationId: request.operationId,
+          kind: BackupComparisonKind.RESTORE_PREVIEW,
+          treeId: 'orders',
+          counts: { added: 1n, changed: 1n, removed: 0n, unchanged: 5n },
+          treeSequence: 7n,
+        },
+        treeChanged: changed,
+        currentTreeSequence: changed ? 9n : 7n,
+      };
+    },
+    listBackupDifferences: (request) => ({
+      differences: [
+        {
+          key: 'a',
+          change: BackupDifferenceChange.CHANGED,
+          beforeJson: '{"v":2}',
+          afterJson: '{"v":1}',
+        },
+        { key: 'b', change: BackupDifferenceChange.ADDED, afterJson: '"new"' },
+      ].filter((d) => request.changes.length === 0 || request.changes.includes(d.change)),
+    }),
+  };
 }

@@ -10,13 +10,27 @@ import { HealthBadge } from './health-badge';
  * One page of the catalog. Its own table rather than the shared one: each row carries
  * data-testid="backup-row", which the time-to-first-row benchmark waits for.
  */
-export function CatalogTable({ backups }: { backups: readonly BackupManifest[] }) {
+export function CatalogTable({
+  backups,
+  selected,
+  onToggle,
+}: {
+  backups: readonly BackupManifest[];
+  /** Backups ticked to compare (select two → compare). */
+  selected?: readonly string[];
+  onToggle?: (backup: BackupManifest) => void;
+}) {
   return (
     <div className="table-wrap">
       <table className="table">
         <caption className="visually-hidden">Backups, newest first</caption>
         <thead>
           <tr>
+            {onToggle && (
+              <th scope="col">
+                <span className="visually-hidden">Compare</span>
+              </th>
+            )}
             <th scope="col">Backup</th>
             <th scope="col">Tree</th>
             <th scope="col">Kind</th>
@@ -33,6 +47,16 @@ export function CatalogTable({ backups }: { backups: readonly BackupManifest[] }
         <tbody>
           {backups.map((backup) => (
             <tr key={backup.backupId} data-testid="backup-row">
+              {onToggle && (
+                <td>
+                  <input
+                    type="checkbox"
+                    aria-label={`Compare ${backup.name || backup.backupId}`}
+                    checked={selected?.includes(backup.backupId) ?? false}
+                    onChange={() => onToggle(backup)}
+                  />
+                </td>
+              )}
               <td>
                 <Link to={paths.backup(backup.backupId)}>{backup.name || backup.backupId}</Link>
                 <div className="muted mono bk-small">{backup.backupId}</div>

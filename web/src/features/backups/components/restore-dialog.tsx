@@ -1,6 +1,5 @@
 import { StoreRestoreMode, type BackupManifest } from '@store/contract';
 import { useState, type SubmitEvent } from 'react';
-import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { Field } from '../../../components/ui/field';
 import { useActiveTenant } from '../../../lib/services';
@@ -16,6 +15,7 @@ import {
 import { useStartRestoreMutation } from '../hooks/use-start-restore-mutation';
 import { FormFooter, KeyPrefixField, StepSizeField } from './backup-form-parts';
 import { HealthOverride } from './health-override';
+import { RestoreConfirmation } from './restore-confirmation';
 
 export interface RestoreDialogProps {
   open: boolean;
@@ -85,31 +85,15 @@ function RestoreForm({ manifest, coldAllowed, onClose }: Omit<RestoreDialogProps
 
   if (confirming) {
     return (
-      <div className="stack" role="group" aria-label="Confirm the in-place restore">
-        <p>
-          Replace the contents of tree <strong>{target}</strong> in tenant <strong>{tenant}</strong>{' '}
-          with backup <strong className="mono">{manifest.backupId}</strong>
-          {draft.keyPrefix && (
-            <>
-              {' '}
-              (keys under <span className="mono">{draft.keyPrefix}</span>)
-            </>
-          )}
-          ?
-        </p>
-        <p className="muted">
-          Writes made to the tree after the backup are replaced. You can revert from the restore’s
-          operation page once it has finished.
-        </p>
-        <div className="bk-actions">
-          <Button onClick={() => setConfirming(false)} disabled={start.isPending} autoFocus>
-            Back
-          </Button>
-          <Button variant="danger" onClick={send} busy={start.isPending}>
-            Restore in place
-          </Button>
-        </div>
-      </div>
+      <RestoreConfirmation
+        manifest={manifest}
+        draft={draft}
+        tenant={tenant}
+        target={target}
+        pending={start.isPending}
+        onBack={() => setConfirming(false)}
+        onRestore={send}
+      />
     );
   }
 

@@ -11,7 +11,7 @@ import {
 } from '../api/capture-draft';
 import { useStartCaptureMutation } from '../hooks/use-start-capture-mutation';
 import { BaseBackupPicker } from './base-backup-picker';
-import { FormFooter, KeyPrefixField, StepSizeField } from './backup-form-parts';
+import { FormFooter, KeyPrefixField, StepSizeField, ThrottleField } from './backup-form-parts';
 import { SetTreesPicker } from './set-trees-picker';
 
 export interface StartBackupDialogProps {
@@ -148,6 +148,11 @@ function StartBackupForm({ initial, trees, onClose }: Omit<StartBackupDialogProp
         value={draft.pageSize}
         error={errors.pageSize}
         onChange={(pageSize) => update({ pageSize })}
+      />
+      <ThrottleField
+        value={draft.maxEntriesPerSecond}
+        error={errors.maxEntriesPerSecond}
+        onChange={(maxEntriesPerSecond) => update({ maxEntriesPerSecond })}
       />
       <FormFooter
         error={start.error}

@@ -2,27 +2,39 @@ import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { formatBytes } from '../../../lib/format';
 import { useApi, useToast } from '../../../lib/services';
-import { artifactFileName, collectChunks, saveBlob } from '../api/artifact-download';
+import {
+  artifactFileName,
+  collectChunks,
+  saveBlob,
+  verifyDownload,
+  type ExpectedArtifact,
+} from '../api/artifact-download';
 
 /**
  * Streams one artifact through ExportArtifact into a browser download, with the bytes received
- * so far for a progress bar.
+ * so far for a progress bar. The bytes are saved only when their size and SHA-256 are the
+ * manifest's; otherwise the export fails with what differed.
  */
 export function useExportArtifact(backupId: string) {
   const api = useApi();
   const toast = useToast();
   const [bytesReceived, setBytesReceived] = useState(0);
   const mutation = useMutation({
-    mutationFn: async (artifactId: string) => {
+    mutationFn: async (artifact: ExpectedArtifact) => {
       setBytesReceived(0);
-      const chunks = api.backup.exportArtifact(backupId, artifactId);
-      const blob = await collectChunks(chunks, setBytesReceived);
-      saveBlob(blob, artifactFileName(backupId, artifactId));
-      return blob.size;
+      const chunks = api.backup.exportArtifact(backupId, artifact.artifactId);
+      const download = await collectChunks(chunks, setBytesReceived);
+      verifyDownload(download, artifact);
+      saveBlob(download.blob, artifactFileName(backupId, artifact.artifactId));
+      return download.blob.size;
     },
     meta: { errorTitle: 'Export failed' },
-    onSuccess: (size, artifactId) =>
-      toast({ tone: 'success', title: `Downloaded ${artifactId}`, detail: formatBytes(size) }),
+    onSuccess: (size, artifact) =>
+      toast({
+        tone: 'success',
+        title: `Downloaded ${artifact.artifactId}`,
+        detail: `${formatBytes(size)}, SHA-256 verified against the manifest`,
+      }),
   });
   return { ...mutation, bytesReceived };
 }

@@ -15,6 +15,7 @@ import {
   useGetPolicyQuery,
   useSetPolicyMutation,
 } from '../hooks/use-policy';
+import { DryRunButton, DryRunResult, usePolicyDryRun } from './policy-dry-run';
 import { PolicyFields, policyDraftFrom, toPolicyInit } from './policy-fields';
 import { SchemaSection } from './schema-section';
 
@@ -102,6 +103,8 @@ function PolicyEditor({
   // Checked on every keystroke: the syntax error and its position show before anything is sent.
   const check = checkPolicyDraft(draft);
   const errors = check.ok ? {} : check.errors;
+  const dryRun = usePolicyDryRun(treeId);
+  const draftSchema = check.ok ? check.policy.jsonSchema : null;
 
   return (
     <form
@@ -117,6 +120,13 @@ function PolicyEditor({
         onChange={(next) => {
           setDraft(next);
           setPolicy.reset();
+          // Switching a stored AUDIT policy to ENFORCE starts a dry run at once (issue 16): the
+          // admin sees what would be refused before pressing Set policy.
+          const switched = policy?.mode === StoreSchemaMode.AUDIT && draft.mode !== 'ENFORCE';
+          const nextCheck = checkPolicyDraft(next);
+          if (switched && next.mode === 'ENFORCE' && nextCheck.ok) {
+            dryRun.begin(nextCheck.policy.jsonSchema);
+          }
         }}
         errors={errors}
       />
@@ -135,6 +145,7 @@ function PolicyEditor({
         >
           Set policy
         </GuardedButton>
+        <DryRunButton dryRun={dryRun} jsonSchema={draftSchema} />
         {policy && (
           <GuardedButton
             variant="danger"
@@ -145,6 +156,11 @@ function PolicyEditor({
           </GuardedButton>
         )}
       </div>
+      <DryRunResult
+        dryRun={dryRun}
+        jsonSchema={draftSchema}
+        switchingToEnforce={policy?.mode === StoreSchemaMode.AUDIT && draft.mode === 'ENFORCE'}
+      />
       <ConfirmDialog
         open={confirmClear}
         title="Clear the policy?"

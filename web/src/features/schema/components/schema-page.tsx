@@ -10,6 +10,7 @@ import { ComplianceSection } from './compliance-section';
 import { DeadLettersSection } from './dead-letters-section';
 import { PolicySection } from './policy-section';
 import { RemediationSection } from './remediation-section';
+import { ReplaySection } from './replay-section';
 import { TreePicker } from './tree-picker';
 import { VersionSection } from './version-section';
 
@@ -19,6 +20,7 @@ const SECTIONS = [
   ['remediation', 'Remediation'],
   ['compliance', 'Compliance scans'],
   ['dead-letters', 'Dead letters'],
+  ['replay', 'Fix and replay'],
 ] as const;
 
 /** /schema and /schema/:treeId — schema governance of one tree. */
@@ -73,6 +75,7 @@ function TreeSchema({ treeId }: { treeId: string }) {
       <RemediationSection treeId={treeId} caps={caps} />
       <ComplianceSection treeId={treeId} caps={caps} />
       <DeadLettersSection treeId={treeId} caps={caps} />
+      <ReplaySection treeId={treeId} />
     </>
   );
 }

@@ -1,10 +1,14 @@
+import { useState } from 'react';
 import { Button } from '../../../components/ui/button';
+import { GuardedButton } from '../../../components/ui/guarded-button';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { ErrorBanner } from '../../../components/ui/error-banner';
 import { PageHeader } from '../../../components/ui/page-header';
 import { Spinner } from '../../../components/ui/spinner';
 import { useActiveTenant } from '../../../lib/services';
+import { useEntryWritePermission } from '../hooks/use-entry-write-permission';
 import { useListTreesQuery } from '../hooks/use-list-trees-query';
+import { ImportEntriesDialog } from './import-entries-dialog';
 import { TreesTable } from './trees-table';
 
 /** /trees: the tenant's trees with entry counts, policies and dead letters. */
@@ -12,6 +16,8 @@ export function TreesPage() {
   const tenant = useActiveTenant();
   const trees = useListTreesQuery();
   const rows = trees.data?.pages.flatMap((page) => page.trees) ?? [];
+  const write = useEntryWritePermission();
+  const [importing, setImporting] = useState(false);
 
   return (
     <>
@@ -22,7 +28,17 @@ export function TreesPage() {
             Trees of tenant <strong>{tenant}</strong>: open one to browse, put and delete entries.
           </>
         }
+        actions={
+          <GuardedButton
+            allowed={write.allowed}
+            reason={write.reason}
+            onClick={() => setImporting(true)}
+          >
+            Import JSON Lines
+          </GuardedButton>
+        }
       />
+      {importing && <ImportEntriesDialog onClose={() => setImporting(false)} />}
       {trees.error && (
         <ErrorBanner
           title="Could not load trees"

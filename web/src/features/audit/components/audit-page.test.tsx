@@ -1,0 +1,95 @@
+import { create } from '@bufbuild/protobuf';
+import { timestampFromMs } from '@bufbuild/protobuf/wkt';
+import type { ConnectRouter } from '@connectrpc/connect';
+import { Code, ConnectError } from '@connectrpc/connect';
+import {
+  BackupControlService,
+  IdentityService,
+  ListAuditRecordsResponseSchema,
+  SchemaControlService,
+  StoreOperationPageSchema,
+  type ListAuditRecordsRequest,
+} from '@store/contract';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { whoAmI } from '../../../testing/fixtures';
+import { createTestApp, renderApp, testSession } from '../../../testing/render-app';
+
+const record = (id: string, method: string, outcome = 'OK') => ({
+  recordId: id,
+  time: timestampFromMs(Date.UTC(2026, 10, 24, 10, 0, 0)),
+  tenantId: 'acme',
+  subject: 'token:t-1',
+  service: 'store.data.v1.TreeDataService',
+  method,
+  targetId: 'orders',
+  outcome,
+  clientAddress: '203.0.113.7',
+  detail: outcome === 'OK' ? '' : 'PutEntry is not permitted for this caller',
+});
+
+function server(roles: string[] = ['admin']) {
+  const requests: ListAuditRecordsRequest[] = [];
+  const routes = (router: ConnectRouter) => {
+    router.service(IdentityService, {
+      whoAmI: () => whoAmI({ tenants: [{ tenantId: 'acme', roles }] }),
+      listAuditRecords: (req) => {
+        requests.push(req);
+        if (!roles.includes('admin')) {
+          throw new ConnectError('not permitted', Code.PermissionDenied);
+        }
+        return create(ListAuditRecordsResponseSchema, {
+          records:
+            req.pageToken === ''
+              ? [record('r-2', 'DeleteEntry', 'PERMISSION_DENIED'), record('r-1', 'PutEntry')]
+              : [record('r-0', 'SetPolicy')],
+          nextPageToken: req.pageToken === '' ? 'page-2' : '',
+        });
+      },
+    });
+    router.service(BackupControlService, {
+      listBackupOperations: () => create(StoreOperationPageSchema, {}),
+    });
+    router.service(SchemaControlService, {
+      listSchemaOperations: () => create(StoreOperationPageSchema, {}),
+    });
+  };
+  return { requests, app: createTestApp(routes, { session: testSession }) };
+}
+
+describe('audit page', () => {
+  it('lists the records with subject, method, target, outcome and address; Load more follows the token', async () => {
+    const { app, requests } = server();
+    renderApp(app, '/audit');
+    const table = await screen.findByRole('table');
+    const rows = within(table).getAllByRole('row');
+    expect(rows.map((r) => r.textContent)).toEqual([
+      expect.stringContaining('Client address'),
+      expect.stringMatching(/token:t-1.*DeleteEntry.*orders.*PERMISSION_DENIED.*203\.0\.113\.7/),
+      expect.stringMatching(/PutEntry.*OK/),
+    ]);
+    fireEvent.click(screen.getByRole('button', { name: 'Load more' }));
+    expect(await screen.findByText('SetPolicy')).toBeTruthy();
+    expect(requests.at(-1)?.pageToken).toBe('page-2');
+    expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
+  });
+
+  it('sends the URL filters and writes new ones back to the URL', async () => {
+    const { app, requests } = server();
+    const { router } = renderApp(app, '/audit?method=PutEntry');
+    await screen.findByRole('table');
+    expect(requests[0]).toMatchObject({ method: 'PutEntry', subject: '', outcome: '' });
+    fireEvent.change(screen.getByLabelText('Outcome'), {
+      target: { value: 'PERMISSION_DENIED' },
+    });
+    await waitFor(() => expect(requests.at(-1)?.outcome).toBe('PERMISSION_DENIED'));
+    expect(router.state.location.search).toBe('?method=PutEntry&outcome=PERMISSION_DENIED');
+  });
+
+  it('tells a non-admin the trail is for admins and does not ask the server', async () => {
+    const { app, requests } = server(['operator']);
+    renderApp(app, '/audit');
+    expect(await screen.findByText('Admins only')).toBeTruthy();
+    expect(requests).toEqual([]);
+  });
+});

@@ -1,0 +1,47 @@
+import type { AuditRecord } from '@store/contract';
+import { Badge, type BadgeTone } from '../../../components/ui/badge';
+import { Table, type Column } from '../../../components/ui/table';
+import { Time } from '../../../components/ui/time';
+
+const REFUSALS = new Set(['UNAUTHENTICATED', 'PERMISSION_DENIED', 'RESOURCE_EXHAUSTED']);
+
+function outcomeTone(outcome: string): BadgeTone {
+  if (outcome === 'OK') return 'success';
+  return REFUSALS.has(outcome) ? 'danger' : 'warning';
+}
+
+const dash = <span className="muted">—</span>;
+
+const columns: readonly Column<AuditRecord>[] = [
+  { id: 'time', header: 'Time', cell: (r) => <Time value={r.time} /> },
+  { id: 'subject', header: 'Subject', cell: (r) => r.subject || dash },
+  {
+    id: 'method',
+    header: 'Method',
+    cell: (r) => <span title={r.service}>{r.method}</span>,
+  },
+  { id: 'target', header: 'Target', cell: (r) => r.targetId || dash },
+  {
+    id: 'outcome',
+    header: 'Outcome',
+    cell: (r) => (
+      <span title={r.detail || undefined}>
+        <Badge tone={outcomeTone(r.outcome)}>{r.outcome}</Badge>
+      </span>
+    ),
+  },
+  { id: 'client', header: 'Client address', cell: (r) => r.clientAddress || dash },
+];
+
+/** The audit records as a table, newest first; the refusal's message is on the outcome's hover. */
+export function AuditTable({ records }: { records: readonly AuditRecord[] }) {
+  return (
+    <Table
+      caption="Audit records, newest first"
+      captionHidden
+      columns={columns}
+      rows={records}
+      rowKey={(r) => r.recordId}
+    />
+  );
+}

@@ -1,0 +1,81 @@
+import { useEffect, useRef } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { ErrorBanner } from '../../../components/ui/error-banner';
+import { PageHeader } from '../../../components/ui/page-header';
+import { Spinner } from '../../../components/ui/spinner';
+import { paths } from '../../../lib/paths';
+import { useActiveTenant } from '../../../lib/services';
+import { useStartBackupDiffMutation } from '../hooks/use-backup-comparison';
+import { ComparisonView } from './comparison-view';
+
+/**
+ * /backups/compare?from=A&to=B — what changed between two backups of one tree, from their
+ * artifacts alone. The diff's operation id joins the URL once started, so a reload shows the same
+ * diff instead of starting another.
+ */
+export function BackupComparePage() {
+  const tenant = useActiveTenant();
+  const [params, setParams] = useSearchParams();
+  const from = params.get('from') ?? '';
+  const to = params.get('to') ?? '';
+  const operationId = params.get('diff') ?? '';
+  const start = useStartBackupDiffMutation();
+  const started = useRef(false);
+
+  useEffect(() => {
+    if (operationId || started.current || !from || !to) return;
+    started.current = true;
+    start.mutate(
+      { fromBackupId: from, toBackupId: to },
+      {
+        onSuccess: (handle) =>
+          setParams(
+            (current) => {
+              const next = new URLSearchParams(current);
+              next.set('diff', handle.operationId);
+              return next;
+            },
+            { replace: true },
+          ),
+      },
+    );
+  }, [operationId, from, to, start, setParams]);
+
+  return (
+    <>
+      <PageHeader
+        title="Compare backups"
+        description={
+          <>
+            In tenant <strong>{tenant}</strong>: <BackupLink id={from} /> (before) →{' '}
+            <BackupLink id={to} /> (after).
+          </>
+        }
+      />
+      {(!from || !to) && (
+        <p>
+          Pick two backups in the <Link to={paths.backups}>catalog</Link> to compare them.
+        </p>
+      )}
+      {start.error && <ErrorBanner title="Could not compare the backups" error={start.error} />}
+      {start.isPending && <Spinner label="Starting the diff…" />}
+      {operationId && (
+        <ComparisonView
+          operationId={operationId}
+          title="Backup diff"
+          legend="Before: what the first backup restores. After: what the second restores."
+        />
+      )}
+    </>
+  );
+}
+
+function BackupLink({ id }: { id: string }) {
+  return id ? (
+    <Link to={paths.backup(id)} className="mono">
+      {id}
+    </Link>
+  ) : (
+    <span className="muted">(none)</span>
+  );
+}

@@ -1,0 +1,99 @@
+import { StoreOperationState } from '@store/contract';
+import type { ReactNode } from 'react';
+import { OperationProgress } from '../../../components/operations/operation-progress';
+import { OperationStateBadge } from '../../../components/operations/operation-state-badge';
+import { Button } from '../../../components/ui/button';
+import { ErrorBanner } from '../../../components/ui/error-banner';
+import { Spinner } from '../../../components/ui/spinner';
+import { isActiveState } from '../../../lib/operations/operation-kinds';
+import {
+  useBackupComparisonQuery,
+  useCancelInsightOperationMutation,
+  useInsightOperationQuery,
+} from '../hooks/use-backup-comparison';
+import { ComparisonCounts } from './comparison-counts';
+import { DifferencesList } from './differences-list';
+
+export interface ComparisonViewProps {
+  operationId: string;
+  /** "Restore preview" or "Backup diff": names the counts and messages. */
+  title: string;
+  /** What "before" and "after" mean here, shown above the differences. */
+  legend: ReactNode;
+}
+
+/**
+ * A preview's or diff's run: its progress (with cancel) while it runs, then the counts first and
+ * the differences below them once it succeeded; a failure shows its gRPC code and message.
+ */
+export function ComparisonView({ operationId, title, legend }: ComparisonViewProps) {
+  const operation = useInsightOperationQuery(operationId);
+  const status = operation.data;
+  const succeeded = status?.state === StoreOperationState.SUCCEEDED;
+  const comparison = useBackupComparisonQuery(operationId, succeeded);
+  const cancel = useCancelInsightOperationMutation();
+
+  if (operation.error) {
+    return (
+      <ErrorBanner title={`Could not follow the ${title.toLowerCase()}`} error={operation.error} />
+    );
+  }
+  if (!status) return <Spinner label={`Starting the ${title.toLowerCase()}…`} />;
+  if (isActiveState(status.state)) {
+    return (
+      <div className="stack" aria-label={`${title} running`}>
+        <p>
+          {title}{' '}
+          <OperationStateBadge state={status.state} cancelRequested={status.cancelRequested} />
+        </p>
+        <OperationProgress operation={status} />
+        <div>
+          <Button
+            onClick={() => cancel.mutate(operationId)}
+            busy={cancel.isPending}
+            disabled={status.cancelRequested}
+          >
+            Cancel {title.toLowerCase()}
+          </Button>
+        </div>
+      </div>
+    );
+  }
+  if (status.state === StoreOperationState.FAILED) {
+    return (
+      <div className="error-banner" role="alert">
+        <div>
+          <p className="error-banner__title">The {title.toLowerCase()} failed</p>
+          <p className="error-banner__detail">
+            {status.error?.code}: {status.error?.message}
+          </p>
+        </div>
+      </div>
+    );
+  }
+  if (status.state === StoreOperationState.CANCELLED) {
+    return <p className="muted">The {title.toLowerCase()} was cancelled.</p>;
+  }
+  if (comparison.error) {
+    return (
+      <ErrorBanner title={`Could not load the ${title.toLowerCase()}`} error={comparison.error} />
+    );
+  }
+  const report = comparison.data?.report;
+  if (!report) return <Spinner label={`Loading the ${title.toLowerCase()}…`} />;
+  return (
+    <div className="stack">
+      <ComparisonCounts counts={report.counts} label={`${title} counts`} />
+      <p className="muted bk-small">
+        {legend}
+        {report.keyPrefix && (
+          <>
+            {' '}
+            Keys under <span className="mono">{report.keyPrefix}</span> only.
+          </>
+        )}
+      </p>
+      <DifferencesList operationId={operationId} />
+    </div>
+  );
+}

@@ -1,0 +1,100 @@
+import { BackupDifferenceChange } from '@store/contract';
+import { useState } from 'react';
+import { Badge, type BadgeTone } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { ErrorBanner } from '../../../components/ui/error-banner';
+import { Spinner } from '../../../components/ui/spinner';
+import { useBackupDifferencesQuery } from '../hooks/use-backup-comparison';
+import { JsonDiffView } from './json-diff-view';
+
+const CHANGES: Record<BackupDifferenceChange, [string, BadgeTone]> = {
+  [BackupDifferenceChange.UNSPECIFIED]: ['Unknown', 'neutral'],
+  [BackupDifferenceChange.ADDED]: ['Added', 'success'],
+  [BackupDifferenceChange.CHANGED]: ['Changed', 'warning'],
+  [BackupDifferenceChange.REMOVED]: ['Removed', 'danger'],
+};
+
+const FILTERS = [
+  BackupDifferenceChange.ADDED,
+  BackupDifferenceChange.CHANGED,
+  BackupDifferenceChange.REMOVED,
+] as const;
+
+/**
+ * A comparison's differences one keyset page at a time, each key with its value before and after
+ * as a JSON diff. The trail of page tokens stays in the component (it lives in a dialog).
+ */
+export function DifferencesList({ operationId }: { operationId: string }) {
+  const [tokens, setTokens] = useState<string[]>([]);
+  const [only, setOnly] = useState<BackupDifferenceChange | undefined>(undefined);
+  const pageToken = tokens.at(-1) ?? '';
+  const page = useBackupDifferencesQuery(operationId, pageToken, only === undefined ? [] : [only]);
+  const show = (change: BackupDifferenceChange | undefined) => {
+    setOnly(change);
+    setTokens([]);
+  };
+  const filter = (
+    <fieldset className="bk-choice-row" aria-label="Show differences">
+      {([undefined, ...FILTERS] as const).map((change) => (
+        <label key={change ?? 'all'} className="bk-choice">
+          <input
+            type="radio"
+            name={`differences-${operationId}`}
+            checked={only === change}
+            onChange={() => show(change)}
+          />
+          <span>{change === undefined ? 'All' : CHANGES[change][0]}</span>
+        </label>
+      ))}
+    </fieldset>
+  );
+  const differences = page.data?.differences ?? [];
+  const next = page.data?.nextPageToken ?? '';
+
+  if (page.error) {
+    return (
+      <ErrorBanner
+        title="Could not load the differences"
+        error={page.error}
+        onRetry={() => void page.refetch()}
+      />
+    );
+  }
+  if (page.isPending) return <Spinner label="Loading differences…" />;
+  if (differences.length === 0 && tokens.length === 0 && only === undefined) {
+    return <p className="muted">No key differs.</p>;
+  }
+  return (
+    <section className="stack" aria-label="Differences">
+      {filter}
+      {differences.length === 0 && <p className="muted">None of this kind.</p>}
+      <ol className="differences">
+        {differences.map((d) => {
+          const [label, tone] = CHANGES[d.change];
+          return (
+            <li key={d.key} className="differences__item" data-testid="difference">
+              <div className="differences__head">
+                <span className="mono differences__key">{d.key}</span>{' '}
+                <Badge tone={tone}>{label}</Badge>
+              </div>
+              <JsonDiffView before={d.beforeJson} after={d.afterJson} />
+            </li>
+          );
+        })}
+      </ol>
+      {(tokens.length > 0 || next) && (
+        <nav className="bk-pager" aria-label="Difference pages">
+          <Button
+            onClick={() => setTokens(tokens.slice(0, -1))}
+            disabled={tokens.length === 0 || page.isFetching}
+          >
+            Previous differences
+          </Button>
+          <Button onClick={() => setTokens([...tokens, next])} disabled={!next || page.isFetching}>
+            Next differences
+          </Button>
+        </nav>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,196 @@
+import {
+  DeadLetterReplayOutcome,
+  type DeadLetterRecord,
+} from '@store/contract/gen/store/insight/v1/schema_insight_pb.js';
+import { StoreSchemaMode } from '@store/contract';
+import { useEffect, useState } from 'react';
+import { Button } from '../../../components/ui/button';
+import { Dialog } from '../../../components/ui/dialog';
+import { GuardedButton } from '../../../components/ui/guarded-button';
+import { describeError } from '../../../lib/errors';
+import { useRoles } from '../../../lib/identity/use-roles';
+import { useToast } from '../../../lib/services';
+import { reasonLabel } from '../api/dead-letter-reader';
+import { checkJson, formatSyntaxError, prettyJson } from '../api/json-syntax';
+import { useReplayDeadLetterMutation, useValidateValueQuery } from '../hooks/use-schema-insight';
+import { JsonTextField } from './json-text-field';
+
+/** Pause after the last keystroke before the value is checked against the policy. */
+const VALIDATE_DELAY_MS = 250;
+
+/**
+ * Fix a dead letter's value and replay it through the write guard. The errors against the
+ * policy in force are shown live, from the server's own check (ValidateValue): the same Ajv
+ * setup the write guard uses, so the editor never disagrees with the replay.
+ */
+export function ReplayDialog({
+  treeId,
+  letter,
+  onClose,
+}: {
+  treeId: string;
+  letter: DeadLetterRecord | null;
+  onClose: () => void;
+}) {
+  return (
+    <Dialog
+      open={letter !== null}
+      title={letter ? `Fix and replay ${letter.entry?.key ?? ''}` : 'Fix and replay'}
+      onClose={onClose}
+    >
+      {letter && (
+        <ReplayForm
+          key={String(letter.deadLetterId)}
+          treeId={treeId}
+          letter={letter}
+          onClose={onClose}
+        />
+      )}
+    </Dialog>
+  );
+}
+
+function ReplayForm({
+  treeId,
+  letter,
+  onClose,
+}: {
+  treeId: string;
+  letter: DeadLetterRecord;
+  onClose: () => void;
+}) {
+  const entry = letter.entry;
+  const [text, setText] = useState(() =>
+    prettyJson(letter.replayedValueJson ?? entry?.valueJson ?? 'null'),
+  );
+  const syntax = checkJson(text);
+  const debounced = useDebounced(
+    syntax.ok ? JSON.stringify(syntax.value) : null,
+    VALIDATE_DELAY_MS,
+  );
+  const validation = useValidateValueQuery(treeId, debounced);
+  const replay = useReplayDeadLetterMutation(treeId);
+  const roles = useRoles();
+  const toast = useToast();
+  const outcome = replay.data?.deadLetter;
+
+  return (
+    <form
+      className="stack"
+      aria-label="Fix and replay"
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (!syntax.ok) return;
+        replay.mutate(
+          { deadLetterId: letter.deadLetterId, valueJson: text },
+          {
+            onSuccess: ({ deadLetter }) => {
+              if (deadLetter?.replayOutcome !== DeadLetterReplayOutcome.WRITTEN) return;
+              toast({
+                tone: 'success',
+                title: `Replayed ${entry?.key ?? ''}`,
+                detail: `Written with sequence ${String(deadLetter.replaySequence ?? '')}`,
+              });
+              onClose();
+            },
+          },
+        );
+      }}
+    >
+      <p className="muted">
+        {entry ? reasonLabel(entry.reason) : ''}: {entry?.errors.join('; ')}
+      </p>
+      <JsonTextField
+        label="Value"
+        value={text}
+        onChange={(next) => {
+          setText(next);
+          replay.reset();
+        }}
+        error={syntax.ok ? null : formatSyntaxError(syntax.error)}
+        rows={10}
+      />
+      <div aria-live="polite" data-testid="replay-validation">
+        {!syntax.ok ? null : validation.isError ? (
+          <p className="field__error">
+            Could not check the value: {describeError(validation.error)}
+          </p>
+        ) : validation.data && debounced !== null ? (
+          <ValidationVerdict data={validation.data} />
+        ) : (
+          <p className="muted">Checking against the policy…</p>
+        )}
+      </div>
+      {outcome?.replayOutcome === DeadLetterReplayOutcome.REFUSED && (
+        <div className="field__error" role="alert">
+          The write guard refused it again:
+          <ul className="schema-errors">
+            {outcome.replayErrors.map((error, index) => (
+              <li key={index}>{error}</li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {replay.isError && (
+        <p className="field__error" role="alert">
+          Replay failed: {describeError(replay.error)}
+        </p>
+      )}
+      <div className="schema-actions">
+        <GuardedButton
+          type="submit"
+          variant="primary"
+          busy={replay.isPending}
+          disabled={!syntax.ok}
+          allowed={roles.atLeast('operator')}
+          reason="Replaying needs the operator role"
+        >
+          Replay
+        </GuardedButton>
+        <Button type="button" onClick={onClose}>
+          Close
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+function ValidationVerdict({
+  data,
+}: {
+  data: NonNullable<ReturnType<typeof useValidateValueQuery>['data']>;
+}) {
+  if (!data.hasPolicy)
+    return <p className="muted">The tree has no policy: any value is written.</p>;
+  const policy = data.policy;
+  const mode = policy?.mode === StoreSchemaMode.AUDIT ? 'Audit' : 'Enforce';
+  const against = `policy v${policy?.version ?? 0} (${mode})`;
+  if (data.violations.length === 0) {
+    return <p className="schema-ok">Passes the {against}.</p>;
+  }
+  return (
+    <div>
+      <p className={data.accepted ? 'muted' : 'field__error'}>
+        {data.violations.length} {data.violations.length === 1 ? 'error' : 'errors'} against the{' '}
+        {against}
+        {data.accepted ? ' (Audit: it would still be written)' : ''}:
+      </p>
+      <ul className="schema-errors" data-testid="replay-violations">
+        {data.violations.map((v, index) => (
+          <li key={index}>
+            <span className="mono">{v.instancePath || '(root)'}</span>: {v.message} ({v.keyword})
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+function useDebounced<T>(value: T, delayMs: number): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), delayMs);
+    return () => clearTimeout(timer);
+  }, [value, delayMs]);
+  return settled;
+}

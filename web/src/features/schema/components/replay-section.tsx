@@ -1,0 +1,146 @@
+import {
+  DeadLetterReplayOutcome,
+  type DeadLetterRecord,
+} from '@store/contract/gen/store/insight/v1/schema_insight_pb.js';
+import { useState } from 'react';
+import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { EmptyState } from '../../../components/ui/empty-state';
+import { ErrorBanner } from '../../../components/ui/error-banner';
+import { Field } from '../../../components/ui/field';
+import { GuardedButton } from '../../../components/ui/guarded-button';
+import { Spinner } from '../../../components/ui/spinner';
+import { Table } from '../../../components/ui/table';
+import { Time } from '../../../components/ui/time';
+import { useRoles } from '../../../lib/identity/use-roles';
+import { reasonLabel } from '../api/dead-letter-reader';
+import { useListDeadLetterRecordsQuery } from '../hooks/use-schema-insight';
+import { BulkReplay } from './bulk-replay';
+import { ReplayDialog } from './replay-dialog';
+import { SchemaSection } from './schema-section';
+
+/** Dead letters with their ids and replay history: fix one and replay it, or replay them all. */
+export function ReplaySection({ treeId }: { treeId: string }) {
+  const [keyPrefix, setKeyPrefix] = useState('');
+  const [includeReplayed, setIncludeReplayed] = useState(false);
+  const [tokens, setTokens] = useState<string[]>([]);
+  const pageToken = tokens.at(-1) ?? '';
+  const query = useListDeadLetterRecordsQuery(treeId, { pageToken, includeReplayed, keyPrefix });
+  const [open, setOpen] = useState<DeadLetterRecord | null>(null);
+  const roles = useRoles();
+  const canReplay = roles.atLeast('operator');
+
+  return (
+    <SchemaSection id="replay" title="Fix and replay">
+      <p className="muted">
+        A fixed value goes through the write guard like any write: if the policy in force accepts
+        it, it is written with a new sequence and the letter is kept as replayed (who and when).
+      </p>
+      <div className="schema-form-row">
+        <Field label="Key prefix">
+          {(control) => (
+            <input
+              {...control}
+              className="input"
+              value={keyPrefix}
+              onChange={(event) => {
+                setKeyPrefix(event.target.value);
+                setTokens([]);
+              }}
+            />
+          )}
+        </Field>
+        <label className="checkbox">
+          <input
+            type="checkbox"
+            checked={includeReplayed}
+            onChange={(event) => {
+              setIncludeReplayed(event.target.checked);
+              setTokens([]);
+            }}
+          />{' '}
+          Show replayed letters
+        </label>
+      </div>
+      <BulkReplay treeId={treeId} keyPrefix={keyPrefix} />
+      {query.isPending ? (
+        <Spinner label="Reading dead letters…" />
+      ) : query.isError ? (
+        <ErrorBanner
+          title="Could not list dead letters"
+          error={query.error}
+          onRetry={() => void query.refetch()}
+        />
+      ) : (
+        <Table
+          caption="Dead letters to fix"
+          columns={[
+            { id: 'id', header: 'Id', numeric: true, cell: (d) => String(d.deadLetterId) },
+            { id: 'key', header: 'Key', cell: (d) => <span className="mono">{d.entry?.key}</span> },
+            {
+              id: 'reason',
+              header: 'Reason',
+              cell: (d) => <Badge tone="danger">{reasonLabel(d.entry?.reason ?? 0)}</Badge>,
+            },
+            { id: 'replay', header: 'Replay', cell: (d) => <ReplayState letter={d} /> },
+            {
+              id: 'action',
+              header: 'Action',
+              cell: (d) =>
+                d.replayOutcome === DeadLetterReplayOutcome.WRITTEN ? (
+                  '—'
+                ) : (
+                  <GuardedButton
+                    variant="ghost"
+                    aria-label={`Fix and replay ${d.entry?.key ?? ''}`}
+                    allowed={canReplay}
+                    reason="Needs the operator role"
+                    onClick={() => setOpen(d)}
+                  >
+                    Fix and replay
+                  </GuardedButton>
+                ),
+            },
+          ]}
+          rows={query.data.deadLetters}
+          rowKey={(d) => String(d.deadLetterId)}
+          empty={<EmptyState title="No dead letters to fix" />}
+        />
+      )}
+      <nav className="schema-pager" aria-label="Fix-and-replay pages">
+        <Button disabled={tokens.length === 0} onClick={() => setTokens((t) => t.slice(0, -1))}>
+          Previous letters
+        </Button>
+        <Button
+          disabled={!query.data?.nextPageToken}
+          onClick={() => {
+            const next = query.data?.nextPageToken;
+            if (next) setTokens((t) => [...t, next]);
+          }}
+        >
+          Next letters
+        </Button>
+      </nav>
+      <ReplayDialog treeId={treeId} letter={open} onClose={() => setOpen(null)} />
+    </SchemaSection>
+  );
+}
+
+function ReplayState({ letter }: { letter: DeadLetterRecord }) {
+  if (letter.replayOutcome === DeadLetterReplayOutcome.WRITTEN) {
+    return (
+      <span>
+        <Badge tone="success">Replayed</Badge> by {letter.replayedBy}{' '}
+        <Time value={letter.replayedAt} />
+      </span>
+    );
+  }
+  if (letter.replayOutcome === DeadLetterReplayOutcome.REFUSED) {
+    return (
+      <span>
+        <Badge tone="warning">Refused again</Badge> {letter.replayErrors[0] ?? ''}
+      </span>
+    );
+  }
+  return <span className="muted">{letter.entry?.errors[0] ?? 'Pending'}</span>;
+}

@@ -1,0 +1,105 @@
+/**
+ * The JSON Lines import format: one JSON object per line, `{"key": "<entry key>", "value": <any
+ * JSON>}`. Blank lines are skipped; a line ending may be \n or \r\n; the file is UTF-8.
+ */
+
+/** A line that parsed into an entry to put. */
+export interface ParsedEntry {
+  line: number;
+  key: string;
+  valueJson: string;
+  /** UTF-8 bytes of the entry as sent (key + value), for batch sizing. */
+  bytes: number;
+}
+
+/** A line the console refuses before sending it. */
+export interface RefusedLine {
+  line: number;
+  reason: string;
+}
+
+/** Parses one line of the import file: an entry, a refusal, or null for a blank line. */
+export function parseImportLine(text: string, line: number): ParsedEntry | RefusedLine | null {
+  if (text.trim() === '') return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    return { line, reason: `not JSON: ${(error as Error).message}` };
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    return { line, reason: 'not an object {"key": …, "value": …}' };
+  }
+  const { key, value } = parsed as { key?: unknown; value?: unknown };
+  if (typeof key !== 'string' || key === '')
+    return { line, reason: '"key" must be a non-empty string' };
+  if (value === undefined) return { line, reason: '"value" is missing' };
+  const valueJson = JSON.stringify(value);
+  return {
+    line,
+    key,
+    valueJson,
+    bytes: utf8Length(key) + utf8Length(valueJson),
+  };
+}
+
+/** UTF-8 length of a string, without encoding it. */
+export function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0x80) bytes += 1;
+    else if (unit < 0x800) bytes += 2;
+    else if (unit >= 0xd800 && unit <= 0xdbff && isLowSurrogate(text.charCodeAt(i + 1))) {
+      bytes += 4; // a surrogate pair is one 4-byte character
+      i += 1;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+/**
+ * Splits a byte stream into lines as it arrives (UTF-8 decoded across chunk boundaries). Each
+ * line comes with its size in the file (line ending included), so progress can be counted in
+ * bytes of lines actually dealt with rather than bytes read ahead.
+ */
+export async function* readLines(
+  stream: ReadableStream<Uint8Array>,
+): AsyncGenerator<{ text: string; line: number; bytes: number }> {
+  const reader = stream.getReader();
+  const decoder = new TextDecoder('utf-8');
+  let pending = '';
+  let line = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      pending += decoder.decode(value, { stream: true });
+      let start = 0;
+      let end = pending.indexOf('\n');
+      while (end >= 0) {
+        line += 1;
+        const raw = pending.slice(start, end);
+        yield { text: stripCarriageReturn(raw), line, bytes: utf8Length(raw) + 1 };
+        start = end + 1;
+        end = pending.indexOf('\n', start);
+      }
+      pending = pending.slice(start);
+    }
+    pending += decoder.decode();
+    if (pending !== '') {
+      line += 1;
+      yield { text: stripCarriageReturn(pending), line, bytes: utf8Length(pending) };
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}
+
+function isLowSurrogate(unit: number): boolean {
+  return unit >= 0xdc00 && unit <= 0xdfff;
+}
+
+function stripCarriageReturn(text: string): string {
+  return text.endsWith('\r') ? text.slice(0, -1) : text;
+}
