@@ -1,8 +1,10 @@
 import { defineConfig } from '@playwright/test';
 
 // End-to-end tests drive Debian's Chromium (/usr/bin/chromium; `npm test` installs it through
-// apt when missing); nothing downloads a browser. global-setup starts the real stack on a fresh
-// temp data directory unless E2E_BASE_URL names one already running (for example behind Envoy).
+// apt when missing); nothing downloads a browser. Two projects run the whole suite: `direct`
+// against one server that serves gRPC-Web itself (SQLite), and `edge` through the real Envoy with
+// proxy/envoy.yaml in front of two replicas on PostgreSQL, plus the Envoy-only specs in e2e/edge/.
+// global-setup starts what the selected projects need, unless E2E_BASE_URL names a running stack.
 export default defineConfig({
   testDir: './e2e',
   globalSetup: './e2e/global-setup.ts',
@@ -13,6 +15,7 @@ export default defineConfig({
   workers: process.env.CI ? 1 : 2,
   retries: 0,
   forbidOnly: !!process.env.CI,
+  projects: [{ name: 'direct', testIgnore: ['edge/**'] }, { name: 'edge' }],
   reporter: [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }]],
   use: {
     screenshot: 'on',

@@ -10,18 +10,22 @@ import { startBenchServer } from './lib/bench-server.js';
 import { openRawDb } from './lib/raw-db.js';
 import { meets, renderTable, type BenchRow } from './lib/results.js';
 import { FULL, QUICK } from './lib/sizes.js';
+import { auditRow } from './rows/audit.js';
 import { captureAndRestoreRows } from './rows/capture-restore.js';
 import { catalogRows } from './rows/catalog.js';
+import { edgeRows } from './rows/edge.js';
 import { exportRow } from './rows/export.js';
+import { restorePreviewRow } from './rows/restore-preview.js';
 import { unaryRows } from './rows/unary.js';
 import { webRows } from './rows/web.js';
+import { writeRows } from './rows/writes.js';
 
 const { values } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },
     browser: { type: 'boolean', default: false },
     dialects: { type: 'string', default: 'sqlite,postgres' },
-    rows: { type: 'string', default: '1,2,3,4,5,6,7' },
+    rows: { type: 'string', default: '1,2,3,4,5,6,7,8,9,10,11,12,13' },
     out: { type: 'string', default: new URL('results.json', import.meta.url).pathname },
     // Overrides of single sizes, for a reduced run on a busy machine (stated in the results).
     entries: { type: 'string' },
@@ -62,7 +66,7 @@ async function attempt(what: string, fn: () => Promise<BenchRow[]>): Promise<voi
 }
 
 for (const dialect of dialects) {
-  if (![1, 2, 3, 4, 5, 6].some((r) => wanted.has(r))) break;
+  if (![1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12, 13].some((r) => wanted.has(r))) break;
   const staticDir = mkdtempSync(join(tmpdir(), 'bench-static-'));
   writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>bench</title>\n');
   const s = await startBenchServer(dialect, { STORE_STATIC_DIR: staticDir });
@@ -86,6 +90,24 @@ for (const dialect of dialects) {
       });
     }
     if (wanted.has(6)) await attempt(`${dialect} row 6`, () => catalogRows(s, raw, sizes));
+    if (wanted.has(8) || wanted.has(9)) {
+      await attempt(`${dialect} rows 8-9`, async () =>
+        (await writeRows(s, raw, sizes, (l) => log(`${dialect}: ${l}`))).filter((r) =>
+          wanted.has(r.row),
+        ),
+      );
+    }
+    if (wanted.has(10)) await attempt(`${dialect} row 10`, () => auditRow(s, sizes));
+    if (wanted.has(11)) {
+      await attempt(`${dialect} row 11`, async () => [
+        await restorePreviewRow(s, raw, sizes, (l) => log(`${dialect}: ${l}`)),
+      ]);
+    }
+    // Rows 12-13 measure the edge and the transport, not storage: once, on the first dialect.
+    if ([12, 13].some((r) => wanted.has(r)) && dialect === dialects[0])
+      await attempt(`${dialect} rows 12-13`, () =>
+        edgeRows(s, staticDir, sizes, operationId, wanted),
+      );
   } finally {
     await raw.close();
     await s.dispose();

@@ -93,6 +93,8 @@ test.describe('backups', () => {
       .update(await readFile(file))
       .digest('hex');
     expect(digest).toBe(artifact!.sha256);
+    // The console checked the same before it saved the file, and says so.
+    await expect(page.getByText(/SHA-256 verified against the manifest/)).toBeVisible();
     expect((await download).url()).toMatch(/^blob:/);
     expect((await download).url()).not.toContain(tenant.admin.token);
 

@@ -31,11 +31,12 @@ async function finished(api: StoreApi, operationId: string): Promise<StoreOperat
   throw new Error(`operation ${operationId} did not finish within 20 s`);
 }
 
-/** The server's data dir (E2E_DATA_DIR) holds the artifacts under artifacts/<tenant>/<backup>/. */
+/** The artifact dir (E2E_ARTIFACT_DIR; shared by the replicas behind Envoy) holds <tenant>/<backup>/. */
 function flipOneByte(tenant: string, backupId: string, artifactId: string): void {
   const dataDir = process.env.E2E_DATA_DIR;
-  if (!dataDir) throw new Error('E2E_DATA_DIR is not set: this test corrupts a file on disk');
-  const path = join(dataDir, 'artifacts', tenant, backupId, `${artifactId}.ndjson.gz`);
+  const artifactDir = process.env.E2E_ARTIFACT_DIR ?? (dataDir && join(dataDir, 'artifacts'));
+  if (!artifactDir) throw new Error('E2E_ARTIFACT_DIR is not set: this test corrupts a file');
+  const path = join(artifactDir, tenant, backupId, `${artifactId}.ndjson.gz`);
   const bytes = readFileSync(path);
   const middle = Math.floor(bytes.length / 2);
   bytes[middle] = (bytes[middle] ?? 0) ^ 0xff;

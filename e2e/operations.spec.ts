@@ -8,13 +8,14 @@ test.describe('operations', () => {
     page,
     tenant,
   }, testInfo) => {
-    // Big enough, at one entry per page, to be seen running before it finishes.
+    // Throttled to about 10 s (capture reads on COPY take well under a second unthrottled), long
+    // enough to be seen running before it finishes.
     await seedLargeTree(tenant.api, tenant.name, 'catalog', 30_000);
     await signInWithToken(page, tenant.admin.token);
     const handle = await tenant.api.backup.startBackup({
       name: 'live',
       scope: { treeId: 'catalog' },
-      pageSize: 1,
+      maxEntriesPerSecond: 3_000,
     });
 
     await page.goto('/operations');
@@ -56,8 +57,8 @@ test.describe('operations', () => {
     page,
     tenant,
   }) => {
-    // At one entry per page this runs for a minute or more; it is cancelled within seconds.
-    await seedLargeTree(tenant.api, tenant.name, 'huge', 250_000);
+    // Throttled, this runs for a hundred seconds; it is cancelled within seconds.
+    await seedLargeTree(tenant.api, tenant.name, 'huge', 20_000);
     // Signed in first: the capture keeps the server busy.
     await signInWithToken(page, tenant.admin.token);
     const tray = page.getByRole('complementary', { name: 'Operations tray' });
@@ -65,7 +66,7 @@ test.describe('operations', () => {
     const handle = await tenant.api.backup.startBackup({
       name: 'too-long',
       scope: { treeId: 'huge' },
-      pageSize: 1,
+      maxEntriesPerSecond: 200,
     });
 
     await page.reload();

@@ -1,57 +1,30 @@
 // `npm start`: builds what is missing or stale (the SPA with Vite, the server with esbuild), then
 // runs the server with the embedded defaults (SQLite under ./data). Arguments after `--` go to
 // the server (`npm start -- --http-port 9090`).
-import { spawnSync, spawn } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { buildIfStale } from './build-if-stale.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 
-function newest(dir) {
-  let latest = 0;
-  if (!existsSync(dir)) return latest;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (entry.name === 'node_modules' || entry.name === 'dist') continue;
-    const path = join(dir, entry.name);
-    latest = Math.max(latest, entry.isDirectory() ? newest(path) : statSync(path).mtimeMs);
-  }
-  return latest;
-}
+buildIfStale();
 
-function stale(output, sources) {
-  if (!existsSync(output)) return true;
-  const built = statSync(output).mtimeMs;
-  return sources.some((dir) => newest(join(root, dir)) > built);
-}
-
-function run(title, command, args) {
-  console.log(`› ${title}`);
-  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit' });
-  if (result.status !== 0) process.exit(result.status ?? 1);
-}
-
-if (
-  stale(join(root, 'web/dist/index.html'), ['web/src', 'web/index.html', 'proto/src', 'proto/gen'])
-) {
-  run('building the console (vite)', process.execPath, [
-    join(root, 'node_modules/vite/bin/vite.js'),
-    'build',
-    'web',
-    '--logLevel',
-    'warn',
-  ]);
-}
-if (stale(join(root, 'server/dist/main.js'), ['server/src', 'proto/src', 'proto/gen'])) {
-  run('building the server (esbuild)', process.execPath, [join(root, 'server/scripts/build.mjs')]);
-}
-
+// The server gets a process group of its own, so each stop request reaches it exactly once,
+// through this script. Ctrl-C in a terminal signals the whole foreground group, and npm forwards
+// that same signal to this script again: the server would see two SIGINTs and take the second as
+// "stop now, skip the graceful shutdown". Copies arriving together are one request; a signal a
+// second or more later is the user insisting, and is passed on.
 const server = spawn(
   process.execPath,
   ['--enable-source-maps', join(root, 'server/dist/main.js'), ...process.argv.slice(2)],
-  {
-    cwd: root,
-    stdio: 'inherit',
-  },
+  { cwd: root, stdio: ['ignore', 'inherit', 'inherit'], detached: true },
 );
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
+let lastForwarded = 0;
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(signal, () => {
+    if (Date.now() - lastForwarded < 1000) return;
+    lastForwarded = Date.now();
+    server.kill(signal);
+  });
+}
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

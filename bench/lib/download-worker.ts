@@ -8,6 +8,7 @@ import { createGrpcWebTransport } from '@connectrpc/connect-node';
 import { create } from '@bufbuild/protobuf';
 import { BackupControlService, backupV1 } from '@store/contract';
 import { withToken } from './bench-server.js';
+import { grpcH2cServerStream } from './grpc-h2c-stream.js';
 import { grpcWebServerStream } from './grpc-web-stream.js';
 import type { Download, DownloadJob } from './download.js';
 
@@ -37,6 +38,28 @@ async function downloadExport(job: DownloadJob): Promise<Omit<Download, 'ms'>> {
   let bytes = 0;
   await grpcWebServerStream({
     url: `${job.baseUrl}/${BackupControlService.typeName}/${BackupControlService.method.exportArtifact.name}`,
+    headers: { authorization: `Bearer ${job.token}` },
+    input: backupV1.ArtifactExportRequestSchema,
+    output: backupV1.ArtifactChunkSchema,
+    message: create(backupV1.ArtifactExportRequestSchema, {
+      backupId: job.backupId,
+      artifactId: job.artifactId,
+    }),
+    onMessage(chunk) {
+      hash.update(chunk.data);
+      bytes += chunk.data.length;
+    },
+  });
+  return { bytes, sha256: hash.digest('hex') };
+}
+
+/** Native gRPC over h2c (the replica's gRPC port, what Envoy speaks upstream), large windows. */
+async function downloadExportH2c(job: DownloadJob): Promise<Omit<Download, 'ms'>> {
+  const hash = createHash('sha256');
+  let bytes = 0;
+  await grpcH2cServerStream({
+    baseUrl: job.baseUrl,
+    path: `/${BackupControlService.typeName}/${BackupControlService.method.exportArtifact.name}`,
     headers: { authorization: `Bearer ${job.token}` },
     input: backupV1.ArtifactExportRequestSchema,
     output: backupV1.ArtifactChunkSchema,
@@ -83,7 +106,9 @@ const once = () =>
     ? downloadStatic(`${job.baseUrl}/${job.staticName}`)
     : job.kind === 'export'
       ? downloadExport(job)
-      : downloadExportWithConnect(job);
+      : job.kind === 'export-h2c'
+        ? downloadExportH2c(job)
+        : downloadExportWithConnect(job);
 if (job.warmUp) await once(); // page cache, connection, code paths
 const t0 = performance.now();
 const result = await once();

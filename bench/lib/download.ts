@@ -2,7 +2,7 @@ import { Worker } from 'node:worker_threads';
 
 /** One timed download of row 4 in a worker, after an untimed one of the same thing if `warmUp`. */
 export interface DownloadJob {
-  kind: 'static' | 'export' | 'export-connect';
+  kind: 'static' | 'export' | 'export-connect' | 'export-h2c';
   baseUrl: string;
   staticName: string;
   token: string;

@@ -92,6 +92,24 @@ export async function signInWithToken(page: Page, token: string): Promise<void> 
   await expect(page.getByRole('navigation', { name: /main/i })).toBeVisible();
 }
 
+/**
+ * Points a worker at its project's stack. Workers run one project each; those of `edge` get the
+ * Envoy stack's settings under the names every helper reads (E2E_BASE_URL, the token CLI's
+ * DATABASE_URL/STORE_PG_SCHEMA, E2E_ARTIFACT_DIR), so every spec runs unchanged through Envoy.
+ */
+function useProjectStack(project: string): void {
+  if (project !== 'edge') return;
+  const edge = (name: string) => process.env[`E2E_EDGE_${name}`];
+  if (!edge('BASE_URL')) throw new Error('the edge stack was not started (see global-setup.ts)');
+  process.env.E2E_BASE_URL = edge('BASE_URL');
+  process.env.E2E_ADMIN_TOKEN = edge('ADMIN_TOKEN');
+  process.env.E2E_ARTIFACT_DIR = edge('ARTIFACT_DIR');
+  process.env.E2E_OIDC_TENANT = edge('OIDC_TENANT');
+  process.env.DATABASE_URL = edge('DATABASE_URL');
+  process.env.STORE_PG_SCHEMA = edge('PG_SCHEMA');
+  delete process.env.E2E_DATA_DIR;
+}
+
 interface Fixtures {
   /** A fresh tenant with its own admin token, so tests never see each other's data. */
   tenant: { name: string; admin: IssuedToken; api: StoreApi };
@@ -101,7 +119,14 @@ interface Fixtures {
 
 let tenantCounter = 0;
 
-export const test = base.extend<Fixtures>({
+export const test = base.extend<Fixtures, { projectStack: void }>({
+  projectStack: [
+    async ({}, use, workerInfo) => {
+      useProjectStack(workerInfo.project.name);
+      await use();
+    },
+    { scope: 'worker', auto: true },
+  ],
   baseURL: async ({}, use) => use(required('E2E_BASE_URL')),
   bootstrapToken: async ({}, use) => use(required('E2E_ADMIN_TOKEN')),
   tenant: async ({}, use, testInfo) => {

@@ -1,19 +1,22 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { createWriteStream, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { startTestIssuer, type TestIssuer } from '../../server/test/support/oidc-issuer';
 import { freePort } from './free-port';
 
 export const repoRoot = new URL('../..', import.meta.url).pathname;
 
-/** What the tests need to reach the stack; passed to workers through the environment. */
+/** What the tests need to reach a stack; passed to workers through the environment. */
 export interface StackInfo {
   baseUrl: string;
   adminToken: string;
-  /** STORE_DATA_DIR of the server, so the token CLI can issue and revoke tokens. */
-  dataDir: string;
+  /** STORE_DATA_DIR of the server (SQLite), so the token CLI can issue and revoke tokens. */
+  dataDir?: string;
+  /** PostgreSQL storage of the replicas (edge stack), for the token CLI and seeding. */
+  databaseUrl?: string;
+  pgSchema?: string;
+  /** Where the backups' artifacts are (tests that corrupt one on purpose). */
+  artifactDir: string;
   /** Tenants granted to the OIDC test user. */
   oidcTenant: string;
 }
@@ -28,14 +31,8 @@ export const E2E_TENANT = 'default';
 /** A second tenant of the OIDC user (viewer), so the console's tenant choice and switcher run. */
 export const E2E_OIDC_SECOND_TENANT = 'oidc-second';
 
-/**
- * The real stack on loopback: the console built by Vite into a temp dir, the server from source
- * (tsx) on a fresh temp data directory (SQLite), and a real OpenID provider for the OIDC scheme.
- */
-export async function startStack(logDir: string): Promise<RunningStack> {
-  const workDir = mkdtempSync(join(tmpdir(), 'store-e2e-'));
-  const webDir = join(workDir, 'web');
-  const dataDir = join(workDir, 'data');
+/** The console built by Vite into `outDir` (shared by every stack of a run). */
+export function buildConsole(outDir: string): void {
   const build = spawnSync(
     process.execPath,
     [
@@ -43,7 +40,7 @@ export async function startStack(logDir: string): Promise<RunningStack> {
       'build',
       'web',
       '--outDir',
-      webDir,
+      outDir,
       '--emptyOutDir',
       '--logLevel',
       'warn',
@@ -51,16 +48,41 @@ export async function startStack(logDir: string): Promise<RunningStack> {
     { cwd: repoRoot, stdio: 'inherit' },
   );
   if (build.status !== 0) throw new Error('vite build of the console failed');
+}
 
-  const [httpPort, grpcPort] = [await freePort(), await freePort()];
-  const baseUrl = `http://127.0.0.1:${httpPort}`;
-  const issuer: TestIssuer = await startTestIssuer({
-    tenants: { [E2E_TENANT]: ['admin'], [E2E_OIDC_SECOND_TENANT]: ['viewer'] },
-    redirectUris: [`${baseUrl}/auth/callback`],
-    accessTokenTtlSeconds: 600,
-  });
-  const adminToken = `st_e2e_${randomBytes(24).toString('hex')}`;
-  const log = createWriteStream(join(logDir, 'server.log'));
+/** The settings every server of the e2e stacks gets (the OIDC issuer is the test provider). */
+export function serverSettings(webDir: string, issuer: { issuer: string; audience: string }) {
+  return {
+    STORE_STATIC_DIR: webDir,
+    STORE_BOOTSTRAP_TENANT: E2E_TENANT,
+    STORE_AUTHORIZER: 'rbac',
+    STORE_OIDC_ISSUER: issuer.issuer,
+    STORE_OIDC_CLIENT_ID: 'store-console',
+    STORE_OIDC_AUDIENCE: issuer.audience,
+    STORE_HEALTH_MONITORING: 'true',
+    STORE_LOG_LEVEL: 'info',
+  };
+}
+
+export const newAdminToken = () => `st_e2e_${randomBytes(24).toString('hex')}`;
+
+/**
+ * The direct stack on loopback: the server from source (tsx) on a fresh SQLite data directory,
+ * serving the built console, gRPC-Web and Connect itself.
+ */
+export async function startDirectStack(options: {
+  workDir: string;
+  webDir: string;
+  httpPort: number;
+  issuer: { issuer: string; audience: string };
+  logDir: string;
+}): Promise<RunningStack> {
+  const dataDir = join(options.workDir, 'data');
+  mkdirSync(dataDir, { recursive: true });
+  const grpcPort = await freePort();
+  const baseUrl = `http://127.0.0.1:${options.httpPort}`;
+  const adminToken = newAdminToken();
+  const log = createWriteStream(join(options.logDir, 'server.log'));
   const server: ChildProcess = spawn(
     process.execPath,
     ['--import', 'tsx', join(repoRoot, 'server/src/main.ts')],
@@ -68,39 +90,36 @@ export async function startStack(logDir: string): Promise<RunningStack> {
       cwd: repoRoot,
       env: {
         ...process.env,
+        ...serverSettings(options.webDir, options.issuer),
         STORE_DATA_DIR: dataDir,
-        STORE_HTTP_PORT: String(httpPort),
+        STORE_HTTP_PORT: String(options.httpPort),
         STORE_GRPC_PORT: String(grpcPort),
-        STORE_STATIC_DIR: webDir,
         STORE_BOOTSTRAP_TOKEN: adminToken,
-        STORE_BOOTSTRAP_TENANT: E2E_TENANT,
-        STORE_AUTHORIZER: 'rbac',
-        STORE_OIDC_ISSUER: issuer.issuer,
-        STORE_OIDC_CLIENT_ID: 'store-console',
-        STORE_OIDC_AUDIENCE: issuer.audience,
-        STORE_HEALTH_MONITORING: 'true',
-        STORE_LOG_LEVEL: 'info',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
-  server.stdout?.pipe(log);
-  server.stderr?.pipe(log);
+  server.stdout?.pipe(log, { end: false });
+  server.stderr?.pipe(log, { end: false });
   const exited = new Promise<never>((_, reject) =>
     server.once('exit', (code) =>
-      reject(new Error(`the server exited (${code}) during start-up; see ${logDir}/server.log`)),
+      reject(new Error(`the server exited (${code}) during start-up; see server.log`)),
     ),
   );
   await Promise.race([waitForHealthy(baseUrl), exited]);
   server.removeAllListeners('exit');
 
   return {
-    info: { baseUrl, adminToken, dataDir, oidcTenant: E2E_TENANT },
+    info: {
+      baseUrl,
+      adminToken,
+      dataDir,
+      artifactDir: join(dataDir, 'artifacts'),
+      oidcTenant: E2E_TENANT,
+    },
     async stop() {
       server.kill('SIGTERM');
       await new Promise((resolve) => server.once('exit', resolve));
-      await issuer.close();
-      rmSync(workDir, { recursive: true, force: true });
     },
   };
 }

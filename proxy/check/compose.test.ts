@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { ENVOY_VERSION } from '../../scripts/edge/envoy-binary.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const INSTALL = 'apt-get update && apt-get install -y docker-compose';
@@ -68,12 +69,12 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  it('pins the Envoy image and mounts proxy/envoy.yaml read-only', () => {
+  it('pins the Envoy image to the release the edge tests run, and mounts proxy/envoy.yaml read-only', () => {
     const services = obj(
       obj(parse(readFileSync(`${root}docker-compose.yml`, 'utf8'), { merge: true }))['services'],
     );
     const envoy = obj(services['envoy']);
-    expect(envoy['image']).toMatch(/^envoyproxy\/envoy:v1\.3\d\.\d+$/);
+    expect(envoy['image']).toBe(`envoyproxy/envoy:v${ENVOY_VERSION}`);
     expect(list(envoy['volumes'])).toContain('./proxy/envoy.yaml:/etc/envoy/envoy.yaml:ro');
     expect(list(obj(services['oidc'])['profiles'])).toEqual(['sso']);
   });

@@ -1,0 +1,87 @@
+// The writing clients of rows 8–9 in a worker thread, so they get their own event loop (and
+// core) instead of sharing the server's: what is measured is the server, not the client.
+import { Worker, parentPort, workerData } from 'node:worker_threads';
+import { createClient } from '@connectrpc/connect';
+import { createGrpcTransport } from '@connectrpc/connect-node';
+import { TreeDataService } from '@store/contract';
+import { withToken } from './bench-server.js';
+import { entryKey, entryValue } from './seed-tree.js';
+
+/** Sequential PutEntry loops for `seconds`, or `count` entries in PutEntries batches. */
+export type WriteJob = { baseUrl: string; token: string; treeId: string } & (
+  | { kind: 'puts'; callers: number; seconds: number }
+  | { kind: 'putEntries'; count: number; batch: number; inFlight: number }
+);
+
+/** Entries written and the wall time it took, in the worker. */
+export interface WriteResult {
+  entries: number;
+  ms: number;
+}
+
+/** Runs `job` in a worker thread and resolves with its result. */
+export function runWritesInWorker(job: WriteJob): Promise<WriteResult> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./write-worker-entry.mjs', import.meta.url), {
+      workerData: job,
+    });
+    worker.once('message', (result: WriteResult) => resolve(result));
+    worker.once('error', reject);
+    worker.once('exit', (code) => {
+      if (code !== 0) reject(new Error(`write worker exited with ${code}`));
+    });
+  });
+}
+
+async function run(job: WriteJob): Promise<WriteResult> {
+  const transport = createGrpcTransport({
+    baseUrl: job.baseUrl,
+    interceptors: [withToken(job.token)],
+  });
+  const data = createClient(TreeDataService, transport);
+  // Warm-up (not measured): this thread's first calls pay for JIT compilation of the client.
+  const warmUp = `${job.treeId}-warm-up`;
+  for (let i = 0; i < 50; i++) {
+    await data.putEntry({ treeId: warmUp, key: `w${i}`, valueJson: entryValue(i) });
+  }
+  for (let i = 0; i < 3; i++) {
+    const batch = Array.from({ length: 1000 }, (_, n) => ({
+      key: `w${n}`,
+      valueJson: entryValue(n),
+    }));
+    await data.putEntries({ treeId: warmUp, entries: batch });
+  }
+  const started = performance.now();
+  let entries = 0;
+  if (job.kind === 'puts') {
+    const until = Date.now() + job.seconds * 1000;
+    await Promise.all(
+      Array.from({ length: job.callers }, async (_, c) => {
+        for (let n = 0; Date.now() < until; n++) {
+          await data.putEntry({ treeId: job.treeId, key: `c${c}/${n}`, valueJson: entryValue(n) });
+          entries += 1;
+        }
+      }),
+    );
+  } else {
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: job.inFlight }, async () => {
+        while (next < job.count) {
+          const start = next;
+          next = Math.min(job.count, next + job.batch);
+          const batch = [];
+          for (let i = start; i < next; i++) {
+            batch.push({ key: entryKey(i), valueJson: entryValue(i) });
+          }
+          const { results } = await data.putEntries({ treeId: job.treeId, entries: batch });
+          if (results.some((r) => r.deadLettered)) throw new Error('an entry was dead-lettered');
+          entries += batch.length;
+        }
+      }),
+    );
+  }
+  return { entries, ms: performance.now() - started };
+}
+
+if (parentPort && workerData) parentPort.postMessage(await run(workerData as WriteJob));

@@ -1,0 +1,57 @@
+import { Code, ConnectError } from '@connectrpc/connect';
+import { AuditPage } from './pages/audit-page';
+import { expectNoSeriousA11yViolations } from './support/axe';
+import { expect, issueToken, signInWithToken, storeApi, test } from './support/fixtures';
+
+test.describe('audit', () => {
+  test('a change, a refusal and a token made by the CLI are in the audit list; filters narrow it and live in the URL', async ({
+    page,
+    tenant,
+  }, testInfo) => {
+    await tenant.api.data.putEntry({ treeId: 'audited', key: 'k1', valueJson: '{"n":1}' });
+    const viewer = issueToken(tenant.name, ['viewer']);
+    const refused = await storeApi(viewer.token, tenant.name)
+      .data.deleteEntry({ treeId: 'audited', key: 'k1' })
+      .catch((error: unknown) => ConnectError.from(error));
+    expect((refused as ConnectError).code).toBe(Code.PermissionDenied);
+
+    await signInWithToken(page, tenant.admin.token);
+    const audit = new AuditPage(page);
+    await audit.open();
+
+    const put = audit.row(/PutEntry/);
+    await expect(put).toContainText(`token:${tenant.admin.id}`);
+    await expect(put).toContainText('audited');
+    await expect(put).toContainText('OK');
+    await expect(put).toContainText(/\d+\.\d+\.\d+\.\d+|:/);
+    const denied = audit.row(/DeleteEntry/);
+    await expect(denied).toContainText(`token:${viewer.id}`);
+    await expect(denied).toContainText('PERMISSION_DENIED');
+    await expect(audit.row(new RegExp(`cli.*CreateToken.*${viewer.id}`))).toHaveCount(1);
+    await expectNoSeriousA11yViolations(page, testInfo);
+
+    await audit.filterOutcome('PERMISSION_DENIED');
+    await expect(page).toHaveURL(/outcome=PERMISSION_DENIED/);
+    await expect(audit.rows).toHaveCount(1);
+    await expect(audit.rows.first()).toContainText('DeleteEntry');
+
+    await audit.clearFilters();
+    await audit.filterMethod('PutEntry');
+    await expect(page).toHaveURL(/method=PutEntry/);
+    await expect(audit.rows).toHaveCount(1);
+    // The filtered view is a link: a reload shows the same rows.
+    await page.reload();
+    await expect(audit.rows).toHaveCount(1);
+    await expect(audit.rows.first()).toContainText('PutEntry');
+  });
+
+  test('a viewer is not offered the audit page', async ({ page, tenant }) => {
+    const viewer = issueToken(tenant.name, ['viewer']);
+    await signInWithToken(page, viewer.token);
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await expect(nav.getByRole('link', { name: 'Trees' })).toBeVisible();
+    await expect(nav.getByRole('link', { name: 'Audit' })).toHaveCount(0);
+    await page.goto('/audit');
+    await expect(page.getByText('Admins only')).toBeVisible();
+  });
+});

@@ -1,0 +1,116 @@
+import { StoreOperationState } from '@store/contract';
+import {
+  BackupComparePage,
+  RestoreDialog,
+  readCounts,
+  readDifferences,
+} from './pages/backup-insight-pages';
+import { expectNoSeriousA11yViolations } from './support/axe';
+import { expect, signInWithToken, test, type StoreApi } from './support/fixtures';
+
+const TREE = 'ledger';
+
+async function put(api: StoreApi, entries: Record<string, unknown>): Promise<void> {
+  for (const [key, value] of Object.entries(entries)) {
+    await api.data.putEntry({ treeId: TREE, key, valueJson: JSON.stringify(value) });
+  }
+}
+
+async function tree(api: StoreApi): Promise<Map<string, unknown>> {
+  const page = await api.data.listEntries({ treeId: TREE, pageSize: 1000 });
+  return new Map(page.entries.map((e) => [e.key, JSON.parse(e.valueJson) as unknown]));
+}
+
+/** A backup made behind the console (full, or incremental on `base`), waited for. */
+async function backup(api: StoreApi, name: string, base?: string): Promise<string> {
+  const handle = base
+    ? await api.backup.startIncrementalBackup({ name, scope: { treeId: TREE }, baseBackupId: base })
+    : await api.backup.startBackup({ name, scope: { treeId: TREE } });
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const { status } = await api.backup.getBackupOperationStatus({
+      operationId: handle.operationId,
+    });
+    if (status?.state === StoreOperationState.SUCCEEDED && status.result.case === 'capture') {
+      return status.result.value.backupId;
+    }
+    if (status && status.state > StoreOperationState.SUCCEEDED) throw new Error('backup failed');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('backup did not finish');
+}
+
+test.describe('restore preview and backup diff', () => {
+  test('the preview shows what the restore then does; a tree changed after it is warned about', async ({
+    page,
+    tenant,
+  }, testInfo) => {
+    await put(tenant.api, { a: { v: 1 }, b: { v: 2 }, c: { v: 3 } });
+    const backupId = await backup(tenant.api, 'before edits');
+    await put(tenant.api, { a: { v: 'edited' }, d: { v: 4 } });
+    await tenant.api.data.deleteEntry({ treeId: TREE, key: 'b' });
+
+    await signInWithToken(page, tenant.admin.token);
+    const restore = new RestoreDialog(page, 'before edits');
+    await restore.openInPlace(backupId);
+    const first = await restore.readPreview();
+    await expectNoSeriousA11yViolations(page, testInfo);
+    expect(first.counts).toEqual({ Added: 1, Changed: 1, Removed: 1, Unchanged: 1 });
+    expect(first.differences.map((d) => [d.key, d.change])).toEqual([
+      ['a', 'Changed'],
+      ['b', 'Added'],
+      ['d', 'Removed'],
+    ]);
+    expect(first.differences[0]).toMatchObject({ before: { v: 'edited' }, after: { v: 1 } });
+    expect(first.differences[1]).toMatchObject({ before: undefined, after: { v: 2 } });
+
+    // Someone writes after the preview: restoring now warns, and a new preview shows it.
+    await put(tenant.api, { e: { v: 5 } });
+    await restore.confirm();
+    await expect(restore.confirmation.getByRole('alert')).toContainText(
+      'changed after this preview',
+    );
+    await restore.confirmation.getByRole('button', { name: 'Preview again' }).click();
+    const second = await restore.readPreview();
+    expect(second.counts).toEqual({ Added: 1, Changed: 1, Removed: 2, Unchanged: 1 });
+
+    const before = await tree(tenant.api);
+    await restore.confirm();
+    await expect(page).toHaveURL(/\/operations\/[^/]+$/);
+    await expect(page.getByRole('heading', { name: /^Status/ })).toContainText('Succeeded');
+
+    // The tree is exactly what the preview said: its differences applied, the rest untouched.
+    const expected = new Map(before);
+    for (const d of second.differences) {
+      expect(d.before).toEqual(before.get(d.key));
+      if (d.change === 'Removed') expected.delete(d.key);
+      else expected.set(d.key, d.after);
+    }
+    expect(await tree(tenant.api)).toEqual(expected);
+  });
+
+  test('two backups ticked in the catalog are compared', async ({ page, tenant }, testInfo) => {
+    await put(tenant.api, { x: { n: 1 }, y: { n: 2 } });
+    const full = await backup(tenant.api, 'monday full');
+    await put(tenant.api, { y: { n: 20 }, z: { n: 3 } });
+    await tenant.api.data.deleteEntry({ treeId: TREE, key: 'x' });
+    await backup(tenant.api, 'tuesday inc', full);
+
+    await signInWithToken(page, tenant.admin.token);
+    const compare = new BackupComparePage(page);
+    await compare.compareFromCatalog('monday full', 'tuesday inc');
+    expect(await readCounts(compare.main)).toEqual({
+      Added: 1,
+      Changed: 1,
+      Removed: 1,
+      Unchanged: 0,
+    });
+    const differences = await readDifferences(compare.main);
+    expect(differences.map((d) => [d.key, d.change])).toEqual([
+      ['x', 'Removed'],
+      ['y', 'Changed'],
+      ['z', 'Added'],
+    ]);
+    expect(differences[1]).toMatchObject({ before: { n: 2 }, after: { n: 20 } });
+    await expectNoSeriousA11yViolations(page, testInfo);
+  });
+});

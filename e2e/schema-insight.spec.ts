@@ -1,0 +1,91 @@
+import type { Page } from '@playwright/test';
+import { StoreSchemaMode } from '@store/contract';
+import { SchemaInsightPage } from './pages/schema-insight-page';
+import { expectNoSeriousA11yViolations } from './support/axe';
+import { expect, issueToken, signInWithToken, test, type StoreApi } from './support/fixtures';
+
+const PERSON = JSON.stringify({
+  type: 'object',
+  required: ['name'],
+  properties: { name: { type: 'string' }, age: { type: 'integer', minimum: 0 } },
+});
+
+async function put(api: StoreApi, treeId: string, key: string, value: unknown) {
+  return api.data.putEntry({ treeId, key, valueJson: JSON.stringify(value) });
+}
+
+async function openSchema(page: Page, token: string, treeId: string) {
+  await signInWithToken(page, token);
+  const schema = new SchemaInsightPage(page);
+  await schema.open(treeId);
+  return schema;
+}
+
+test.describe('policy dry-run and dead-letter replay (issue 16)', () => {
+  test('a dry run shows what the draft would refuse; saved as Enforce, it refuses exactly that', async ({
+    page,
+    tenant,
+  }, testInfo) => {
+    const treeId = 'people';
+    const values: Array<[string, unknown]> = [
+      ['ada', { name: 'Ada', age: 36 }],
+      ['bob', { name: 'Bob', age: -1 }],
+      ['cy', { age: 3 }],
+      ['di', { name: 'Di' }],
+      ['ed', { name: 'Ed', age: -4 }],
+    ];
+    for (const [key, value] of values) await put(tenant.api, treeId, key, value);
+
+    const schema = await openSchema(page, tenant.admin.token, treeId);
+    await schema.dryRun(PERSON);
+    await expect(schema.dryRunSummary).toHaveText(
+      '3 of 5 entries would be refused; 2 × /age minimum, 1 × (root) required',
+    );
+    // The dry run changed nothing: no policy yet.
+    expect((await tenant.api.schema.getPolicy({ treeId })).found).toBe(false);
+    await expectNoSeriousA11yViolations(page, testInfo);
+
+    await schema.setPolicy(PERSON, 'Enforce');
+    await expect(schema.section('Policy').getByText('Enforce', { exact: true })).toBeVisible();
+    let refused = 0;
+    for (const [key, value] of values) {
+      if ((await put(tenant.api, treeId, key, value)).deadLettered) refused += 1;
+    }
+    expect(refused).toBe(3);
+  });
+
+  test('an operator fixes a dead letter with live validation and replays it into the tree', async ({
+    page,
+    tenant,
+  }, testInfo) => {
+    const treeId = 'inbox';
+    await tenant.api.schema.setPolicy({
+      treeId,
+      policy: { jsonSchema: PERSON, mode: StoreSchemaMode.ENFORCE, version: 1 },
+    });
+    expect((await put(tenant.api, treeId, 'nameless', { age: 3 })).deadLettered).toBe(true);
+
+    const operator = issueToken(tenant.name, ['operator']);
+    const schema = await openSchema(page, operator.token, treeId);
+    const dialog = await schema.openReplay('nameless');
+    const verdict = dialog.getByTestId('replay-validation');
+    await expect(verdict).toContainText("must have required property 'name'");
+    await schema.editValue(dialog, { name: 'Nia', age: -3 });
+    await expect(verdict).toContainText('/age: must be >= 0 (minimum)');
+    await schema.editValue(dialog, { name: 'Nia', age: 3 });
+    await expect(verdict).toContainText('Passes the policy v1 (Enforce)');
+    await expectNoSeriousA11yViolations(page, testInfo);
+    await schema.replay(dialog);
+    await expect(dialog).toBeHidden();
+
+    const { entry } = await tenant.api.data.getEntry({ treeId, key: 'nameless' });
+    expect(JSON.parse(entry?.valueJson ?? 'null')).toEqual({ name: 'Nia', age: 3 });
+    await expect(schema.replaySection.getByText('No dead letters to fix')).toBeVisible();
+    // Resolved letters leave the spec's count (they are kept for audit, shown on request).
+    await expect(schema.section('Dead letters').getByTestId('dead-letter-count')).toHaveText('0');
+    await schema.showReplayed();
+    await expect(
+      schema.replaySection.getByRole('cell', { name: /^Replayed by \S+/ }),
+    ).toBeVisible();
+  });
+});

@@ -1,0 +1,102 @@
+// `npm run edge`: the production topology on this machine, without Docker. Envoy with
+// proxy/envoy.yaml (only addresses and ports substituted) in front of two server replicas on the
+// local PostgreSQL (a fresh schema) sharing one artifact directory. Ctrl-C stops everything and
+// drops the schema. `npm run edge -- --keep` keeps the schema and the folder for a later look.
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { startEdge, type RunningEdge } from './edge/topology.js';
+
+const ROOT = new URL('..', import.meta.url).pathname;
+const { values } = parseArgs({
+  options: {
+    keep: { type: 'boolean', default: false },
+    replicas: { type: 'string', default: '2' },
+  },
+});
+
+function must(title: string, args: string[]): void {
+  const result = spawnSync(process.execPath, args, { cwd: ROOT, stdio: 'inherit' });
+  if (result.status !== 0) {
+    console.error(`npm run edge: ${title} failed`);
+    process.exit(result.status ?? 1);
+  }
+}
+
+async function dropSchema(databaseUrl: string, schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query(`drop schema if exists ${schema} cascade`);
+  } finally {
+    await client.end();
+  }
+}
+
+async function main(): Promise<void> {
+  must('building', ['scripts/build-if-stale.mjs']);
+  must('PostgreSQL', ['scripts/ensure-postgres.mjs']);
+  const databaseUrl =
+    process.env.DATABASE_URL ??
+    process.env.TEST_DATABASE_URL ??
+    'postgres://postgres@127.0.0.1:5432/test';
+  const schema = `edge_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
+  const workDir = mkdtempSync(join(tmpdir(), 'store-edge-'));
+  const token = process.env.STORE_BOOTSTRAP_TOKEN ?? `st_edge_${randomBytes(24).toString('hex')}`;
+  console.log(`› starting ${values.replicas} replicas and Envoy (logs in ${workDir}/logs)`);
+
+  let edge: RunningEdge | undefined;
+  let stopping = false;
+  const stop = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    console.log('\n› stopping Envoy and the replicas');
+    await edge?.stop();
+    if (!values.keep) {
+      await dropSchema(databaseUrl, schema).catch((error: unknown) =>
+        console.error(`could not drop schema ${schema}: ${String(error)}`),
+      );
+      rmSync(workDir, { recursive: true, force: true });
+    } else console.log(`kept schema ${schema} and ${workDir}`);
+    process.exit(code);
+  };
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
+    process.on(signal, () => void stop(0));
+
+  try {
+    edge = await startEdge({
+      serverCommand: [process.execPath, '--enable-source-maps', 'server/dist/main.js'],
+      workDir,
+      databaseUrl,
+      pgSchema: schema,
+      bootstrapToken: token,
+      replicas: Number(values.replicas),
+      env: { STORE_LOG_LEVEL: process.env.STORE_LOG_LEVEL ?? 'info' },
+    });
+  } catch (error) {
+    console.error(`npm run edge: ${error instanceof Error ? error.message : String(error)}`);
+    await stop(1);
+    return;
+  }
+  console.log(`
+Store admin console through Envoy: ${edge.url.replace('127.0.0.1', 'localhost')}
+  Envoy ${edge.replicas.length > 1 ? '→ ' : ''}${edge.replicas.map((r) => `${r.name} (h2c :${r.grpcPort}, http :${r.httpPort})`).join(', ')}
+  PostgreSQL ${databaseUrl.replace(/\/\/[^@]*@/, '//')} schema ${schema}; shared artifacts ${edge.artifactDir}
+  Envoy admin (stats, clusters): ${edge.adminUrl}
+
+Sign in with the "API token" scheme, tenant "default", using:
+  ${process.env.STORE_BOOTSTRAP_TOKEN ? '(the token in STORE_BOOTSTRAP_TOKEN)' : token}
+Ctrl-C stops Envoy and both replicas${values.keep ? '' : ' and drops the schema'}.`);
+  for (const managed of [edge.envoy, ...edge.replicas.map((r) => r.process)]) {
+    void managed.exited.then(() => {
+      if (!stopping)
+        console.error(`! ${managed.name} exited; see ${edge?.logDir}/${managed.name}.log`);
+    });
+  }
+}
+
+void main();

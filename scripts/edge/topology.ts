@@ -1,0 +1,152 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { ensureEnvoy } from './envoy-binary.js';
+import { writeEdgeEnvoyConfig } from './envoy-config.js';
+import { freePort } from './free-port.js';
+import { startManaged, waitUntil, type Managed } from './processes.js';
+
+const ROOT = new URL('../..', import.meta.url).pathname;
+
+/** The production topology on one machine: Envoy → N server replicas → PostgreSQL + artifacts. */
+export interface EdgeOptions {
+  /** argv that starts one replica (the bundled server, or src/main.ts through tsx). */
+  serverCommand: string[];
+  /** A folder for per-replica data dirs, the shared artifact dir, the Envoy config and logs. */
+  workDir: string;
+  databaseUrl: string;
+  pgSchema: string;
+  bootstrapToken: string;
+  replicas?: number;
+  /** Envoy's listener port; a free one when absent. */
+  listenPort?: number;
+  /** More settings for every replica (STORE_STATIC_DIR, OIDC …). */
+  env?: Record<string, string>;
+}
+
+export interface Replica {
+  name: string;
+  httpPort: number;
+  grpcPort: number;
+  process: Managed;
+}
+
+export interface RunningEdge {
+  /** The console and the API, through Envoy. */
+  url: string;
+  /** Envoy's admin API (loopback): /stats, /clusters. */
+  adminUrl: string;
+  artifactDir: string;
+  replicas: Replica[];
+  envoy: Managed;
+  logDir: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the replicas one after the other (the first migrates an empty schema and issues the
+ * first admin token, as `depends_on` orders them in docker-compose.yml), then Envoy with
+ * proxy/envoy.yaml (addresses substituted), and resolves once Envoy reports every replica
+ * healthy in both clusters.
+ */
+export async function startEdge(options: EdgeOptions): Promise<RunningEdge> {
+  const logDir = join(options.workDir, 'logs');
+  const artifactDir = join(options.workDir, 'artifacts');
+  mkdirSync(logDir, { recursive: true });
+  mkdirSync(artifactDir, { recursive: true });
+  const replicas: Replica[] = [];
+  let envoy: Managed | undefined;
+  const stop = async () => {
+    await envoy?.stop();
+    await Promise.all(replicas.map((replica) => replica.process.stop()));
+  };
+  try {
+    for (let n = 1; n <= (options.replicas ?? 2); n++) {
+      const name = `server-${n}`;
+      const [httpPort, grpcPort] = [await freePort(), await freePort()];
+      const dataDir = join(options.workDir, name);
+      mkdirSync(dataDir, { recursive: true });
+      const process_ = startManaged(name, options.serverCommand, {
+        cwd: ROOT,
+        logFile: join(logDir, `${name}.log`),
+        env: {
+          PATH: process.env.PATH,
+          HOME: process.env.HOME,
+          ...options.env,
+          DATABASE_URL: options.databaseUrl,
+          STORE_PG_SCHEMA: options.pgSchema,
+          STORE_DATA_DIR: dataDir,
+          STORE_ARTIFACT_DIR: artifactDir,
+          STORE_HOST: '127.0.0.1',
+          STORE_HTTP_PORT: String(httpPort),
+          STORE_GRPC_PORT: String(grpcPort),
+          STORE_BOOTSTRAP_TOKEN: options.bootstrapToken,
+        },
+      });
+      replicas.push({ name, httpPort, grpcPort, process: process_ });
+      await waitUntil(
+        `${name} /healthz`,
+        async () => (await fetch(`http://127.0.0.1:${httpPort}/healthz`)).ok,
+        90_000,
+        process_,
+      );
+    }
+    const started = await startEnvoy(options.workDir, logDir, {
+      listenPort: options.listenPort,
+      replicas: replicas.map(({ grpcPort, httpPort }) => ({ grpcPort, httpPort })),
+    });
+    envoy = started.envoy;
+    const { listenPort, adminUrl } = started;
+    return {
+      url: `http://127.0.0.1:${listenPort}`,
+      adminUrl,
+      artifactDir,
+      replicas,
+      envoy,
+      logDir,
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/**
+ * Envoy with proxy/envoy.yaml in front of `replicas` (addresses substituted); resolves once it
+ * reports every replica healthy in both clusters.
+ */
+export async function startEnvoy(
+  workDir: string,
+  logDir: string,
+  options: { listenPort?: number | undefined; replicas: { grpcPort: number; httpPort: number }[] },
+): Promise<{ envoy: Managed; listenPort: number; adminUrl: string }> {
+  const [listenPort, adminPort] = [options.listenPort ?? (await freePort()), await freePort()];
+  const config = writeEdgeEnvoyConfig(workDir, {
+    listenPort,
+    adminPort,
+    replicas: options.replicas,
+  });
+  // --disable-hot-restart: several Envoys (parallel test runs) share no shared-memory region.
+  const envoy = startManaged(
+    'envoy',
+    [ensureEnvoy(), '-c', config, '--log-level', 'warn', '--disable-hot-restart'],
+    { cwd: workDir, env: { PATH: process.env.PATH }, logFile: join(logDir, 'envoy.log') },
+  );
+  const adminUrl = `http://127.0.0.1:${adminPort}`;
+  const wanted = options.replicas.length * 2;
+  try {
+    await waitUntil(
+      'Envoy to see every replica healthy',
+      async () => {
+        const clusters = await (await fetch(`${adminUrl}/clusters`)).text();
+        return (clusters.match(/::health_flags::healthy$/gm) ?? []).length === wanted;
+      },
+      30_000,
+      envoy,
+    );
+  } catch (error) {
+    await envoy.stop();
+    throw error;
+  }
+  return { envoy, listenPort, adminUrl };
+}
