@@ -1,12 +1,13 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite, { type Statement as SqliteStatement } from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, Migrator, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { migrationProvider } from './migrations/index.js';
 import type { PostgresLocation } from './pg-notifications.js';
 import type { TreeDb } from './tree-db.js';
 import type { Database } from './schema.js';
+import { ImmediateSqliteDialect } from './sqlite-immediate-dialect.js';
 import { withStatementCache } from './sqlite-statement-cache.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -61,7 +62,7 @@ function openSqlite(dataDir: string): Storage {
   database.pragma('busy_timeout = 5000');
   database.pragma('foreign_keys = ON');
   const cached = withStatementCache(database);
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cached }) });
+  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: cached }) });
   const dataVersion = database.prepare('PRAGMA data_version').pluck();
   return {
     db,
