@@ -36,6 +36,8 @@ export interface BackupComparisonsOptions {
   treePageSize?: number | undefined;
   /** Test seam: runs after each page of differences is stored. */
   afterPage?: (() => Promise<void>) | undefined;
+  /** Test seam: previews compare every live entry (see comparison-runs.ts `capturedUpTo`). */
+  readWholeTree?: boolean | undefined;
 }
 
 /**
@@ -60,6 +62,7 @@ export class BackupComparisons {
       pageSize: options.pageSize ?? 1000,
       treePageSize: options.treePageSize ?? options.pageSize ?? 5000,
       afterPage: options.afterPage,
+      readWholeTree: options.readWholeTree,
     };
     // Neither kind resumes: an interrupted comparison ends FAILED and is simply started again.
     this.runner.register<PreviewRequest, unknown>('RESTORE_PREVIEW', {

@@ -1,6 +1,6 @@
 import type { StoredDifference } from '../../../storage/backup-comparison-store.js';
 import { createEventLoopYielder } from '../../event-loop-yield.js';
-import type { EntryCursor } from './entry-cursor.js';
+import type { EntryCursor, SideEntry } from './entry-cursor.js';
 import { sameEntry, valueOf } from './entry-line.js';
 import { compareKeys } from './key-order.js';
 
@@ -24,15 +24,25 @@ export interface CompareHooks {
 const CHECK_EVERY = 4096;
 
 /**
+ * What the "before" side holds: every entry of its state, or only the keys written since the
+ * "after" side's state was taken (a live tree against the chain captured from it, see
+ * comparison-runs.ts), where a key it does not hold is unchanged and a tombstone is a key the
+ * state lacks.
+ */
+export type BeforeSide = 'whole' | 'changes';
+
+/**
  * Walks two key-ordered sides in step (a merge join): a key only "after" is ADDED, only "before"
  * is REMOVED, on both with another value or schema version is CHANGED, else unchanged (lines
- * equal but for their sequence are compared without parsing them; see entry-line.ts). Memory
- * holds one page of differences plus whatever the cursors buffer.
+ * equal but for their sequence are compared without parsing them; see entry-line.ts). A
+ * tombstone on the "before" side counts as no entry. Memory holds one page of differences plus
+ * whatever the cursors buffer.
  */
 export async function compareSides(
   before: EntryCursor,
   after: EntryCursor,
   hooks: CompareHooks,
+  beforeSide: BeforeSide = 'whole',
 ): Promise<ComparisonCounts> {
   const counts: ComparisonCounts = { added: 0, changed: 0, removed: 0, unchanged: 0 };
   let page: StoredDifference[] = [];
@@ -54,31 +64,27 @@ export async function compareSides(
     let waitBefore: Promise<void> | undefined;
     let waitAfter: Promise<void> | undefined;
     if (order < 0 && b) {
-      counts.removed += 1;
-      const beforeValue = valueOf(b);
-      page.push({
-        key: b.key,
-        change: 'REMOVED',
-        beforeJson: beforeValue.valueJson,
-        afterJson: null,
-        beforeSchemaVersion: beforeValue.schemaVersion,
-        afterSchemaVersion: 0,
-      });
+      if (!b.tombstone) {
+        counts.removed += 1;
+        const beforeValue = valueOf(b);
+        page.push({
+          key: b.key,
+          change: 'REMOVED',
+          beforeJson: beforeValue.valueJson,
+          afterJson: null,
+          beforeSchemaVersion: beforeValue.schemaVersion,
+          afterSchemaVersion: 0,
+        });
+      }
       waitBefore = before.advance();
     } else if (order > 0 && a) {
-      counts.added += 1;
-      const afterValue = valueOf(a);
-      page.push({
-        key: a.key,
-        change: 'ADDED',
-        beforeJson: null,
-        afterJson: afterValue.valueJson,
-        beforeSchemaVersion: 0,
-        afterSchemaVersion: afterValue.schemaVersion,
-      });
+      if (beforeSide === 'changes') counts.unchanged += 1;
+      else page.push(added(counts, a));
       waitAfter = after.advance();
     } else if (a && b) {
-      if (a.line === b.line || sameEntry(a, b)) {
+      if (b.tombstone) {
+        page.push(added(counts, a));
+      } else if (a.line === b.line || sameEntry(a, b)) {
         counts.unchanged += 1;
       } else {
         counts.changed += 1;
@@ -111,4 +117,17 @@ export async function compareSides(
   if (page.length > 0) await hooks.onDifferences(page);
   hooks.onProgress(counts);
   return counts;
+}
+
+function added(counts: ComparisonCounts, entry: SideEntry): StoredDifference {
+  counts.added += 1;
+  const value = valueOf(entry);
+  return {
+    key: entry.key,
+    change: 'ADDED',
+    beforeJson: null,
+    afterJson: value.valueJson,
+    beforeSchemaVersion: 0,
+    afterSchemaVersion: value.schemaVersion,
+  };
 }

@@ -1,7 +1,7 @@
 import { streamEntryLineBatches } from '../../../storage/entry-lines.js';
 import type { TreeDb } from '../../../storage/tree-db.js';
 import { BatchCursor, type EntryCursor, type SideEntry } from './entry-cursor.js';
-import { liveEntryOf } from './entry-line.js';
+import { liveEntryOf, sideEntryOf } from './entry-line.js';
 
 /** An entry cursor over a stream that must be ended when the comparison stops early. */
 export interface ClosableCursor extends EntryCursor {
@@ -9,23 +9,35 @@ export interface ClosableCursor extends EntryCursor {
   close(): Promise<void>;
 }
 
+/** Which part of a physical tree a tree cursor reads. */
+export interface TreeCursorRange {
+  /** Null: the tree does not exist (the cursor is empty). */
+  physicalTreeId: string | null;
+  prefix: string;
+  /**
+   * Read only the entries written after this sequence, tombstones included (what an incremental
+   * backup from it would hold); absent: every live entry.
+   */
+  changedAfter?: number | undefined;
+}
+
 /**
- * The live entries of a physical tree under a prefix, in key order, as the artifact lines a
- * capture would write (one streaming read in the caller's snapshot, as a capture reads), so an
- * unchanged entry's line equals the backup's and needs no parsing. Batches are whatever the
- * stream delivers (`pageSize` rows per chunk on SQLite, COPY's chunks on PostgreSQL).
+ * The entries of a physical tree under a prefix, in key order, as the artifact lines a capture
+ * would write (one streaming read in the caller's snapshot, as a capture reads), so an unchanged
+ * entry's line equals the backup's and needs no parsing. Batches are whatever the stream
+ * delivers (`pageSize` rows per chunk on SQLite, COPY's chunks on PostgreSQL).
  */
 export async function openTreeCursor(
   handle: TreeDb,
-  physicalTreeId: string | null,
-  prefix: string,
+  range: TreeCursorRange,
   pageSize: number,
   signal: AbortSignal,
 ): Promise<ClosableCursor> {
+  const { physicalTreeId } = range;
   const source =
     physicalTreeId === null
       ? emptyPages()
-      : livePages(handle, physicalTreeId, prefix, pageSize, signal);
+      : livePages(handle, { ...range, physicalTreeId }, pageSize, signal);
   const cursor = new BatchCursor<SideEntry>(source);
   const close = async () => {
     await source.return(undefined).catch(() => undefined);
@@ -51,23 +63,26 @@ async function* emptyPages(): AsyncGenerator<SideEntry[]> {
 
 async function* livePages(
   handle: TreeDb,
-  physicalTreeId: string,
-  prefix: string,
+  range: TreeCursorRange & { physicalTreeId: string },
   pageSize: number,
   signal: AbortSignal,
 ): AsyncGenerator<SideEntry[]> {
+  const changesOnly = range.changedAfter !== undefined;
   const batches = streamEntryLineBatches(
     handle,
-    physicalTreeId,
+    range.physicalTreeId,
     {
-      keyPrefix: prefix,
-      liveOnly: true,
+      keyPrefix: range.prefix,
+      liveOnly: !changesOnly,
+      ...(changesOnly && { fromSequence: range.changedAfter }),
       nullValueAsJsonNull: true,
     },
     pageSize,
   );
+  // Changes can be tombstones, which the lazy live entry does not recognise.
+  const entryOf = changesOnly ? sideEntryOf : liveEntryOf;
   for await (const lines of batches) {
     signal.throwIfAborted();
-    yield lines.map(liveEntryOf);
+    yield lines.map(entryOf);
   }
 }
