@@ -97,6 +97,22 @@ export async function startStoreServer(
     logger,
     retentionMs: config.auditRetentionDays * 86_400_000,
   });
+  if (identity.bootstrapTokenId) {
+    // The first admin token is a credential change like the CLI's (subject "server").
+    await audit.record(
+      {
+        tenant: config.bootstrapTenant,
+        subject: 'server',
+        service: 'server',
+        method: 'CreateToken',
+        targetId: identity.bootstrapTokenId,
+        outcome: 'OK',
+        clientAddress: 'local',
+        detail: 'the first admin API token, issued at start',
+      },
+      { urgent: true },
+    );
+  }
   const health = new HealthRegistry(STORE_SERVICES.map((s) => s.typeName));
   const { routes, interceptors } = createShippedHost(config, {
     treeData,

@@ -27,4 +27,25 @@ describe('the first admin token from STORE_BOOTSTRAP_TOKEN', () => {
     );
     expect(me.subject).toBe(`token:${info!.id}`);
   });
+
+  it('is in the audit trail, once: a second start on the same data issues none', async () => {
+    await t.server.audit.flush();
+    const [info] = await t.server.tokens.list();
+    const { records } = await t.server.audit.list(info!.tenant, true, { method: 'CreateToken' });
+    const once = [
+      expect.objectContaining({
+        subject: 'server',
+        method: 'CreateToken',
+        targetId: info!.id,
+        outcome: 'OK',
+      }),
+    ];
+    expect(records).toEqual(once);
+    // Stop and start on the same storage: the token exists, nothing is issued or recorded.
+    await t.server.stop();
+    t = await startTestServer('sqlite', { STORE_BOOTSTRAP_TOKEN: PRESET }, t.location);
+    await t.server.audit.flush();
+    const again = await t.server.audit.list(info!.tenant, true, { method: 'CreateToken' });
+    expect(again.records).toEqual(once);
+  });
 });

@@ -34,6 +34,7 @@ export async function setUpIdentity(
         })
       : undefined;
   let bootstrapToken: string | undefined;
+  let bootstrapTokenId: string | undefined;
   if (!(await tokens.any())) {
     const issued = await tokens.issue({
       tenant: config.bootstrapTenant,
@@ -43,10 +44,16 @@ export async function setUpIdentity(
       ...(config.bootstrapToken !== undefined && { presetToken: config.bootstrapToken }),
     });
     bootstrapToken = issued.token;
+    bootstrapTokenId = issued.info.id;
     logger.info(
       { tenant: config.bootstrapTenant, tokenId: issued.info.id, expiresAt: issued.info.expiresAt },
       'issued the first admin API token',
     );
   }
-  return { tokens, verify: createCredentialVerifier(tokens, oidc), bootstrapToken };
+  return {
+    tokens,
+    verify: createCredentialVerifier(tokens, oidc),
+    bootstrapToken,
+    bootstrapTokenId,
+  };
 }
