@@ -11,6 +11,8 @@ export interface IdentitySetup {
   verify: CredentialVerifier;
   /** Set only when this start issued the first admin token (shown once, never stored). */
   bootstrapToken: string | undefined;
+  /** That token's public id (for the audit record of its issue). */
+  bootstrapTokenId: string | undefined;
 }
 
 /**
