@@ -64,18 +64,7 @@ export async function compareSides(
     let waitBefore: Promise<void> | undefined;
     let waitAfter: Promise<void> | undefined;
     if (order < 0 && b) {
-      if (!b.tombstone) {
-        counts.removed += 1;
-        const beforeValue = valueOf(b);
-        page.push({
-          key: b.key,
-          change: 'REMOVED',
-          beforeJson: beforeValue.valueJson,
-          afterJson: null,
-          beforeSchemaVersion: beforeValue.schemaVersion,
-          afterSchemaVersion: 0,
-        });
-      }
+      if (!b.tombstone) page.push(removed(counts, b));
       waitBefore = before.advance();
     } else if (order > 0 && a) {
       if (beforeSide === 'changes') counts.unchanged += 1;
@@ -117,6 +106,19 @@ export async function compareSides(
   if (page.length > 0) await hooks.onDifferences(page);
   hooks.onProgress(counts);
   return counts;
+}
+
+function removed(counts: ComparisonCounts, entry: SideEntry): StoredDifference {
+  counts.removed += 1;
+  const value = valueOf(entry);
+  return {
+    key: entry.key,
+    change: 'REMOVED',
+    beforeJson: value.valueJson,
+    afterJson: null,
+    beforeSchemaVersion: value.schemaVersion,
+    afterSchemaVersion: 0,
+  };
 }
 
 function added(counts: ComparisonCounts, entry: SideEntry): StoredDifference {
