@@ -22,7 +22,7 @@ import { STORE_SERVICES, createShippedHost } from './transport/routes.js';
 import { SCHEMA_RESULT_MAPPERS } from './transport/schema-mapping.js';
 import { BACKUP_RESULT_MAPPERS } from './transport/backup/backup-mapping.js';
 import { setUpIdentity } from './engines/identity/identity-setup.js';
-import { AuditTrail } from './engines/audit/audit-trail.js';
+import { AuditTrail, localTokenChange } from './engines/audit/audit-trail.js';
 import { AuditStore } from './storage/audit-store.js';
 
 /** A running server: its ports, its parts (for tests), and a graceful stop. */
@@ -100,16 +100,14 @@ export async function startStoreServer(
   if (identity.bootstrapTokenId) {
     // The first admin token is a credential change like the CLI's (subject "server").
     await audit.record(
-      {
+      localTokenChange({
+        by: 'server',
         tenant: config.bootstrapTenant,
-        subject: 'server',
-        service: 'server',
         method: 'CreateToken',
-        targetId: identity.bootstrapTokenId,
+        tokenId: identity.bootstrapTokenId,
         outcome: 'OK',
-        clientAddress: 'local',
         detail: 'the first admin API token, issued at start',
-      },
+      }),
       { urgent: true },
     );
   }

@@ -1,5 +1,6 @@
 import { loadConfig } from '../config/load-config.js';
 import { ConfigError } from '../config/settings.js';
+import { localTokenChange } from '../engines/audit/audit-trail.js';
 import { ApiTokenService } from '../engines/identity/api-tokens.js';
 import { StoreError } from '../engines/errors.js';
 import { randomUUID } from 'node:crypto';
@@ -43,19 +44,17 @@ async function main(argv: string[]): Promise<number> {
   const tokenStore = new TokenStore(storage);
   const tokens = new ApiTokenService(tokenStore);
   // Token changes made here are in the audit trail like any RPC's (subject "cli").
-  const audit = (tenant: string, method: string, targetId: string, outcome: string) =>
+  const audit = (
+    tenant: string,
+    method: 'CreateToken' | 'RevokeToken',
+    tokenId: string,
+    outcome: string,
+  ) =>
     new AuditStore(storage).insert([
       {
         id: randomUUID(),
         at: Date.now(),
-        tenant,
-        subject: 'cli',
-        service: 'cli',
-        method,
-        targetId,
-        outcome,
-        clientAddress: 'local',
-        detail: '',
+        ...localTokenChange({ by: 'cli', tenant, method, tokenId, outcome }),
       },
     ]);
   try {

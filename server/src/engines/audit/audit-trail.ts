@@ -7,6 +7,30 @@ import { invalidArgument } from '../errors.js';
 /** What a caller of the trail knows about a call; the id and time are added here. */
 export type AuditEntry = Omit<AuditRecord, 'id' | 'at'>;
 
+/**
+ * A token change made on the server host rather than through an RPC: by the token CLI
+ * (`by: 'cli'`) or by the server issuing the first admin token at start (`by: 'server'`).
+ */
+export function localTokenChange(change: {
+  by: 'cli' | 'server';
+  tenant: string;
+  method: 'CreateToken' | 'RevokeToken';
+  tokenId: string;
+  outcome: string;
+  detail?: string;
+}): AuditEntry {
+  return {
+    tenant: change.tenant,
+    subject: change.by,
+    service: change.by,
+    method: change.method,
+    targetId: change.tokenId,
+    outcome: change.outcome,
+    clientAddress: 'local',
+    detail: change.detail ?? '',
+  };
+}
+
 export interface AuditListRequest {
   pageSize?: number | undefined;
   pageToken?: string | undefined;
