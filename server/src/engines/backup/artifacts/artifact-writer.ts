@@ -14,6 +14,8 @@ export interface ArtifactWriterOptions extends SignalOptions {
   maxUncompressedBytesPerArtifact?: number;
   /** zlib level 0-9; the default is zlib's (6). */
   gzipLevel?: number;
+  /** Uncompressed bytes per gzip member; the default suits captures (tests make it small). */
+  gzipBlockBytes?: number;
   /** Encoded records are joined into one gzip write per this many bytes. */
   batchBytes?: number;
   /** Test seam: where compressed bytes go (e.g. a sink that fails with ENOSPC). */
