@@ -122,7 +122,7 @@ export class OperationStore {
   async insertIfTrackingIdFree(
     op: NewOperationRow,
   ): Promise<{ row: OperationRow; inserted: boolean }> {
-    const result = await this.db
+    const insertedRow = await this.db
       .insertInto('operations')
       .values({
         ...op,
@@ -133,19 +133,17 @@ export class OperationStore {
         attempts: 0,
       })
       .onConflict((oc) => oc.columns(['tenant', 'tracking_id']).doNothing())
+      .returningAll()
       .executeTakeFirst();
-    const inserted = Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+    if (insertedRow) return { row: insertedRow, inserted: true };
+    // Only a used tracking id skips the insert: that operation is the answer.
     const row = await this.db
       .selectFrom('operations')
       .selectAll()
       .where('tenant', '=', op.tenant)
-      .where((eb) =>
-        inserted || op.tracking_id === null
-          ? eb('id', '=', op.id)
-          : eb('tracking_id', '=', op.tracking_id),
-      )
+      .where('tracking_id', '=', op.tracking_id)
       .executeTakeFirstOrThrow();
-    return { row, inserted };
+    return { row, inserted: false };
   }
 
   /** The tenant's operation with this id, if its kind is among `kinds` (when given). */

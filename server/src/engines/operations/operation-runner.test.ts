@@ -91,6 +91,39 @@ describe.each(DIALECTS)('OperationRunner on %s', (dialect) => {
     expect(writes.mock.calls.length).toBeLessThanOrEqual(Math.ceil(elapsed / 250) + 1);
   });
 
+  it('claims an operation submitted on this server at once, without reading the queue', async () => {
+    const queueReads = vi.spyOn(OperationStore.prototype, 'findQueued');
+    const orphanReads = vi.spyOn(OperationStore.prototype, 'findExpired');
+    onTestFinished(() => {
+      queueReads.mockRestore();
+      orphanReads.mockRestore();
+    });
+    const runner = await harness.runner({ pollMs: 60_000 });
+    const running = deferred();
+    const gate = deferred();
+    runner.register('BACKUP', {
+      resumable: false,
+      async run() {
+        running.resolve();
+        await gate.promise;
+      },
+    });
+    runner.start();
+    await waitFor('the first poll', () => queueReads.mock.calls.length > 0);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const [queueBefore, orphansBefore] = [
+      queueReads.mock.calls.length,
+      orphanReads.mock.calls.length,
+    ];
+    const op = await runner.submit({ tenant: TENANT, kind: 'BACKUP', request: {}, createdBy: 'u' });
+    await running.promise;
+    expect(runner.runningIds()).toEqual([op.id]);
+    expect(queueReads.mock.calls.length).toBe(queueBefore);
+    expect(orphanReads.mock.calls.length).toBe(orphansBefore);
+    gate.resolve();
+    expect(await finished(runner, TENANT, op.id)).toMatchObject({ state: 'SUCCEEDED' });
+  });
+
   it('runs at most `concurrency` operations at once, oldest first, woken by submits', async () => {
     // A poll a minute away: only wake-ups (a submit, a freed slot) can make this test pass.
     // Distinct creation times: within one millisecond FIFO order falls back to the random id.

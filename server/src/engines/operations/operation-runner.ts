@@ -103,7 +103,7 @@ export class OperationRunner {
         `tracking id ${trackingId} already names another operation with a different request`,
       );
     }
-    if (inserted) this.worker.wake();
+    if (inserted) this.worker.offer(row);
     return toOperationRecord(row);
   }
 

@@ -36,6 +36,7 @@ export class OperationWorker {
   private stopping: Promise<void> | undefined;
   private reclaimPending: boolean;
   private lastRetentionAt = -Infinity;
+  private claiming = 0;
 
   constructor(private readonly config: WorkerConfig) {
     this.reclaimPending = config.reclaimOnStart;
@@ -53,6 +54,26 @@ export class OperationWorker {
     if (!this.started || this.stopped) return;
     if (this.ticking) this.wakeAgain = true;
     else this.schedule(0);
+  }
+
+  /**
+   * A run just submitted on this server: claimed here at once when a slot is free, without the
+   * poll's reads of cancels, orphans and the queue (three round trips before every operation
+   * starts); otherwise, or when another replica's poll got it first, the next look decides.
+   */
+  offer(candidate: { id: string; attempts: number }): void {
+    // Before the first poll has expired a previous start's leases, only the poll may claim.
+    if (!this.started || this.stopped || this.reclaimPending || !this.hasFreeSlot()) {
+      this.wake();
+      return;
+    }
+    void this.claim([candidate], this.resumePolicy())
+      .catch((error: unknown) => {
+        this.config.logger.warn({ err: error }, 'claiming a submitted operation failed');
+      })
+      .finally(() => {
+        if (!this.executions.has(candidate.id)) this.wake();
+      });
   }
 
   /** Aborts a run of this process, if it runs here. */
@@ -119,7 +140,7 @@ export class OperationWorker {
   }
 
   private async tick(): Promise<void> {
-    const { store, registry, clock, logger } = this.config;
+    const { store, clock, logger } = this.config;
     if (this.reclaimPending) {
       const count = await store.expireAllLeases();
       this.reclaimPending = false;
@@ -127,10 +148,7 @@ export class OperationWorker {
     }
     await this.pollCancels();
     const now = clock();
-    const policy: ResumePolicy = {
-      resumableKinds: registry.resumableKinds(),
-      maxAttempts: this.config.maxAttempts,
-    };
+    const policy = this.resumePolicy();
     const resumable = await this.recoverOrphans(now, policy);
     await this.claim([...resumable, ...(await this.queued())], policy);
     if (now - this.lastRetentionAt >= RETENTION_SWEEP_MS) {
@@ -138,6 +156,18 @@ export class OperationWorker {
       const count = await this.purgeExpired();
       if (count > 0) logger.info({ count }, 'deleted finished operations past retention');
     }
+  }
+
+  private resumePolicy(): ResumePolicy {
+    return {
+      resumableKinds: this.config.registry.resumableKinds(),
+      maxAttempts: this.config.maxAttempts,
+    };
+  }
+
+  /** Whether a claim may start now: claims in flight hold their slot while they wait. */
+  private hasFreeSlot(): boolean {
+    return this.executions.size + this.claiming < this.config.concurrency;
   }
 
   /** Cancel requests made on any replica reach the handlers running here. */
@@ -192,7 +222,7 @@ export class OperationWorker {
   }
 
   private async queued() {
-    const free = this.config.concurrency - this.executions.size;
+    const free = this.config.concurrency - this.executions.size - this.claiming;
     if (free <= 0 || this.stopped) return [];
     // More than the free slots: other replicas may win some of the same rows.
     return this.config.store.findQueued(this.config.registry.kinds(), free * 4);
@@ -201,9 +231,16 @@ export class OperationWorker {
   private async claim(candidates: { id: string; attempts: number }[], policy: ResumePolicy) {
     const { store, registry, owner, leaseMs, clock, logger } = this.config;
     for (const candidate of candidates) {
-      if (this.stopped || this.executions.size >= this.config.concurrency) return;
+      if (this.stopped || !this.hasFreeSlot()) return;
       if (this.executions.has(candidate.id)) continue;
-      const row = await store.claim(candidate, owner, clock(), leaseMs, policy);
+      // A direct claim (offer) and a poll may run at once: each holds its slot while it waits.
+      this.claiming += 1;
+      let row;
+      try {
+        row = await store.claim(candidate, owner, clock(), leaseMs, policy);
+      } finally {
+        this.claiming -= 1;
+      }
       const handler = row && registry.find(row.kind);
       if (!row || !handler) continue;
       if (row.attempts > 1) logger.info({ operationId: row.id, attempt: row.attempts }, 'resuming');

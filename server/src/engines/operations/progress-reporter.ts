@@ -12,7 +12,12 @@ const MAX_TEXT = 1000;
 export class ProgressReporter {
   private current: OperationProgress;
   private dirty = false;
-  private lastWriteAt = -Infinity;
+  /**
+   * As if written at the start: the claim has just recorded the run, so its first progress
+   * write comes an interval later, and a run shorter than that (an incremental backup) writes
+   * its progress once, with its outcome, instead of racing its own work for the database.
+   */
+  private lastWriteAt = performance.now();
   private timer: NodeJS.Timeout | undefined;
   private writing: Promise<void> | undefined;
   private stopped = false;
