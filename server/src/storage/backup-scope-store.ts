@@ -43,25 +43,30 @@ function toRow(r: Selectable<BackupScopesTable>): ScopeRow {
   };
 }
 
+/** A scope row with no schedule and no runs yet. */
+function emptyScope(tenant: string, treeName: string, now: number) {
+  return {
+    tenant,
+    tree_name: treeName,
+    full_interval_ms: null,
+    full_key_prefix: null,
+    full_next_run_at: null,
+    incremental_interval_ms: null,
+    incremental_key_prefix: null,
+    incremental_next_run_at: null,
+    last_full_run_at: null,
+    last_full_success_at: null,
+    last_incremental_run_at: null,
+    last_incremental_success_at: null,
+    last_outcome: 'NONE',
+    updated_at: now,
+  };
+}
+
 async function ensureScope(handle: TreeDb, tenant: string, treeName: string, now: number) {
   await handle.db
     .insertInto('backup_scopes')
-    .values({
-      tenant,
-      tree_name: treeName,
-      full_interval_ms: null,
-      full_key_prefix: null,
-      full_next_run_at: null,
-      incremental_interval_ms: null,
-      incremental_key_prefix: null,
-      incremental_next_run_at: null,
-      last_full_run_at: null,
-      last_full_success_at: null,
-      last_incremental_run_at: null,
-      last_incremental_success_at: null,
-      last_outcome: 'NONE',
-      updated_at: now,
-    })
+    .values(emptyScope(tenant, treeName, now))
     .onConflict((oc) => oc.columns(['tenant', 'tree_name']).doNothing())
     .execute();
 }
@@ -200,7 +205,6 @@ export async function recordScopeRun(
     now: number;
   },
 ): Promise<void> {
-  await ensureScope(handle, run.tenant, run.treeName, run.now);
   const full = run.kind === 'full';
   const set: Updateable<BackupScopesTable> = { last_outcome: run.outcome, updated_at: run.now };
   if (run.outcome === 'RUNNING' || run.outcome === 'SKIPPED') {
@@ -209,10 +213,11 @@ export async function recordScopeRun(
   if (run.outcome === 'SUCCEEDED') {
     set[full ? 'last_full_success_at' : 'last_incremental_success_at'] = run.now;
   }
+  // One statement (every capture records its start and its end): the tree's first run
+  // inserts the row with this run in it, later ones update it.
   await handle.db
-    .updateTable('backup_scopes')
-    .set(set)
-    .where('tenant', '=', run.tenant)
-    .where('tree_name', '=', run.treeName)
+    .insertInto('backup_scopes')
+    .values({ ...emptyScope(run.tenant, run.treeName, run.now), ...set })
+    .onConflict((oc) => oc.columns(['tenant', 'tree_name']).doUpdateSet(set))
     .execute();
 }

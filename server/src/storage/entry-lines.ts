@@ -176,7 +176,13 @@ async function* copyOutLines(
       typeof value === 'number'
         ? String(safeInteger(value))
         : client.escapeLiteral(value === '?tree' ? physicalTreeId : value);
-    const select = `select ${lineExpression('to_json', range)} from entries where ${whereClause(range, literal)} order by key`;
+    // Sorted in a subquery, then encoded: when the rows come from the sequence index (an
+    // incremental) PostgreSQL sorts the narrow rows and streams each line as it encodes it,
+    // instead of encoding every line before the sort lets the first one out. The subquery's
+    // ORDER BY keeps it from being flattened, and the outer one is then already satisfied.
+    const select =
+      `select ${lineExpression('to_json', range)} from (select * from entries ` +
+      `where ${whereClause(range, literal)} order by key) as e order by key`;
     // CSV with a delimiter and a quote character that JSON text never holds raw (it escapes every
     // control character): each line comes out exactly as selected, with no escaping to undo.
     const stream = client.query(
