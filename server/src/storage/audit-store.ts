@@ -1,6 +1,6 @@
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { AuditRecordsTable } from './schema.js';
-import type { TreeDb } from './tree-db.js';
+import { sqliteStatement, withTransaction, type TreeDb } from './tree-db.js';
 
 /** One audit record as the engines see it (times in epoch ms). */
 export interface AuditRecord {
@@ -32,8 +32,8 @@ export interface AuditQuery {
   limit: number;
 }
 
-// Rows per INSERT: far below SQLite's 32 766 bound variables (10 columns a row).
-const INSERT_CHUNK = 500;
+const COLUMNS =
+  'id, at, tenant, subject, service, method, target_id, outcome, client_address, detail';
 
 const fromRow = (row: Selectable<AuditRecordsTable>): AuditRecord => ({
   id: row.id,
@@ -53,27 +53,47 @@ export class AuditStore {
   constructor(private readonly storage: TreeDb) {}
 
   /** Adds records in as few statements as possible (the writer batches a turn's records). */
+  /**
+   * Adds records in one statement a batch (PostgreSQL: one array per column through unnest;
+   * SQLite: one prepared insert run per record in one transaction). A query builder's
+   * multi-row VALUES cost ~20 µs a record to build, more than the put it records.
+   */
   async insert(records: readonly AuditRecord[]): Promise<void> {
-    for (let start = 0; start < records.length; start += INSERT_CHUNK) {
-      const chunk = records.slice(start, start + INSERT_CHUNK);
-      await this.storage.db
-        .insertInto('audit_records')
-        .values(
-          chunk.map((r) => ({
-            id: r.id,
-            at: r.at,
-            tenant: r.tenant,
-            subject: r.subject,
-            service: r.service,
-            method: r.method,
-            target_id: r.targetId,
-            outcome: r.outcome,
-            client_address: r.clientAddress,
-            detail: r.detail,
-          })),
-        )
-        .execute();
+    if (records.length === 0) return;
+    const handle = this.storage;
+    if (handle.dialect === 'sqlite') {
+      await withTransaction(handle, async (tx) => {
+        const insert = sqliteStatement(
+          tx,
+          `insert into audit_records (${COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        );
+        for (const r of records) {
+          insert.run(
+            r.id,
+            r.at,
+            r.tenant,
+            r.subject,
+            r.service,
+            r.method,
+            r.targetId,
+            r.outcome,
+            r.clientAddress,
+            r.detail,
+          );
+        }
+      });
+      return;
     }
+    const column = <T>(pick: (r: AuditRecord) => T) => records.map(pick);
+    await sql`insert into audit_records (${sql.raw(COLUMNS)})
+      select * from unnest(
+        ${column((r) => r.id)}::text[], ${column((r) => r.at)}::bigint[],
+        ${column((r) => r.tenant)}::text[], ${column((r) => r.subject)}::text[],
+        ${column((r) => r.service)}::text[], ${column((r) => r.method)}::text[],
+        ${column((r) => r.targetId)}::text[], ${column((r) => r.outcome)}::text[],
+        ${column((r) => r.clientAddress)}::text[], ${column((r) => r.detail)}::text[])`.execute(
+      handle.db,
+    );
   }
 
   /** One page, newest first; `limit` rows at most. */
