@@ -52,7 +52,6 @@ const fromRow = (row: Selectable<AuditRecordsTable>): AuditRecord => ({
 export class AuditStore {
   constructor(private readonly storage: TreeDb) {}
 
-  /** Adds records in as few statements as possible (the writer batches a turn's records). */
   /**
    * Adds records in one statement a batch (PostgreSQL: one array per column through unnest;
    * SQLite: one prepared insert run per record in one transaction). A query builder's

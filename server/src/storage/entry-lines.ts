@@ -178,7 +178,7 @@ async function* copyOutLines(
         ? String(safeInteger(value))
         : client.escapeLiteral(value === '?tree' ? physicalTreeId : value);
     // Sorted in a subquery, then encoded: when the rows come from the sequence index (an
-    // incremental) PostgreSQL sorts the narrow rows and streams each line as it encodes it,
+    // incremental) PostgreSQL sorts the rows and then streams each line as it encodes it,
     // instead of encoding every line before the sort lets the first one out. The subquery's
     // ORDER BY keeps it from being flattened, and the outer one is then already satisfied.
     const select =
