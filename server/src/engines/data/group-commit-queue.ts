@@ -10,9 +10,11 @@ interface Waiting<Item, Result> {
 export interface GroupCommitQueueOptions<Item, Result> {
   /**
    * Commits a group of items (of one key) together and settles each; it should not throw, but
-   * when it does, every item of the group fails with that error.
+   * when it does, every item of the group fails with that error. It calls `locked` once it holds
+   * what orders commits of its key (the tree's row lock): the next group may then start and
+   * prepare, and will queue behind that lock in the database, not behind this whole commit.
    */
-  commit: (items: Item[]) => Promise<Settled<Result>[]>;
+  commit: (items: Item[], locked: () => void) => Promise<Settled<Result>[]>;
   /** An item's share of a group (entries, say); a group takes items until `maxWeight`. */
   weight: (item: Item) => number;
   maxWeight: number;
@@ -23,6 +25,11 @@ export interface GroupCommitQueueOptions<Item, Result> {
  * ran goes into the next one. A lone caller pays one commit, as before; sixteen concurrent
  * callers pay one or two instead of sixteen. Items are taken whole and in arrival order, so the
  * commit can hand out sequences in that order.
+ *
+ * The next group does not wait for the whole commit, only until it holds its lock: its reads
+ * (the tree, the schema policy) and its request for the lock then overlap the running group's
+ * write and flush, and the database hands the lock over the moment that commit ends (issue 17:
+ * the work before the lock was half of a 1 000-entry commit's time on PostgreSQL).
  */
 export class GroupCommitQueue<Item, Result> {
   private readonly waiting = new Map<string, Waiting<Item, Result>[]>();
@@ -45,28 +52,33 @@ export class GroupCommitQueue<Item, Result> {
     });
   }
 
-  /** Keys with a commit running or waiting (for tests and shutdown). */
-  get activeKeys(): number {
-    return this.waiting.size;
-  }
-
   private async drain(key: string, queue: Waiting<Item, Result>[]): Promise<void> {
     while (queue.length > 0) {
       const group = this.takeGroup(queue);
-      let settled: Settled<Result>[];
-      try {
-        settled = await this.options.commit(group.map((waiting) => waiting.item));
-      } catch (error) {
-        settled = group.map(() => ({ ok: false, error }));
-      }
-      group.forEach((waiting, index) => {
-        const outcome = settled[index];
-        if (outcome?.ok) waiting.resolve(outcome.value);
-        else waiting.reject(outcome ? outcome.error : new Error('commit settled no outcome'));
-      });
+      let locked!: () => void;
+      const lockHeld = new Promise<void>((resolve) => (locked = resolve));
+      await Promise.race([lockHeld, this.commitGroup(group, locked)]);
     }
     // Same synchronous turn as the last emptiness check: nothing can have been queued between.
     this.waiting.delete(key);
+  }
+
+  /** Commits `group` and settles each of its callers; never rejects. */
+  private async commitGroup(group: Waiting<Item, Result>[], locked: () => void): Promise<void> {
+    let settled: Settled<Result>[];
+    try {
+      settled = await this.options.commit(
+        group.map((waiting) => waiting.item),
+        locked,
+      );
+    } catch (error) {
+      settled = group.map(() => ({ ok: false, error }));
+    }
+    group.forEach((waiting, index) => {
+      const outcome = settled[index];
+      if (outcome?.ok) waiting.resolve(outcome.value);
+      else waiting.reject(outcome ? outcome.error : new Error('commit settled no outcome'));
+    });
   }
 
   private takeGroup(queue: Waiting<Item, Result>[]): Waiting<Item, Result>[] {

@@ -140,7 +140,7 @@ export class TreeDataEngine {
       onCommit: options.onGroupCommit,
     };
     this.queue = new GroupCommitQueue({
-      commit: (requests) => commitTreeGroup(writer, requests),
+      commit: (requests, locked) => commitTreeGroup(writer, requests, locked),
       weight: (request) => request.writes.length,
       maxWeight: MAX_GROUP_ENTRIES,
     });

@@ -89,6 +89,7 @@ export function batchOf(guard: WriteGuard): BatchWriteGuard {
 export async function commitTreeGroup(
   options: TreeGroupWriterOptions,
   requests: readonly TreeWriteRequest[],
+  locked: () => void = () => undefined,
 ): Promise<Settled<PutEntryResult[]>[]> {
   const first = requests[0];
   if (!first) return [];
@@ -118,7 +119,7 @@ export async function commitTreeGroup(
   const toStore = planned.filter((p) => p.stored.length > 0);
   for (const p of planned) if (p.stored.length === 0) settled[p.index] = results(p, 0);
   if (toStore.length > 0) {
-    for (const [p, outcome] of await storeGroups(options, tenant, treeName, toStore)) {
+    for (const [p, outcome] of await storeGroups(options, tenant, treeName, toStore, locked)) {
       settled[p.index] = outcome.ok ? results(p, outcome.value) : outcome;
     }
   }
@@ -195,15 +196,15 @@ async function storeGroups(
   tenant: string,
   treeName: string,
   planned: Planned[],
+  locked: () => void,
 ): Promise<[Planned, Settled<number>][]> {
   const write = async (group: Planned[]): Promise<Settled<number>[]> => {
     const writes = group.flatMap((p) => p.stored);
-    const outcome = await writeEntryGroup(options.storage, {
-      tenant,
-      treeName,
-      now: options.clock(),
-      writes,
-    });
+    const outcome = await writeEntryGroup(
+      options.storage,
+      { tenant, treeName, now: options.clock(), writes },
+      locked,
+    );
     if (outcome.status === 'locked') {
       const error = lockedError(treeName, outcome.lockedBy);
       return group.map(() => ({ ok: false, error }));
@@ -222,7 +223,8 @@ async function storeGroups(
   } catch (error) {
     if (planned.length === 1) return planned.map((p) => [p, { ok: false, error }]);
     // The shared transaction rolled back: nothing of it is stored. Each request on its own
-    // finds the one that cannot be written.
+    // finds the one that cannot be written (after the next group, if that one already queued
+    // for the lock: these requests then take later sequences than it).
     const alone: [Planned, Settled<number>][] = [];
     for (const p of planned) {
       try {
