@@ -181,14 +181,17 @@ function toEntryRow(physicalTreeId: string, entry: EntryToInsert) {
   };
 }
 
+/** What every upsert of entries does with a key the tree already holds: the new row wins. */
+export const REPLACE_ON_KEY_CONFLICT = `on conflict (physical_tree_id, key) do update set
+    value_json = excluded.value_json, tombstone = excluded.tombstone,
+    sequence = excluded.sequence, schema_version = excluded.schema_version,
+    updated_at = excluded.updated_at`;
+
 const SQLITE_UPSERT = `
   insert into entries
     (physical_tree_id, key, value_json, tombstone, sequence, schema_version, updated_at)
   values (?, ?, ?, ?, ?, ?, ?)
-  on conflict (physical_tree_id, key) do update set
-    value_json = excluded.value_json, tombstone = excluded.tombstone,
-    sequence = excluded.sequence, schema_version = excluded.schema_version,
-    updated_at = excluded.updated_at`;
+  ${REPLACE_ON_KEY_CONFLICT}`;
 
 /**
  * SQLite: one prepared single-row upsert run per row, inside the caller's transaction on the
@@ -232,10 +235,7 @@ async function upsertByArrays(
       ${rows.map((r) => r.tombstone)}::integer[], ${rows.map((r) => r.sequence)}::bigint[],
       ${rows.map((r) => r.schema_version)}::integer[], ${rows.map((r) => r.updated_at)}::bigint[]
     ) as batch(k, v, t, s, sv, u)
-    on conflict (physical_tree_id, key) do update set
-      value_json = excluded.value_json, tombstone = excluded.tombstone,
-      sequence = excluded.sequence, schema_version = excluded.schema_version,
-      updated_at = excluded.updated_at
+    ${sql.raw(REPLACE_ON_KEY_CONFLICT)}
   `.execute(tx.db);
 }
 

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { bulkInsertEntries } from './physical-tree-store.js';
+import { REPLACE_ON_KEY_CONFLICT, bulkInsertEntries } from './physical-tree-store.js';
 import { withTransaction, type TreeDb } from './tree-db.js';
 import { lockOrCreateTree } from './tree-lock.js';
 
@@ -107,10 +107,7 @@ async function writeAfterLockPostgres(
         b.sv, ${now}::bigint
       from taken, json_to_recordset(${JSON.stringify([...byKey.values()])}::json)
         as b(k text, v text, sv integer, i bigint)
-      on conflict (physical_tree_id, key) do update set
-        value_json = excluded.value_json, tombstone = excluded.tombstone,
-        sequence = excluded.sequence, schema_version = excluded.schema_version,
-        updated_at = excluded.updated_at
+      ${sql.raw(REPLACE_ON_KEY_CONFLICT)}
     ), touched as (
       update trees set updated_at = ${now}::bigint where tenant = ${tenant} and name = ${treeName}
     )

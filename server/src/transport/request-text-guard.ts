@@ -7,55 +7,50 @@ import { Code, ConnectError } from '@connectrpc/connect';
  * databases the same answer. No valid id, name, key or JSON text contains one.
  */
 export function assertNoNulText(message: unknown): void {
-  // Every request is walked, a PutEntries of 1 000 entries included: the walk that finds out
-  // builds no field names; only a refused request pays for naming its field.
-  if (!containsNul(message)) return;
-  const field = nulField(message, '');
-  if (field !== undefined) {
+  const path = nulPath(message);
+  if (path !== undefined) {
     throw new ConnectError(
-      `${field || 'request'}: must not contain NUL characters`,
+      `${fieldName(path) || 'request'}: must not contain NUL characters`,
       Code.InvalidArgument,
     );
   }
 }
 
-function containsNul(value: unknown): boolean {
-  if (typeof value === 'string') return value.includes('\u0000');
-  if (value === null || typeof value !== 'object' || value instanceof Uint8Array) return false;
-  if (Array.isArray(value)) {
-    for (let index = 0; index < value.length; index++) {
-      if (containsNul(value[index])) return true;
-    }
-    return false;
-  }
-  const record = value as Record<string, unknown>;
-  for (const key in record) {
-    if (key.includes('\u0000') || containsNul(record[key])) return true;
-  }
-  return false;
-}
-
-function nulField(value: unknown, path: string): string | undefined {
-  if (typeof value === 'string') return value.includes('\u0000') ? path : undefined;
+/**
+ * Where the first NUL is: field names and list indexes from the outside in, or undefined.
+ * Every request is walked, a PutEntries of 1 000 entries included, so the path is built only
+ * on the way back out of a find; a clean request costs no names at all.
+ */
+function nulPath(value: unknown): (string | number)[] | undefined {
+  if (typeof value === 'string') return value.includes('\u0000') ? [] : undefined;
   if (value === null || typeof value !== 'object' || value instanceof Uint8Array) return undefined;
   if (Array.isArray(value)) {
     // The index too, so a batch caller (PutEntries) learns which item to fix.
-    for (const [index, item] of value.entries()) {
-      const found = nulField(item, `${path}[${index}]`);
-      if (found !== undefined) return found;
+    for (let index = 0; index < value.length; index++) {
+      const found = nulPath(value[index]);
+      if (found) return [index, ...found];
     }
     return undefined;
   }
-  for (const [key, item] of Object.entries(value)) {
+  const record = value as Record<string, unknown>;
+  for (const key in record) {
     if (key === '$typeName') continue;
     // A oneof is { case, value }: name the member, not "value".
-    const name = key === 'value' && 'case' in value ? String(value.case) : key;
-    const child = path === '' ? snakeCase(name) : `${path}.${snakeCase(name)}`;
-    if (key.includes('\u0000')) return child;
-    const found = nulField(item, child);
-    if (found !== undefined) return found;
+    const name = key === 'value' && 'case' in record ? String(record.case) : key;
+    if (key.includes('\u0000')) return [name];
+    const found = nulPath(record[key]);
+    if (found) return [name, ...found];
   }
   return undefined;
+}
+
+/** `entries[3].value_json` from ['entries', 3, 'valueJson']. */
+function fieldName(path: readonly (string | number)[]): string {
+  return path
+    .map((part, at) =>
+      typeof part === 'number' ? `[${part}]` : `${at === 0 ? '' : '.'}${snakeCase(part)}`,
+    )
+    .join('');
 }
 
 const snakeCase = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);

@@ -63,7 +63,7 @@ export class OperationWorker {
    */
   offer(candidate: { id: string; attempts: number }): void {
     // Before the first poll has expired a previous start's leases, only the poll may claim.
-    if (!this.started || this.stopped || this.reclaimPending || !this.hasFreeSlot()) {
+    if (!this.started || this.stopped || this.reclaimPending || this.freeSlots() <= 0) {
       this.wake();
       return;
     }
@@ -165,9 +165,9 @@ export class OperationWorker {
     };
   }
 
-  /** Whether a claim may start now: claims in flight hold their slot while they wait. */
-  private hasFreeSlot(): boolean {
-    return this.executions.size + this.claiming < this.config.concurrency;
+  /** Slots a claim may still take: claims in flight hold their slot while they wait. */
+  private freeSlots(): number {
+    return this.config.concurrency - this.executions.size - this.claiming;
   }
 
   /** Cancel requests made on any replica reach the handlers running here. */
@@ -222,7 +222,7 @@ export class OperationWorker {
   }
 
   private async queued() {
-    const free = this.config.concurrency - this.executions.size - this.claiming;
+    const free = this.freeSlots();
     if (free <= 0 || this.stopped) return [];
     // More than the free slots: other replicas may win some of the same rows.
     return this.config.store.findQueued(this.config.registry.kinds(), free * 4);
@@ -231,7 +231,7 @@ export class OperationWorker {
   private async claim(candidates: { id: string; attempts: number }[], policy: ResumePolicy) {
     const { store, registry, owner, leaseMs, clock, logger } = this.config;
     for (const candidate of candidates) {
-      if (this.stopped || !this.hasFreeSlot()) return;
+      if (this.stopped || this.freeSlots() <= 0) return;
       if (this.executions.has(candidate.id)) continue;
       // A direct claim (offer) and a poll may run at once: each holds its slot while it waits.
       this.claiming += 1;
