@@ -18,6 +18,12 @@ export interface BenchRow {
   ratio: number | null;
   target: Target | null;
   note?: string;
+  /**
+   * The ratio the same client reaches in the same run against a bare handler that answers at
+   * once (`bench/lib/bare-server.ts`): no server behind this transport, on this machine, can do
+   * better, so a target beyond it is out of reach here whatever the engine does.
+   */
+  ceiling?: { ratio: number; detail: string };
 }
 
 export function meets(row: BenchRow): boolean | null {
@@ -32,6 +38,21 @@ const fmt = (n: number | null, digits = 0): string =>
 
 export function formatFigure(n: number): string {
   return fmt(n, n >= 100 ? 0 : n >= 10 ? 1 : 2);
+}
+
+/** A line for every row whose target lies beyond its measured ceiling. */
+export function ceilingLines(rows: readonly BenchRow[]): string[] {
+  return rows.flatMap((r) => {
+    if (!r.ceiling || r.target === null) return [];
+    const beyond =
+      r.target.kind === 'min' ? r.ceiling.ratio < r.target.value : r.ceiling.ratio > r.target.value;
+    if (!beyond) return [];
+    return [
+      `row ${r.row} (${r.dialect}): target ${r.target.kind === 'min' ? '≥' : '≤'} ${r.target.value} ` +
+        `is beyond what a bare handler reaches with the same client in this run: ` +
+        `${fmt(r.ceiling.ratio, 3)} (${r.ceiling.detail})`,
+    ];
+  });
 }
 
 /** The rows as a Markdown table (what the console prints and docs/performance.md carries). */

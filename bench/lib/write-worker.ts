@@ -3,12 +3,28 @@
 import { Worker, parentPort, workerData } from 'node:worker_threads';
 import { createClient } from '@connectrpc/connect';
 import { createGrpcTransport } from '@connectrpc/connect-node';
-import { TreeDataService } from '@store/contract';
+import type { MessageInitShape } from '@bufbuild/protobuf';
+import {
+  TreeDataService,
+  type PutEntriesRequestSchema,
+  type PutEntriesResponse,
+  type PutEntryRequestSchema,
+} from '@store/contract';
+import { GrpcH2cUnary } from './grpc-h2c-unary.js';
 import { withToken } from './bench-server.js';
 import { entryKey, entryValue } from './seed-tree.js';
 
 /** Sequential PutEntry loops for `seconds`, or `count` entries in PutEntries batches. */
-export type WriteJob = { baseUrl: string; token: string; treeId: string } & (
+export type WriteJob = {
+  baseUrl: string;
+  token: string;
+  treeId: string;
+  /**
+   * The lean h2c client (`grpc-h2c-unary.ts`, the default) or connect-node's own, which spends
+   * about 2.5× the lean one's CPU a put, out of the same two cores as the server.
+   */
+  client?: 'lean' | 'connect';
+} & (
   | { kind: 'puts'; callers: number; seconds: number }
   | { kind: 'putEntries'; count: number; batch: number; inFlight: number }
 );
@@ -34,11 +50,7 @@ export function runWritesInWorker(job: WriteJob): Promise<WriteResult> {
 }
 
 async function run(job: WriteJob): Promise<WriteResult> {
-  const transport = createGrpcTransport({
-    baseUrl: job.baseUrl,
-    interceptors: [withToken(job.token)],
-  });
-  const data = createClient(TreeDataService, transport);
+  const data = job.client === 'connect' ? connectClient(job) : leanClient(job);
   // Warm-up (not measured): this thread's first calls pay for JIT compilation of the client.
   const warmUp = `${job.treeId}-warm-up`;
   for (let i = 0; i < 50; i++) {
@@ -80,7 +92,40 @@ async function run(job: WriteJob): Promise<WriteResult> {
       }),
     );
   }
-  return { entries, ms: performance.now() - started };
+  const ms = performance.now() - started;
+  data.close();
+  return { entries, ms };
+}
+
+/** The two calls the rows make, whichever client makes them. */
+interface WriteCalls {
+  putEntry(request: MessageInitShape<typeof PutEntryRequestSchema>): Promise<unknown>;
+  putEntries(
+    request: MessageInitShape<typeof PutEntriesRequestSchema>,
+  ): Promise<PutEntriesResponse>;
+  close(): void;
+}
+
+function connectClient(job: WriteJob): WriteCalls {
+  const transport = createGrpcTransport({
+    baseUrl: job.baseUrl,
+    interceptors: [withToken(job.token)],
+  });
+  const client = createClient(TreeDataService, transport);
+  return {
+    putEntry: (request) => client.putEntry(request),
+    putEntries: (request) => client.putEntries(request),
+    close: () => undefined,
+  };
+}
+
+function leanClient(job: WriteJob): WriteCalls {
+  const h2c = new GrpcH2cUnary(job.baseUrl, { authorization: `Bearer ${job.token}` });
+  return {
+    putEntry: (request) => h2c.call(TreeDataService.method.putEntry, request),
+    putEntries: (request) => h2c.call(TreeDataService.method.putEntries, request),
+    close: () => h2c.close(),
+  };
 }
 
 function importBatches(count: number, size: number) {

@@ -2,7 +2,7 @@
 // callers, against a bare connect-node handler returning the same message, same load loop.
 import { createClient } from '@connectrpc/connect';
 import { BackupControlService } from '@store/contract';
-import { startBareServer } from '../lib/bare-server.js';
+import { bareStatus, startBareServer } from '../lib/bare-server.js';
 import { BENCH_TOKEN, type BenchServer } from '../lib/bench-server.js';
 import type { LoadResult } from '../lib/load-loop.js';
 import { runLoadInWorker } from '../lib/worker-load.js';
@@ -20,7 +20,7 @@ export async function unaryRows(
   const real = createClient(BackupControlService, s.grpc);
   const fixed = await real.getBackupOperationStatus({ operationId });
   if (!fixed.status) throw new Error('the status poll found no operation');
-  const bare = await startBareServer(fixed);
+  const bare = await startBareServer(bareStatus(fixed));
   // Measured and bare alternate ROUNDS times, each keeping its best round: on a shared machine,
   // load bursts only ever slow a round down, and alternating exposes both to the same bursts.
   const options = {

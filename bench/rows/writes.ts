@@ -3,13 +3,18 @@
 // Row 8: puts from 16 concurrent callers into one tree vs one caller (target ≥ 8×): without
 //        group commit each put pays its own durable commit, so 16 callers were no faster.
 // Row 9: PutEntries of 1 000-entry batches vs a NEW_TREE restore of as many entries (≥ 0.5).
+// Each row also measures its ceiling: the same client against bare handlers that answer at once,
+// and the server thread's CPU per entry on both, so a miss says whether the server or the
+// machine stood in the way.
 import { StoreRestoreMode } from '@store/contract';
+import { bareWrites, startBareServer } from '../lib/bare-server.js';
 import { BENCH_TOKEN, TENANT, type BenchServer } from '../lib/bench-server.js';
 import type { RawDb } from '../lib/raw-db.js';
 import type { BenchRow } from '../lib/results.js';
 import type { Sizes } from '../lib/sizes.js';
 import { seedTree } from '../lib/seed-tree.js';
 import { timed } from '../lib/stats.js';
+import { withMainThreadCpu } from '../lib/thread-cpu.js';
 import { runWritesInWorker, type WriteJob } from '../lib/write-worker.js';
 
 const CALLERS = 16;
@@ -23,25 +28,70 @@ export async function writeRows(
   sizes: Sizes,
   log: (line: string) => void,
 ): Promise<BenchRow[]> {
+  const bare = await startBareServer(bareWrites);
+  try {
+    return await measure(s, raw, sizes, bare.grpcUrl, log);
+  } finally {
+    await bare.close();
+  }
+}
+
+interface Rate {
+  rate: number;
+  ms: number;
+  /** The server thread's CPU per entry, µs (null off Linux). */
+  serverUs: number | null;
+}
+
+async function measure(
+  s: BenchServer,
+  raw: RawDb,
+  sizes: Sizes,
+  bareUrl: string,
+  log: (line: string) => void,
+): Promise<BenchRow[]> {
   const seconds = sizes.unarySeconds;
-  const base = { baseUrl: s.t.server.grpcUrl, token: BENCH_TOKEN };
-  const rate = async (job: WriteJob) => {
-    const result = await runWritesInWorker(job);
-    return { rate: (result.entries * 1000) / result.ms, ms: result.ms };
+  // The lean client: connect-node's spent ~600 µs of the two cores a put, twice the server's
+  // own transport; its figures are kept beside the row.
+  const real = { baseUrl: s.t.server.grpcUrl, token: BENCH_TOKEN, client: 'lean' } as const;
+  const bare = { ...real, baseUrl: bareUrl };
+  const connect = { ...real, client: 'connect' } as const;
+  const rate = async (job: WriteJob): Promise<Rate> => {
+    const { result, cpuUs } = await withMainThreadCpu(() => runWritesInWorker(job));
+    return {
+      rate: (result.entries * 1000) / result.ms,
+      ms: result.ms,
+      serverUs: cpuUs === null ? null : cpuUs / result.entries,
+    };
   };
-  const puts = (treeId: string, callers: number, s: number) =>
-    rate({ ...base, treeId, kind: 'puts', callers, seconds: s });
-  const putEntries = (treeId: string, count: number) =>
-    rate({ ...base, treeId, kind: 'putEntries', count, batch: BATCH, inFlight: IN_FLIGHT });
+  const puts = (
+    to: Omit<WriteJob, 'kind' | 'treeId'>,
+    treeId: string,
+    callers: number,
+    s: number,
+  ) => rate({ ...to, treeId, kind: 'puts', callers, seconds: s });
+  const putEntries = (to: Omit<WriteJob, 'kind' | 'treeId'>, treeId: string, count: number) =>
+    rate({ ...to, treeId, kind: 'putEntries', count, batch: BATCH, inFlight: IN_FLIGHT });
   // Unmeasured: the server's own code is compiled and optimised by V8 while it runs, so without
   // this the one-caller phase, measured first, ran on colder code than the sixteen (a second
   // one-caller phase measured 25 % faster than the first) and the ratio flattered group commit.
-  await puts('bench-puts-warm-up', CALLERS, Math.min(2, seconds));
-  await puts('bench-puts-warm-up', 1, Math.min(2, seconds));
-  const oneCaller = (await puts('bench-puts-1', 1, seconds)).rate;
-  log(`1 caller: ${oneCaller.toFixed(0)} puts/s`);
-  const manyCallers = (await puts('bench-puts-16', CALLERS, seconds)).rate;
-  log(`${CALLERS} callers: ${manyCallers.toFixed(0)} puts/s`);
+  await puts(real, 'bench-puts-warm-up', CALLERS, Math.min(2, seconds));
+  await puts(real, 'bench-puts-warm-up', 1, Math.min(2, seconds));
+  const oneCaller = await puts(real, 'bench-puts-1', 1, seconds);
+  log(`1 caller: ${oneCaller.rate.toFixed(0)} puts/s${cpu(oneCaller, 'put')}`);
+  const manyCallers = await puts(real, 'bench-puts-16', CALLERS, seconds);
+  log(`${CALLERS} callers: ${manyCallers.rate.toFixed(0)} puts/s${cpu(manyCallers, 'put')}`);
+  await puts(bare, 'bare-warm-up', CALLERS, Math.min(2, seconds));
+  const bareCallers = await puts(bare, 'bare', CALLERS, seconds);
+  log(
+    `${CALLERS} callers, bare handler: ${bareCallers.rate.toFixed(0)} puts/s${cpu(bareCallers, 'put')}`,
+  );
+  const connectOne = await puts(connect, 'bench-puts-connect-1', 1, seconds);
+  const connectMany = await puts(connect, 'bench-puts-connect-16', CALLERS, seconds);
+  const connectNote =
+    `connect-node's client: ${CALLERS} callers ${connectMany.rate.toFixed(0)} puts/s, ` +
+    `1 caller ${connectOne.rate.toFixed(0)}: ${(connectMany.rate / connectOne.rate).toFixed(2)}×`;
+  log(connectNote);
 
   // The baseline of row 9: a restore of as many entries, in this run, on this server.
   const count = sizes.entries;
@@ -64,21 +114,32 @@ export async function writeRows(
   const restoreRate = (count * 1000) / restore.ms;
   log(`restore of ${count} entries: ${restoreRate.toFixed(0)} entries/s`);
   await raw.checkpoint();
-  const imported = await putEntries('bench-import', count);
-  log(`PutEntries of ${count} entries: ${imported.rate.toFixed(0)} entries/s`);
+  const imported = await putEntries(real, 'bench-import', count);
+  log(
+    `PutEntries of ${count} entries: ${imported.rate.toFixed(0)} entries/s${cpu(imported, 'entry')}`,
+  );
+  const bareImport = await putEntries(bare, 'bare', count);
+  log(
+    `PutEntries, bare handler: ${bareImport.rate.toFixed(0)} entries/s${cpu(bareImport, 'entry')}`,
+  );
 
   return [
     {
       row: 8,
       name: `PutEntry, ${CALLERS} concurrent callers into one tree`,
       dialect: s.dialect,
-      figure: manyCallers,
+      figure: manyCallers.rate,
       unit: 'puts/s',
-      detail: `${seconds} s each`,
+      detail: `${seconds} s each${cpu(manyCallers, 'put')}`,
       baselineName: '1 caller',
-      baseline: oneCaller,
-      ratio: manyCallers / oneCaller,
+      baseline: oneCaller.rate,
+      ratio: manyCallers.rate / oneCaller.rate,
       target: { kind: 'min', value: 8 },
+      note: connectNote,
+      ceiling: {
+        ratio: bareCallers.rate / oneCaller.rate,
+        detail: `bare handler, ${CALLERS} callers: ${bareCallers.rate.toFixed(0)} puts/s${cpu(bareCallers, 'put')}`,
+      },
     },
     {
       row: 9,
@@ -86,11 +147,20 @@ export async function writeRows(
       dialect: s.dialect,
       figure: imported.rate,
       unit: 'entries/s',
-      detail: `${(imported.ms / 1000).toFixed(1)} s`,
+      detail: `${(imported.ms / 1000).toFixed(1)} s${cpu(imported, 'entry')}`,
       baselineName: 'restore NEW_TREE, same entries',
       baseline: restoreRate,
       ratio: imported.rate / restoreRate,
       target: { kind: 'min', value: 0.5 },
+      ceiling: {
+        ratio: bareImport.rate / restoreRate,
+        detail: `bare handler: ${bareImport.rate.toFixed(0)} entries/s${cpu(bareImport, 'entry')}`,
+      },
     },
   ];
 }
+
+const cpu = (r: Rate, unit: string) =>
+  r.serverUs === null
+    ? ''
+    : `, server thread ${r.serverUs.toFixed(r.serverUs < 100 ? 1 : 0)} µs/${unit}`;
