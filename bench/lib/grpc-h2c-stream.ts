@@ -4,6 +4,7 @@
 // grpc-js's defaults). Frames are decoded by the contract's generated code, as in row 4.
 import { connect, constants } from 'node:http2';
 import { fromBinary, toBinary, type DescMessage, type MessageShape } from '@bufbuild/protobuf';
+import { grpcFrame, whenGrpcCallEnds } from './grpc-h2c-call.js';
 
 const WINDOW = 16 * 1024 * 1024;
 
@@ -21,11 +22,7 @@ export interface GrpcStreamCall<I extends DescMessage, O extends DescMessage> {
 export function grpcH2cServerStream<I extends DescMessage, O extends DescMessage>(
   call: GrpcStreamCall<I, O>,
 ): Promise<void> {
-  const payload = toBinary(call.input, call.message);
-  const body = Buffer.allocUnsafe(5 + payload.length);
-  body[0] = 0;
-  body.writeUInt32BE(payload.length, 1);
-  body.set(payload, 5);
+  const body = grpcFrame(toBinary(call.input, call.message));
   return new Promise((resolve, reject) => {
     const session = connect(call.baseUrl, {
       settings: { initialWindowSize: WINDOW, maxFrameSize: WINDOW - 1 },
@@ -61,20 +58,11 @@ export function grpcH2cServerStream<I extends DescMessage, O extends DescMessage
         pieces.splice(0, pieces.length, ...(joined.length > 0 ? [joined] : []));
       }
     });
-    let status: string | undefined;
-    let message = '';
-    stream.on('response', (headers) => {
-      if (headers['grpc-status'] !== undefined) status = String(headers['grpc-status']);
-    });
-    stream.on('trailers', (trailers) => {
-      status = String(trailers['grpc-status']);
-      message = decodeURIComponent(String(trailers['grpc-message'] ?? ''));
-    });
     stream.on('error', reject);
-    stream.on('close', () => {
+    whenGrpcCallEnds(stream, (error) => {
       session.close();
-      if (status === '0') resolve();
-      else reject(new Error(`gRPC h2c call ended with status ${status}: ${message}`));
+      if (error) reject(error);
+      else resolve();
     });
     stream.end(body);
   });

@@ -12,6 +12,7 @@ import {
   type MessageInitShape,
   type MessageShape,
 } from '@bufbuild/protobuf';
+import { grpcFrame, whenGrpcCallEnds } from './grpc-h2c-call.js';
 
 export class GrpcH2cUnary {
   private readonly session: ClientHttp2Session;
@@ -30,11 +31,7 @@ export class GrpcH2cUnary {
     message: MessageInitShape<I>,
   ): Promise<MessageShape<O>> {
     const path = `/${method.parent.typeName}/${method.name}`;
-    const payload = toBinary(method.input, create(method.input, message));
-    const body = Buffer.allocUnsafe(5 + payload.length);
-    body[0] = 0;
-    body.writeUInt32BE(payload.length, 1);
-    body.set(payload, 5);
+    const body = grpcFrame(toBinary(method.input, create(method.input, message)));
     return new Promise((resolve, reject) => {
       const stream = this.session.request({
         [constants.HTTP2_HEADER_METHOD]: 'POST',
@@ -44,20 +41,11 @@ export class GrpcH2cUnary {
         ...this.headers,
       });
       const pieces: Buffer[] = [];
-      let status: string | undefined;
-      let grpcMessage = '';
       stream.on('data', (chunk: Buffer) => pieces.push(chunk));
-      stream.on('response', (headers) => {
-        if (headers['grpc-status'] !== undefined) status = String(headers['grpc-status']);
-      });
-      stream.on('trailers', (trailers) => {
-        status = String(trailers['grpc-status']);
-        grpcMessage = decodeURIComponent(String(trailers['grpc-message'] ?? ''));
-      });
       stream.on('error', reject);
-      stream.on('close', () => {
-        if (status !== '0') {
-          reject(new Error(`gRPC h2c call ended with status ${status}: ${grpcMessage}`));
+      whenGrpcCallEnds(stream, (error) => {
+        if (error) {
+          reject(error);
           return;
         }
         const joined = pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces);
