@@ -36,6 +36,9 @@ export async function writeRows(
   }
 }
 
+/** Where a write job goes, and with which client. */
+type Endpoint = Pick<WriteJob, 'baseUrl' | 'token' | 'client'>;
+
 interface Rate {
   rate: number;
   ms: number;
@@ -51,11 +54,10 @@ async function measure(
   log: (line: string) => void,
 ): Promise<BenchRow[]> {
   const seconds = sizes.unarySeconds;
-  // The lean client: connect-node's spent ~600 µs of the two cores a put, twice the server's
-  // own transport; its figures are kept beside the row.
-  const real = { baseUrl: s.t.server.grpcUrl, token: BENCH_TOKEN, client: 'lean' } as const;
-  const bare = { ...real, baseUrl: bareUrl };
-  const connect = { ...real, client: 'connect' } as const;
+  // The lean client (see write-worker.ts); connect-node's figures are kept beside row 8.
+  const real: Endpoint = { baseUrl: s.t.server.grpcUrl, token: BENCH_TOKEN, client: 'lean' };
+  const bare: Endpoint = { ...real, baseUrl: bareUrl };
+  const connect: Endpoint = { ...real, client: 'connect' };
   const rate = async (job: WriteJob): Promise<Rate> => {
     const { result, cpuUs } = await withMainThreadCpu(() => runWritesInWorker(job));
     return {
@@ -64,13 +66,9 @@ async function measure(
       serverUs: cpuUs === null ? null : cpuUs / result.entries,
     };
   };
-  const puts = (
-    to: Omit<WriteJob, 'kind' | 'treeId'>,
-    treeId: string,
-    callers: number,
-    s: number,
-  ) => rate({ ...to, treeId, kind: 'puts', callers, seconds: s });
-  const putEntries = (to: Omit<WriteJob, 'kind' | 'treeId'>, treeId: string, count: number) =>
+  const puts = (to: Endpoint, treeId: string, callers: number, s: number) =>
+    rate({ ...to, treeId, kind: 'puts', callers, seconds: s });
+  const putEntries = (to: Endpoint, treeId: string, count: number) =>
     rate({ ...to, treeId, kind: 'putEntries', count, batch: BATCH, inFlight: IN_FLIGHT });
   // Unmeasured: the server's own code is compiled and optimised by V8 while it runs, so without
   // this the one-caller phase, measured first, ran on colder code than the sixteen (a second
