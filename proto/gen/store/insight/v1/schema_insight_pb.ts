@@ -19,7 +19,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file store/insight/v1/schema_insight.proto.
  */
 export const file_store_insight_v1_schema_insight: GenFile = /*@__PURE__*/
-  fileDesc("CiVzdG9yZS9pbnNpZ2h0L3YxL3NjaGVtYV9pbnNpZ2h0LnByb3RvEhBzdG9yZS5pbnNpZ2h0LnYxIo8BChNQb2xpY3lEcnlSdW5SZXF1ZXN0Eg8KB3RyZWVfaWQYASABKAkSEwoLanNvbl9zY2hlbWEYAiABKAkSFAoMc2FtcGxlX2xpbWl0GAMgASgFEhkKDG9wZXJhdGlvbl9pZBgEIAEoCUgAiAEBOhDypBkMb2luLnNjZHJ5cmVxQg8KDV9vcGVyYXRpb25faWQihAEKGFBvbGljeURyeVJ1bkZhaWx1cmVHcm91cBIPCgdrZXl3b3JkGAEgASgJEhUKDWluc3RhbmNlX3BhdGgYAiABKAkSEwoLZW50cnlfY291bnQYAyABKAMSFwoPZXhhbXBsZV9tZXNzYWdlGAQgASgJOhLypBkOb2luLnNjZHJ5Z3JvdXAiRwoSUG9saWN5RHJ5UnVuU2FtcGxlEgsKA2tleRgBIAEoCRIPCgdyZWFzb25zGAIgAygJOhPypBkPb2luLnNjZHJ5c2FtcGxlIq4CChJQb2xpY3lEcnlSdW5SZXBvcnQSDwoHdHJlZV9pZBgBIAEoCRIPCgdzY2FubmVkGAIgASgDEg8KB2ZhaWxpbmcYAyABKAMSOgoGZ3JvdXBzGAQgAygLMiouc3RvcmUuaW5zaWdodC52MS5Qb2xpY3lEcnlSdW5GYWlsdXJlR3JvdXASFgoOb3RoZXJfZmFpbHVyZXMYBSABKAMSNQoHc2FtcGxlcxgGIAMoCzIkLnN0b3JlLmluc2lnaHQudjEuUG9saWN5RHJ5UnVuU2FtcGxlEhMKC3NjaGVtYV9oYXNoGAcgASgJEjAKDGV2YWx1YXRlZF9hdBgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXA6E/KkGQ9vaW4uc2NkcnlyZXBvcnQiTQoUVmFsaWRhdGVWYWx1ZVJlcXVlc3QSDwoHdHJlZV9pZBgBIAEoCRISCgp2YWx1ZV9qc29uGAIgASgJOhDypBkMb2luLnNjdmFscmVxIl4KDlZhbHVlVmlvbGF0aW9uEhUKDWluc3RhbmNlX3BhdGgYASABKAkSDwoHa2V5d29yZBgCIAEoCRIPCgdtZXNzYWdlGAMgASgJOhPypBkPb2luLnNjdmlvbGF0aW9uIrcBChVWYWxpZGF0ZVZhbHVlUmVzcG9uc2USEgoKaGFzX3BvbGljeRgBIAEoCBIvCgZwb2xpY3kYAiABKAsyHy5zdG9yZS5hcGkudjEuU3RvcmVTY2hlbWFQb2xpY3kSEAoIYWNjZXB0ZWQYAyABKAgSNAoKdmlvbGF0aW9ucxgEIAMoCzIgLnN0b3JlLmluc2lnaHQudjEuVmFsdWVWaW9sYXRpb246EfKkGQ1vaW4uc2N2YWxyZXNwIo8BChBEZWFkTGV0dGVyRmlsdGVyEhIKCmtleV9wcmVmaXgYASABKAkSOgoHcmVhc29ucxgCIAMoDjIpLnN0b3JlLmFwaS52MS5TdG9yZVNjaGVtYURlYWRMZXR0ZXJSZWFzb24SFwoPZGVhZF9sZXR0ZXJfaWRzGAMgAygDOhLypBkOb2luLnNjZGxmaWx0ZXIiswEKFkxpc3REZWFkTGV0dGVyc1JlcXVlc3QSDwoHdHJlZV9pZBgBIAEoCRIRCglwYWdlX3NpemUYAiABKAUSEgoKcGFnZV90b2tlbhgDIAEoCRIyCgZmaWx0ZXIYBCABKAsyIi5zdG9yZS5pbnNpZ2h0LnYxLkRlYWRMZXR0ZXJGaWx0ZXISGAoQaW5jbHVkZV9yZXBsYXllZBgFIAEoCDoT8qQZD29pbi5zY2RsbGlzdHJlcSKYAwoQRGVhZExldHRlclJlY29yZBIWCg5kZWFkX2xldHRlcl9pZBgBIAEoAxI3CgVlbnRyeRgCIAEoCzIoLnN0b3JlLmFwaS52MS5TdG9yZVNjaGVtYURlYWRMZXR0ZXJFbnRyeRJBCg5yZXBsYXlfb3V0Y29tZRgDIAEoDjIpLnN0b3JlLmluc2lnaHQudjEuRGVhZExldHRlclJlcGxheU91dGNvbWUSGAoLcmVwbGF5ZWRfYnkYBCABKAlIAIgBARIvCgtyZXBsYXllZF9hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASHAoPcmVwbGF5X3NlcXVlbmNlGAYgASgDSAGIAQESIAoTcmVwbGF5ZWRfdmFsdWVfanNvbhgHIAEoCUgCiAEBEhUKDXJlcGxheV9lcnJvcnMYCCADKAk6EvKkGQ5vaW4uc2NkbHJlY29yZEIOCgxfcmVwbGF5ZWRfYnlCEgoQX3JlcGxheV9zZXF1ZW5jZUIWChRfcmVwbGF5ZWRfdmFsdWVfanNvbiKCAQoXTGlzdERlYWRMZXR0ZXJzUmVzcG9uc2USOAoMZGVhZF9sZXR0ZXJzGAEgAygLMiIuc3RvcmUuaW5zaWdodC52MS5EZWFkTGV0dGVyUmVjb3JkEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCToU8qQZEG9pbi5zY2RsbGlzdHJlc3AifwoXUmVwbGF5RGVhZExldHRlclJlcXVlc3QSDwoHdHJlZV9pZBgBIAEoCRIWCg5kZWFkX2xldHRlcl9pZBgCIAEoAxIXCgp2YWx1ZV9qc29uGAMgASgJSACIAQE6E/KkGQ9vaW4uc2NyZXBsYXlyZXFCDQoLX3ZhbHVlX2pzb24iaQoYUmVwbGF5RGVhZExldHRlclJlc3BvbnNlEjcKC2RlYWRfbGV0dGVyGAEgASgLMiIuc3RvcmUuaW5zaWdodC52MS5EZWFkTGV0dGVyUmVjb3JkOhTypBkQb2luLnNjcmVwbGF5cmVzcCKdAQoXRGVhZExldHRlclJlcGxheVJlcXVlc3QSDwoHdHJlZV9pZBgBIAEoCRIyCgZmaWx0ZXIYAiABKAsyIi5zdG9yZS5pbnNpZ2h0LnYxLkRlYWRMZXR0ZXJGaWx0ZXISGQoMb3BlcmF0aW9uX2lkGAMgASgJSACIAQE6EfKkGQ1vaW4uc2NidWxrcmVxQg8KDV9vcGVyYXRpb25faWQirQEKFERlYWRMZXR0ZXJSZXBsYXlJdGVtEhYKDmRlYWRfbGV0dGVyX2lkGAEgASgDEgsKA2tleRgCIAEoCRI6CgdvdXRjb21lGAMgASgOMikuc3RvcmUuaW5zaWdodC52MS5EZWFkTGV0dGVyUmVwbGF5T3V0Y29tZRIQCghzZXF1ZW5jZRgEIAEoAxIOCgZlcnJvcnMYBSADKAk6EvKkGQ5vaW4uc2NidWxraXRlbSLFAQoWRGVhZExldHRlclJlcGxheVJlcG9ydBIPCgd0cmVlX2lkGAEgASgJEhIKCmNvbnNpZGVyZWQYAiABKAMSDwoHd3JpdHRlbhgDIAEoAxIPCgdyZWZ1c2VkGAQgASgDEjUKBWl0ZW1zGAUgAygLMiYuc3RvcmUuaW5zaWdodC52MS5EZWFkTGV0dGVyUmVwbGF5SXRlbRIXCg9pdGVtc190cnVuY2F0ZWQYBiABKAg6FPKkGRBvaW4uc2NidWxrcmVwb3J0IrUBChxTY2hlbWFJbnNpZ2h0T3BlcmF0aW9uSGFuZGxlEhQKDG9wZXJhdGlvbl9pZBgBIAEoCRI6CgRraW5kGAIgASgOMiwuc3RvcmUuaW5zaWdodC52MS5TY2hlbWFJbnNpZ2h0T3BlcmF0aW9uS2luZBIvCgthY2NlcHRlZF9hdBgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXA6EvKkGQ5vaW4uc2NvcGhhbmRsZSK0BQocU2NoZW1hSW5zaWdodE9wZXJhdGlvblN0YXR1cxIUCgxvcGVyYXRpb25faWQYASABKAkSOgoEa2luZBgCIAEoDjIsLnN0b3JlLmluc2lnaHQudjEuU2NoZW1hSW5zaWdodE9wZXJhdGlvbktpbmQSMAoFc3RhdGUYAyABKA4yIS5zdG9yZS5hcGkudjEuU3RvcmVPcGVyYXRpb25TdGF0ZRIWCgl0YXJnZXRfaWQYBCABKAlIAYgBARI2Cghwcm9ncmVzcxgFIAEoCzIkLnN0b3JlLmFwaS52MS5TdG9yZU9wZXJhdGlvblByb2dyZXNzEi4KCmNyZWF0ZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnN0YXJ0ZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnVwZGF0ZWRfYXQYCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi8KC2ZpbmlzaGVkX2F0GAkgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIYChBjYW5jZWxfcmVxdWVzdGVkGAogASgIEjAKBWVycm9yGAsgASgLMiEuc3RvcmUuYXBpLnYxLlN0b3JlT3BlcmF0aW9uRXJyb3ISEgoKY3JlYXRlZF9ieRgMIAEoCRI3CgdkcnlfcnVuGBQgASgLMiQuc3RvcmUuaW5zaWdodC52MS5Qb2xpY3lEcnlSdW5SZXBvcnRIABI6CgZyZXBsYXkYFSABKAsyKC5zdG9yZS5pbnNpZ2h0LnYxLkRlYWRMZXR0ZXJSZXBsYXlSZXBvcnRIADoS8qQZDm9pbi5zY29wc3RhdHVzQggKBnJlc3VsdEIMCgpfdGFyZ2V0X2lkIkYKHVNjaGVtYUluc2lnaHRPcGVyYXRpb25SZXF1ZXN0EhQKDG9wZXJhdGlvbl9pZBgBIAEoCToP8qQZC29pbi5zY29wcmVxIosBCiRTY2hlbWFJbnNpZ2h0T3BlcmF0aW9uU3RhdHVzUmVzcG9uc2USDQoFZm91bmQYASABKAgSPgoGc3RhdHVzGAIgASgLMi4uc3RvcmUuaW5zaWdodC52MS5TY2hlbWFJbnNpZ2h0T3BlcmF0aW9uU3RhdHVzOhTypBkQb2luLnNjb3BzdGF0cmVzcCL1AQohU2NoZW1hSW5zaWdodE9wZXJhdGlvbkxpc3RSZXF1ZXN0EhEKCXBhZ2Vfc2l6ZRgBIAEoBRISCgpwYWdlX3Rva2VuGAIgASgJEjEKBnN0YXRlcxgDIAMoDjIhLnN0b3JlLmFwaS52MS5TdG9yZU9wZXJhdGlvblN0YXRlEjsKBWtpbmRzGAQgAygOMiwuc3RvcmUuaW5zaWdodC52MS5TY2hlbWFJbnNpZ2h0T3BlcmF0aW9uS2luZBIWCgl0YXJnZXRfaWQYBSABKAlIAIgBAToT8qQZD29pbi5zY29wbGlzdHJlcUIMCgpfdGFyZ2V0X2lkIosBChpTY2hlbWFJbnNpZ2h0T3BlcmF0aW9uUGFnZRJCCgpvcGVyYXRpb25zGAEgAygLMi4uc3RvcmUuaW5zaWdodC52MS5TY2hlbWFJbnNpZ2h0T3BlcmF0aW9uU3RhdHVzEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCToQ8qQZDG9pbi5zY29wcGFnZSrxAwoZU2NoZW1hSW5zaWdodEFwaU9wZXJhdGlvbhIsCihTQ0hFTUFfSU5TSUdIVF9BUElfT1BFUkFUSU9OX1VOU1BFQ0lGSUVEEAASNQoxU0NIRU1BX0lOU0lHSFRfQVBJX09QRVJBVElPTl9TVEFSVF9QT0xJQ1lfRFJZX1JVThABEi8KK1NDSEVNQV9JTlNJR0hUX0FQSV9PUEVSQVRJT05fVkFMSURBVEVfVkFMVUUQAhIyCi5TQ0hFTUFfSU5TSUdIVF9BUElfT1BFUkFUSU9OX0xJU1RfREVBRF9MRVRURVJTEAMSMwovU0NIRU1BX0lOU0lHSFRfQVBJX09QRVJBVElPTl9SRVBMQVlfREVBRF9MRVRURVIQBBI5CjVTQ0hFTUFfSU5TSUdIVF9BUElfT1BFUkFUSU9OX1NUQVJUX0RFQURfTEVUVEVSX1JFUExBWRAFEjUKMVNDSEVNQV9JTlNJR0hUX0FQSV9PUEVSQVRJT05fR0VUX09QRVJBVElPTl9TVEFUVVMQBhIwCixTQ0hFTUFfSU5TSUdIVF9BUElfT1BFUkFUSU9OX0xJU1RfT1BFUkFUSU9OUxAHEjEKLVNDSEVNQV9JTlNJR0hUX0FQSV9PUEVSQVRJT05fQ0FOQ0VMX09QRVJBVElPThAIKrMBChpTY2hlbWFJbnNpZ2h0T3BlcmF0aW9uS2luZBItCilTQ0hFTUFfSU5TSUdIVF9PUEVSQVRJT05fS0lORF9VTlNQRUNJRklFRBAAEjAKLFNDSEVNQV9JTlNJR0hUX09QRVJBVElPTl9LSU5EX1BPTElDWV9EUllfUlVOEAESNAowU0NIRU1BX0lOU0lHSFRfT1BFUkFUSU9OX0tJTkRfREVBRF9MRVRURVJfUkVQTEFZEAIqlQEKF0RlYWRMZXR0ZXJSZXBsYXlPdXRjb21lEioKJkRFQURfTEVUVEVSX1JFUExBWV9PVVRDT01FX1VOU1BFQ0lGSUVEEAASJgoiREVBRF9MRVRURVJfUkVQTEFZX09VVENPTUVfV1JJVFRFThABEiYKIkRFQURfTEVUVEVSX1JFUExBWV9PVVRDT01FX1JFRlVTRUQQAjLFBwoUU2NoZW1hSW5zaWdodFNlcnZpY2USagoRU3RhcnRQb2xpY3lEcnlSdW4SJS5zdG9yZS5pbnNpZ2h0LnYxLlBvbGljeURyeVJ1blJlcXVlc3QaLi5zdG9yZS5pbnNpZ2h0LnYxLlNjaGVtYUluc2lnaHRPcGVyYXRpb25IYW5kbGUSYAoNVmFsaWRhdGVWYWx1ZRImLnN0b3JlLmluc2lnaHQudjEuVmFsaWRhdGVWYWx1ZVJlcXVlc3QaJy5zdG9yZS5pbnNpZ2h0LnYxLlZhbGlkYXRlVmFsdWVSZXNwb25zZRJmCg9MaXN0RGVhZExldHRlcnMSKC5zdG9yZS5pbnNpZ2h0LnYxLkxpc3REZWFkTGV0dGVyc1JlcXVlc3QaKS5zdG9yZS5pbnNpZ2h0LnYxLkxpc3REZWFkTGV0dGVyc1Jlc3BvbnNlEmkKEFJlcGxheURlYWRMZXR0ZXISKS5zdG9yZS5pbnNpZ2h0LnYxLlJlcGxheURlYWRMZXR0ZXJSZXF1ZXN0Giouc3RvcmUuaW5zaWdodC52MS5SZXBsYXlEZWFkTGV0dGVyUmVzcG9uc2UScgoVU3RhcnREZWFkTGV0dGVyUmVwbGF5Eikuc3RvcmUuaW5zaWdodC52MS5EZWFkTGV0dGVyUmVwbGF5UmVxdWVzdBouLnN0b3JlLmluc2lnaHQudjEuU2NoZW1hSW5zaWdodE9wZXJhdGlvbkhhbmRsZRKKAQofR2V0U2NoZW1hSW5zaWdodE9wZXJhdGlvblN0YXR1cxIvLnN0b3JlLmluc2lnaHQudjEuU2NoZW1hSW5zaWdodE9wZXJhdGlvblJlcXVlc3QaNi5zdG9yZS5pbnNpZ2h0LnYxLlNjaGVtYUluc2lnaHRPcGVyYXRpb25TdGF0dXNSZXNwb25zZRKAAQobTGlzdFNjaGVtYUluc2lnaHRPcGVyYXRpb25zEjMuc3RvcmUuaW5zaWdodC52MS5TY2hlbWFJbnNpZ2h0T3BlcmF0aW9uTGlzdFJlcXVlc3QaLC5zdG9yZS5pbnNpZ2h0LnYxLlNjaGVtYUluc2lnaHRPcGVyYXRpb25QYWdlEocBChxDYW5jZWxTY2hlbWFJbnNpZ2h0T3BlcmF0aW9uEi8uc3RvcmUuaW5zaWdodC52MS5TY2hlbWFJbnNpZ2h0T3BlcmF0aW9uUmVxdWVzdBo2LnN0b3JlLmluc2lnaHQudjEuU2NoZW1hSW5zaWdodE9wZXJhdGlvblN0YXR1c1Jlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp, file_store_api_v1_alias, file_store_api_v1_operation_enums, file_store_api_v1_operations, file_store_api_v1_schema_records]);
+  fileDesc("CiVzdG9yZS9pbnNpZ2h0L3YxL3NjaGVtYV9pbnNpZ2h0LnByb3RvEhBzdG9yZS5pbnNpZ2h0LnYxIo8BChNQb2xpY3lEcnlSdW5SZXF1ZXN0Eg8KB3RyZWVfaWQYASABKAkSEwoLanNvbl9zY2hlbWEYAiABKAkSFAoMc2FtcGxlX2xpbWl0GAMgASgFEhkKDG9wZXJhdGlvbl9pZBgEIAEoCUgAiAEBOhDypBkMb2luLnNjZHJ5cmVxQg8KDV9vcGVyYXRpb25faWQihAEKGFBvbGljeURyeVJ1bkZhaWx1cmVHcm91cBIPCgdrZXl3b3JkGAEgASgJEhUKDWluc3RhbmNlX3BhdGgYAiABKAkSEwoLZW50cnlfY291bnQYAyABKAMSFwoPZXhhbXBsZV9tZXNzYWdlGAQgASgJOhLypBkOb2luLnNjZHJ5Z3JvdXAiRwoSUG9saWN5RHJ5UnVuU2FtcGxlEgsKA2tleRgBIAEoCRIPCgdyZWFzb25zGAIgAygJOhPypBkPb2luLnNjZHJ5c2FtcGxlIq4CChJQb2xpY3lEcnlSdW5SZXBvcnQSDwoHdHJlZV9pZBgBIAEoCRIPCgdzY2FubmVkGAIgASgDEg8KB2ZhaWxpbmcYAyABKAMSOgoGZ3JvdXBzGAQgAygLMiouc3RvcmUuaW5zaWdodC52MS5Qb2xpY3lEcnlSdW5GYWlsdXJlR3JvdXASFgoOb3RoZXJfZmFpbHVyZXMYBSABKAMSNQoHc2FtcGxlcxgGIAMoCzIkLnN0b3JlLmluc2lnaHQudjEuUG9saWN5RHJ5UnVuU2FtcGxlEhMKC3NjaGVtYV9oYXNoGAcgASgJEjAKDGV2YWx1YXRlZF9hdBgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXA6E/KkGQ9vaW4uc2NkcnlyZXBvcnQiugEKF01pZ3JhdGlvblByZXZpZXdSZXF1ZXN0Eg8KB3RyZWVfaWQYASABKAkSHwoSbmV3X3RhcmdldF92ZXJzaW9uGAIgASgNSACIAQESFAoMc2FtcGxlX2xpbWl0GAMgASgFEhkKDG9wZXJhdGlvbl9pZBgEIAEoCUgBiAEBOhTypBkQb2luLnNjbWlncHJldnJlcUIVChNfbmV3X3RhcmdldF92ZXJzaW9uQg8KDV9vcGVyYXRpb25faWQiZwoWTWlncmF0aW9uUHJldmlld1NhbXBsZRILCgNrZXkYASABKAkSEwoLYmVmb3JlX2pzb24YAiABKAkSEgoKYWZ0ZXJfanNvbhgDIAEoCToX8qQZE29pbi5zY21pZ3ByZXZzYW1wbGUiswEKF01pZ3JhdGlvblByZXZpZXdGYWlsdXJlEgsKA2tleRgBIAEoCRI5CgZyZWFzb24YAiABKA4yKS5zdG9yZS5hcGkudjEuU3RvcmVTY2hlbWFEZWFkTGV0dGVyUmVhc29uEg8KB21lc3NhZ2UYAyABKAkSFAoMZnJvbV92ZXJzaW9uGAQgASgNEhIKCnRvX3ZlcnNpb24YBSABKA06FfKkGRFvaW4uc2NtaWdwcmV2ZmFpbCLEAQoUTWlncmF0aW9uUHJldmlld1N0ZXASFAoMZnJvbV92ZXJzaW9uGAEgASgNEhIKCnRvX3ZlcnNpb24YAiABKA0SDwoHZW50ZXJlZBgDIAEoAxIPCgdjaGFuZ2VkGAQgASgDEg4KBmZhaWxlZBgFIAEoAxI5CgdzYW1wbGVzGAYgAygLMiguc3RvcmUuaW5zaWdodC52MS5NaWdyYXRpb25QcmV2aWV3U2FtcGxlOhXypBkRb2luLnNjbWlncHJldnN0ZXAimwQKFk1pZ3JhdGlvblByZXZpZXdSZXBvcnQSDwoHdHJlZV9pZBgBIAEoCRIUCgxmcm9tX3ZlcnNpb24YAiABKA0SEgoKdG9fdmVyc2lvbhgDIAEoDRIPCgdzY2FubmVkGAQgASgDEhQKDHdvdWxkX2NoYW5nZRgFIAEoAxIRCgl1bmNoYW5nZWQYBiABKAMSGQoRd291bGRfZGVhZF9sZXR0ZXIYByABKAMSNQoFc3RlcHMYCCADKAsyJi5zdG9yZS5pbnNpZ2h0LnYxLk1pZ3JhdGlvblByZXZpZXdTdGVwEjsKCGZhaWx1cmVzGAkgAygLMikuc3RvcmUuaW5zaWdodC52MS5NaWdyYXRpb25QcmV2aWV3RmFpbHVyZRIvCgZwb2xpY3kYCiABKAsyHy5zdG9yZS5hcGkudjEuU3RvcmVTY2hlbWFQb2xpY3kSFgoOcG9saWN5X3JlZnVzZWQYCyABKAMSPAoOcG9saWN5X3NhbXBsZXMYDCADKAsyJC5zdG9yZS5pbnNpZ2h0LnYxLlBvbGljeURyeVJ1blNhbXBsZRIVCg10cmVlX3NlcXVlbmNlGA0gASgDEjAKDGV2YWx1YXRlZF9hdBgOIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFAoMdHJlZV9jaGFuZ2VkGA8gASgIOhfypBkTb2luLnNjbWlncHJldnJlcG9ydCJNChRWYWxpZGF0ZVZhbHVlUmVxdWVzdBIPCgd0cmVlX2lkGAEgASgJEhIKCnZhbHVlX2pzb24YAiABKAk6EPKkGQxvaW4uc2N2YWxyZXEiXgoOVmFsdWVWaW9sYXRpb24SFQoNaW5zdGFuY2VfcGF0aBgBIAEoCRIPCgdrZXl3b3JkGAIgASgJEg8KB21lc3NhZ2UYAyABKAk6E/KkGQ9vaW4uc2N2aW9sYXRpb24itwEKFVZhbGlkYXRlVmFsdWVSZXNwb25zZRISCgpoYXNfcG9saWN5GAEgASgIEi8KBnBvbGljeRgCIAEoCzIfLnN0b3JlLmFwaS52MS5TdG9yZVNjaGVtYVBvbGljeRIQCghhY2NlcHRlZBgDIAEoCBI0Cgp2aW9sYXRpb25zGAQgAygLMiAuc3RvcmUuaW5zaWdodC52MS5WYWx1ZVZpb2xhdGlvbjoR8qQZDW9pbi5zY3ZhbHJlc3AijwEKEERlYWRMZXR0ZXJGaWx0ZXISEgoKa2V5X3ByZWZpeBgBIAEoCRI6CgdyZWFzb25zGAIgAygOMikuc3RvcmUuYXBpLnYxLlN0b3JlU2NoZW1hRGVhZExldHRlclJlYXNvbhIXCg9kZWFkX2xldHRlcl9pZHMYAyADKAM6EvKkGQ5vaW4uc2NkbGZpbHRlciKzAQoWTGlzdERlYWRMZXR0ZXJzUmVxdWVzdBIPCgd0cmVlX2lkGAEgASgJEhEKCXBhZ2Vfc2l6ZRgCIAEoBRISCgpwYWdlX3Rva2VuGAMgASgJEjIKBmZpbHRlchgEIAEoCzIiLnN0b3JlLmluc2lnaHQudjEuRGVhZExldHRlckZpbHRlchIYChBpbmNsdWRlX3JlcGxheWVkGAUgASgIOhPypBkPb2luLnNjZGxsaXN0cmVxIpgDChBEZWFkTGV0dGVyUmVjb3JkEhYKDmRlYWRfbGV0dGVyX2lkGAEgASgDEjcKBWVudHJ5GAIgASgLMiguc3RvcmUuYXBpLnYxLlN0b3JlU2NoZW1hRGVhZExldHRlckVudHJ5EkEKDnJlcGxheV9vdXRjb21lGAMgASgOMikuc3RvcmUuaW5zaWdodC52MS5EZWFkTGV0dGVyUmVwbGF5T3V0Y29tZRIYCgtyZXBsYXllZF9ieRgEIAEoCUgAiAEBEi8KC3JlcGxheWVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIcCg9yZXBsYXlfc2VxdWVuY2UYBiABKANIAYgBARIgChNyZXBsYXllZF92YWx1ZV9qc29uGAcgASgJSAKIAQESFQoNcmVwbGF5X2Vycm9ycxgIIAMoCToS8qQZDm9pbi5zY2RscmVjb3JkQg4KDF9yZXBsYXllZF9ieUISChBfcmVwbGF5X3NlcXVlbmNlQhYKFF9yZXBsYXllZF92YWx1ZV9qc29uIoIBChdMaXN0RGVhZExldHRlcnNSZXNwb25zZRI4CgxkZWFkX2xldHRlcnMYASADKAsyIi5zdG9yZS5pbnNpZ2h0LnYxLkRlYWRMZXR0ZXJSZWNvcmQSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJOhTypBkQb2luLnNjZGxsaXN0cmVzcCJ/ChdSZXBsYXlEZWFkTGV0dGVyUmVxdWVzdBIPCgd0cmVlX2lkGAEgASgJEhYKDmRlYWRfbGV0dGVyX2lkGAIgASgDEhcKCnZhbHVlX2pzb24YAyABKAlIAIgBAToT8qQZD29pbi5zY3JlcGxheXJlcUINCgtfdmFsdWVfanNvbiJpChhSZXBsYXlEZWFkTGV0dGVyUmVzcG9uc2USNwoLZGVhZF9sZXR0ZXIYASABKAsyIi5zdG9yZS5pbnNpZ2h0LnYxLkRlYWRMZXR0ZXJSZWNvcmQ6FPKkGRBvaW4uc2NyZXBsYXlyZXNwIp0BChdEZWFkTGV0dGVyUmVwbGF5UmVxdWVzdBIPCgd0cmVlX2lkGAEgASgJEjIKBmZpbHRlchgCIAEoCzIiLnN0b3JlLmluc2lnaHQudjEuRGVhZExldHRlckZpbHRlchIZCgxvcGVyYXRpb25faWQYAyABKAlIAIgBAToR8qQZDW9pbi5zY2J1bGtyZXFCDwoNX29wZXJhdGlvbl9pZCKtAQoURGVhZExldHRlclJlcGxheUl0ZW0SFgoOZGVhZF9sZXR0ZXJfaWQYASABKAMSCwoDa2V5GAIgASgJEjoKB291dGNvbWUYAyABKA4yKS5zdG9yZS5pbnNpZ2h0LnYxLkRlYWRMZXR0ZXJSZXBsYXlPdXRjb21lEhAKCHNlcXVlbmNlGAQgASgDEg4KBmVycm9ycxgFIAMoCToS8qQZDm9pbi5zY2J1bGtpdGVtIsUBChZEZWFkTGV0dGVyUmVwbGF5UmVwb3J0Eg8KB3RyZWVfaWQYASABKAkSEgoKY29uc2lkZXJlZBgCIAEoAxIPCgd3cml0dGVuGAMgASgDEg8KB3JlZnVzZWQYBCABKAMSNQoFaXRlbXMYBSADKAsyJi5zdG9yZS5pbnNpZ2h0LnYxLkRlYWRMZXR0ZXJSZXBsYXlJdGVtEhcKD2l0ZW1zX3RydW5jYXRlZBgGIAEoCDoU8qQZEG9pbi5zY2J1bGtyZXBvcnQitQEKHFNjaGVtYUluc2lnaHRPcGVyYXRpb25IYW5kbGUSFAoMb3BlcmF0aW9uX2lkGAEgASgJEjoKBGtpbmQYAiABKA4yLC5zdG9yZS5pbnNpZ2h0LnYxLlNjaGVtYUluc2lnaHRPcGVyYXRpb25LaW5kEi8KC2FjY2VwdGVkX2F0GAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcDoS8qQZDm9pbi5zY29waGFuZGxlIvsFChxTY2hlbWFJbnNpZ2h0T3BlcmF0aW9uU3RhdHVzEhQKDG9wZXJhdGlvbl9pZBgBIAEoCRI6CgRraW5kGAIgASgOMiwuc3RvcmUuaW5zaWdodC52MS5TY2hlbWFJbnNpZ2h0T3BlcmF0aW9uS2luZBIwCgVzdGF0ZRgDIAEoDjIhLnN0b3JlLmFwaS52MS5TdG9yZU9wZXJhdGlvblN0YXRlEhYKCXRhcmdldF9pZBgEIAEoCUgBiAEBEjYKCHByb2dyZXNzGAUgASgLMiQuc3RvcmUuYXBpLnYxLlN0b3JlT3BlcmF0aW9uUHJvZ3Jlc3MSLgoKY3JlYXRlZF9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKc3RhcnRlZF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLwoLZmluaXNoZWRfYXQYCSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhgKEGNhbmNlbF9yZXF1ZXN0ZWQYCiABKAgSMAoFZXJyb3IYCyABKAsyIS5zdG9yZS5hcGkudjEuU3RvcmVPcGVyYXRpb25FcnJvchISCgpjcmVhdGVkX2J5GAwgASgJEjcKB2RyeV9ydW4YFCABKAsyJC5zdG9yZS5pbnNpZ2h0LnYxLlBvbGljeURyeVJ1blJlcG9ydEgAEjoKBnJlcGxheRgVIAEoCzIoLnN0b3JlLmluc2lnaHQudjEuRGVhZExldHRlclJlcGxheVJlcG9ydEgAEkUKEW1pZ3JhdGlvbl9wcmV2aWV3GBYgASgLMiguc3RvcmUuaW5zaWdodC52MS5NaWdyYXRpb25QcmV2aWV3UmVwb3J0SAA6EvKkGQ5vaW4uc2NvcHN0YXR1c0IICgZyZXN1bHRCDAoKX3RhcmdldF9pZCJGCh1TY2hlbWFJbnNpZ2h0T3BlcmF0aW9uUmVxdWVzdBIUCgxvcGVyYXRpb25faWQYASABKAk6D/KkGQtvaW4uc2NvcHJlcSKLAQokU2NoZW1hSW5zaWdodE9wZXJhdGlvblN0YXR1c1Jlc3BvbnNlEg0KBWZvdW5kGAEgASgIEj4KBnN0YXR1cxgCIAEoCzIuLnN0b3JlLmluc2lnaHQudjEuU2NoZW1hSW5zaWdodE9wZXJhdGlvblN0YXR1czoU8qQZEG9pbi5zY29wc3RhdHJlc3Ai9QEKIVNjaGVtYUluc2lnaHRPcGVyYXRpb25MaXN0UmVxdWVzdBIRCglwYWdlX3NpemUYASABKAUSEgoKcGFnZV90b2tlbhgCIAEoCRIxCgZzdGF0ZXMYAyADKA4yIS5zdG9yZS5hcGkudjEuU3RvcmVPcGVyYXRpb25TdGF0ZRI7CgVraW5kcxgEIAMoDjIsLnN0b3JlLmluc2lnaHQudjEuU2NoZW1hSW5zaWdodE9wZXJhdGlvbktpbmQSFgoJdGFyZ2V0X2lkGAUgASgJSACIAQE6E/KkGQ9vaW4uc2NvcGxpc3RyZXFCDAoKX3RhcmdldF9pZCKLAQoaU2NoZW1hSW5zaWdodE9wZXJhdGlvblBhZ2USQgoKb3BlcmF0aW9ucxgBIAMoCzIuLnN0b3JlLmluc2lnaHQudjEuU2NoZW1hSW5zaWdodE9wZXJhdGlvblN0YXR1cxIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAk6EPKkGQxvaW4uc2NvcHBhZ2UqqwQKGVNjaGVtYUluc2lnaHRBcGlPcGVyYXRpb24SLAooU0NIRU1BX0lOU0lHSFRfQVBJX09QRVJBVElPTl9VTlNQRUNJRklFRBAAEjUKMVNDSEVNQV9JTlNJR0hUX0FQSV9PUEVSQVRJT05fU1RBUlRfUE9MSUNZX0RSWV9SVU4QARIvCitTQ0hFTUFfSU5TSUdIVF9BUElfT1BFUkFUSU9OX1ZBTElEQVRFX1ZBTFVFEAISMgouU0NIRU1BX0lOU0lHSFRfQVBJX09QRVJBVElPTl9MSVNUX0RFQURfTEVUVEVSUxADEjMKL1NDSEVNQV9JTlNJR0hUX0FQSV9PUEVSQVRJT05fUkVQTEFZX0RFQURfTEVUVEVSEAQSOQo1U0NIRU1BX0lOU0lHSFRfQVBJX09QRVJBVElPTl9TVEFSVF9ERUFEX0xFVFRFUl9SRVBMQVkQBRI1CjFTQ0hFTUFfSU5TSUdIVF9BUElfT1BFUkFUSU9OX0dFVF9PUEVSQVRJT05fU1RBVFVTEAYSMAosU0NIRU1BX0lOU0lHSFRfQVBJX09QRVJBVElPTl9MSVNUX09QRVJBVElPTlMQBxIxCi1TQ0hFTUFfSU5TSUdIVF9BUElfT1BFUkFUSU9OX0NBTkNFTF9PUEVSQVRJT04QCBI4CjRTQ0hFTUFfSU5TSUdIVF9BUElfT1BFUkFUSU9OX1NUQVJUX01JR1JBVElPTl9QUkVWSUVXEAkq6AEKGlNjaGVtYUluc2lnaHRPcGVyYXRpb25LaW5kEi0KKVNDSEVNQV9JTlNJR0hUX09QRVJBVElPTl9LSU5EX1VOU1BFQ0lGSUVEEAASMAosU0NIRU1BX0lOU0lHSFRfT1BFUkFUSU9OX0tJTkRfUE9MSUNZX0RSWV9SVU4QARI0CjBTQ0hFTUFfSU5TSUdIVF9PUEVSQVRJT05fS0lORF9ERUFEX0xFVFRFUl9SRVBMQVkQAhIzCi9TQ0hFTUFfSU5TSUdIVF9PUEVSQVRJT05fS0lORF9NSUdSQVRJT05fUFJFVklFVxADKpUBChdEZWFkTGV0dGVyUmVwbGF5T3V0Y29tZRIqCiZERUFEX0xFVFRFUl9SRVBMQVlfT1VUQ09NRV9VTlNQRUNJRklFRBAAEiYKIkRFQURfTEVUVEVSX1JFUExBWV9PVVRDT01FX1dSSVRURU4QARImCiJERUFEX0xFVFRFUl9SRVBMQVlfT1VUQ09NRV9SRUZVU0VEEAIyuQgKFFNjaGVtYUluc2lnaHRTZXJ2aWNlEmoKEVN0YXJ0UG9saWN5RHJ5UnVuEiUuc3RvcmUuaW5zaWdodC52MS5Qb2xpY3lEcnlSdW5SZXF1ZXN0Gi4uc3RvcmUuaW5zaWdodC52MS5TY2hlbWFJbnNpZ2h0T3BlcmF0aW9uSGFuZGxlEnIKFVN0YXJ0TWlncmF0aW9uUHJldmlldxIpLnN0b3JlLmluc2lnaHQudjEuTWlncmF0aW9uUHJldmlld1JlcXVlc3QaLi5zdG9yZS5pbnNpZ2h0LnYxLlNjaGVtYUluc2lnaHRPcGVyYXRpb25IYW5kbGUSYAoNVmFsaWRhdGVWYWx1ZRImLnN0b3JlLmluc2lnaHQudjEuVmFsaWRhdGVWYWx1ZVJlcXVlc3QaJy5zdG9yZS5pbnNpZ2h0LnYxLlZhbGlkYXRlVmFsdWVSZXNwb25zZRJmCg9MaXN0RGVhZExldHRlcnMSKC5zdG9yZS5pbnNpZ2h0LnYxLkxpc3REZWFkTGV0dGVyc1JlcXVlc3QaKS5zdG9yZS5pbnNpZ2h0LnYxLkxpc3REZWFkTGV0dGVyc1Jlc3BvbnNlEmkKEFJlcGxheURlYWRMZXR0ZXISKS5zdG9yZS5pbnNpZ2h0LnYxLlJlcGxheURlYWRMZXR0ZXJSZXF1ZXN0Giouc3RvcmUuaW5zaWdodC52MS5SZXBsYXlEZWFkTGV0dGVyUmVzcG9uc2UScgoVU3RhcnREZWFkTGV0dGVyUmVwbGF5Eikuc3RvcmUuaW5zaWdodC52MS5EZWFkTGV0dGVyUmVwbGF5UmVxdWVzdBouLnN0b3JlLmluc2lnaHQudjEuU2NoZW1hSW5zaWdodE9wZXJhdGlvbkhhbmRsZRKKAQofR2V0U2NoZW1hSW5zaWdodE9wZXJhdGlvblN0YXR1cxIvLnN0b3JlLmluc2lnaHQudjEuU2NoZW1hSW5zaWdodE9wZXJhdGlvblJlcXVlc3QaNi5zdG9yZS5pbnNpZ2h0LnYxLlNjaGVtYUluc2lnaHRPcGVyYXRpb25TdGF0dXNSZXNwb25zZRKAAQobTGlzdFNjaGVtYUluc2lnaHRPcGVyYXRpb25zEjMuc3RvcmUuaW5zaWdodC52MS5TY2hlbWFJbnNpZ2h0T3BlcmF0aW9uTGlzdFJlcXVlc3QaLC5zdG9yZS5pbnNpZ2h0LnYxLlNjaGVtYUluc2lnaHRPcGVyYXRpb25QYWdlEocBChxDYW5jZWxTY2hlbWFJbnNpZ2h0T3BlcmF0aW9uEi8uc3RvcmUuaW5zaWdodC52MS5TY2hlbWFJbnNpZ2h0T3BlcmF0aW9uUmVxdWVzdBo2LnN0b3JlLmluc2lnaHQudjEuU2NoZW1hSW5zaWdodE9wZXJhdGlvblN0YXR1c1Jlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp, file_store_api_v1_alias, file_store_api_v1_operation_enums, file_store_api_v1_operations, file_store_api_v1_schema_records]);
 
 /**
  * @generated from message store.insight.v1.PolicyDryRunRequest
@@ -186,6 +186,278 @@ export const PolicyDryRunReportSchema: GenMessage<PolicyDryRunReport> = /*@__PUR
   messageDesc(file_store_insight_v1_schema_insight, 3);
 
 /**
+ * What StartMigration (new_target_version absent) or StartAdvanceAndMigrate (present) would do to
+ * the tree, read without writing anything.
+ *
+ * @generated from message store.insight.v1.MigrationPreviewRequest
+ */
+export type MigrationPreviewRequest = Message<"store.insight.v1.MigrationPreviewRequest"> & {
+  /**
+   * @generated from field: string tree_id = 1;
+   */
+  treeId: string;
+
+  /**
+   * Absent: migrate to the config's target. Present: raise the target to this version first.
+   *
+   * @generated from field: optional uint32 new_target_version = 2;
+   */
+  newTargetVersion?: number | undefined;
+
+  /**
+   * Before/after samples kept per step, and failures kept: 0 → 20, at most 100.
+   *
+   * @generated from field: int32 sample_limit = 3;
+   */
+  sampleLimit: number;
+
+  /**
+   * @generated from field: optional string operation_id = 4;
+   */
+  operationId?: string | undefined;
+};
+
+/**
+ * Describes the message store.insight.v1.MigrationPreviewRequest.
+ * Use `create(MigrationPreviewRequestSchema)` to create a new message.
+ */
+export const MigrationPreviewRequestSchema: GenMessage<MigrationPreviewRequest> = /*@__PURE__*/
+  messageDesc(file_store_insight_v1_schema_insight, 4);
+
+/**
+ * One entry's value before and after a step (canonical JSON text).
+ *
+ * @generated from message store.insight.v1.MigrationPreviewSample
+ */
+export type MigrationPreviewSample = Message<"store.insight.v1.MigrationPreviewSample"> & {
+  /**
+   * @generated from field: string key = 1;
+   */
+  key: string;
+
+  /**
+   * @generated from field: string before_json = 2;
+   */
+  beforeJson: string;
+
+  /**
+   * @generated from field: string after_json = 3;
+   */
+  afterJson: string;
+};
+
+/**
+ * Describes the message store.insight.v1.MigrationPreviewSample.
+ * Use `create(MigrationPreviewSampleSchema)` to create a new message.
+ */
+export const MigrationPreviewSampleSchema: GenMessage<MigrationPreviewSample> = /*@__PURE__*/
+  messageDesc(file_store_insight_v1_schema_insight, 5);
+
+/**
+ * An entry the migration would dead-letter instead of writing.
+ *
+ * @generated from message store.insight.v1.MigrationPreviewFailure
+ */
+export type MigrationPreviewFailure = Message<"store.insight.v1.MigrationPreviewFailure"> & {
+  /**
+   * @generated from field: string key = 1;
+   */
+  key: string;
+
+  /**
+   * MIGRATION_FAILED (a step's patch fails, a gap in the chain, a stored value that is not JSON)
+   * or TRANSFORM_FAILED (the migrated value is not storable JSON).
+   *
+   * @generated from field: store.api.v1.StoreSchemaDeadLetterReason reason = 2;
+   */
+  reason: StoreSchemaDeadLetterReason;
+
+  /**
+   * @generated from field: string message = 3;
+   */
+  message: string;
+
+  /**
+   * The step it fails at (0 and 0 when no step is to blame).
+   *
+   * @generated from field: uint32 from_version = 4;
+   */
+  fromVersion: number;
+
+  /**
+   * @generated from field: uint32 to_version = 5;
+   */
+  toVersion: number;
+};
+
+/**
+ * Describes the message store.insight.v1.MigrationPreviewFailure.
+ * Use `create(MigrationPreviewFailureSchema)` to create a new message.
+ */
+export const MigrationPreviewFailureSchema: GenMessage<MigrationPreviewFailure> = /*@__PURE__*/
+  messageDesc(file_store_insight_v1_schema_insight, 6);
+
+/**
+ * @generated from message store.insight.v1.MigrationPreviewStep
+ */
+export type MigrationPreviewStep = Message<"store.insight.v1.MigrationPreviewStep"> & {
+  /**
+   * @generated from field: uint32 from_version = 1;
+   */
+  fromVersion: number;
+
+  /**
+   * @generated from field: uint32 to_version = 2;
+   */
+  toVersion: number;
+
+  /**
+   * Entries whose walk reaches this step.
+   *
+   * @generated from field: int64 entered = 3;
+   */
+  entered: bigint;
+
+  /**
+   * Entries whose value this step changes (a step without a transform only restamps the version).
+   *
+   * @generated from field: int64 changed = 4;
+   */
+  changed: bigint;
+
+  /**
+   * Entries whose patch fails at this step: they would be dead-lettered.
+   *
+   * @generated from field: int64 failed = 5;
+   */
+  failed: bigint;
+
+  /**
+   * The first changed entries, in key order.
+   *
+   * @generated from field: repeated store.insight.v1.MigrationPreviewSample samples = 6;
+   */
+  samples: MigrationPreviewSample[];
+};
+
+/**
+ * Describes the message store.insight.v1.MigrationPreviewStep.
+ * Use `create(MigrationPreviewStepSchema)` to create a new message.
+ */
+export const MigrationPreviewStepSchema: GenMessage<MigrationPreviewStep> = /*@__PURE__*/
+  messageDesc(file_store_insight_v1_schema_insight, 7);
+
+/**
+ * @generated from message store.insight.v1.MigrationPreviewReport
+ */
+export type MigrationPreviewReport = Message<"store.insight.v1.MigrationPreviewReport"> & {
+  /**
+   * @generated from field: string tree_id = 1;
+   */
+  treeId: string;
+
+  /**
+   * @generated from field: uint32 from_version = 2;
+   */
+  fromVersion: number;
+
+  /**
+   * @generated from field: uint32 to_version = 3;
+   */
+  toVersion: number;
+
+  /**
+   * Live entries read.
+   *
+   * @generated from field: int64 scanned = 4;
+   */
+  scanned: bigint;
+
+  /**
+   * Entries the migration would rewrite at to_version.
+   *
+   * @generated from field: int64 would_change = 5;
+   */
+  wouldChange: bigint;
+
+  /**
+   * Entries already at or past to_version: left as they are.
+   *
+   * @generated from field: int64 unchanged = 6;
+   */
+  unchanged: bigint;
+
+  /**
+   * Entries the migration would dead-letter (MIGRATION_FAILED or TRANSFORM_FAILED).
+   *
+   * @generated from field: int64 would_dead_letter = 7;
+   */
+  wouldDeadLetter: bigint;
+
+  /**
+   * @generated from field: repeated store.insight.v1.MigrationPreviewStep steps = 8;
+   */
+  steps: MigrationPreviewStep[];
+
+  /**
+   * The first entries that would be dead-lettered, in key order.
+   *
+   * @generated from field: repeated store.insight.v1.MigrationPreviewFailure failures = 9;
+   */
+  failures: MigrationPreviewFailure[];
+
+  /**
+   * The tree's policy in force when the preview ran (absent: none).
+   *
+   * @generated from field: store.api.v1.StoreSchemaPolicy policy = 10;
+   */
+  policy?: StoreSchemaPolicy | undefined;
+
+  /**
+   * Migrated values that policy's schema fails. Under ENFORCE the write guard refuses such a value
+   * (a SCHEMA_VIOLATION dead letter) on its next write; the migration itself writes it as migrated.
+   *
+   * @generated from field: int64 policy_refused = 11;
+   */
+  policyRefused: bigint;
+
+  /**
+   * The first of them, with the reasons.
+   *
+   * @generated from field: repeated store.insight.v1.PolicyDryRunSample policy_samples = 12;
+   */
+  policySamples: PolicyDryRunSample[];
+
+  /**
+   * The tree's sequence high-water mark when the preview started reading (0: no such tree).
+   *
+   * @generated from field: int64 tree_sequence = 13;
+   */
+  treeSequence: bigint;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp evaluated_at = 14;
+   */
+  evaluatedAt?: Timestamp | undefined;
+
+  /**
+   * Whether the tree (a write, a delete, a restore), its version config or its policy changed since
+   * the preview read them, so the migration would not do exactly what it shows. Judged when the
+   * status is read.
+   *
+   * @generated from field: bool tree_changed = 15;
+   */
+  treeChanged: boolean;
+};
+
+/**
+ * Describes the message store.insight.v1.MigrationPreviewReport.
+ * Use `create(MigrationPreviewReportSchema)` to create a new message.
+ */
+export const MigrationPreviewReportSchema: GenMessage<MigrationPreviewReport> = /*@__PURE__*/
+  messageDesc(file_store_insight_v1_schema_insight, 8);
+
+/**
  * @generated from message store.insight.v1.ValidateValueRequest
  */
 export type ValidateValueRequest = Message<"store.insight.v1.ValidateValueRequest"> & {
@@ -205,7 +477,7 @@ export type ValidateValueRequest = Message<"store.insight.v1.ValidateValueReques
  * Use `create(ValidateValueRequestSchema)` to create a new message.
  */
 export const ValidateValueRequestSchema: GenMessage<ValidateValueRequest> = /*@__PURE__*/
-  messageDesc(file_store_insight_v1_schema_insight, 4);
+  messageDesc(file_store_insight_v1_schema_insight, 9);
 
 /**
  * @generated from message store.insight.v1.ValueViolation
@@ -232,7 +504,7 @@ export type ValueViolation = Message<"store.insight.v1.ValueViolation"> & {
  * Use `create(ValueViolationSchema)` to create a new message.
  */
 export const ValueViolationSchema: GenMessage<ValueViolation> = /*@__PURE__*/
-  messageDesc(file_store_insight_v1_schema_insight, 5);
+  messageDesc(file_store_insight_v1_schema_insight, 10);
 
 /**
  * @generated from message store.insight.v1.ValidateValueResponse
@@ -270,7 +542,7 @@ export type ValidateValueResponse = Message<"store.insight.v1.ValidateValueRespo
  * Use `create(ValidateValueResponseSchema)` to create a new message.
  */
 export const ValidateValueResponseSchema: GenMessage<ValidateValueResponse> = /*@__PURE__*/
-  messageDesc(file_store_insight_v1_schema_insight, 6);
+  messageDesc(file_store_insight_v1_schema_insight, 11);
 
 /**
  * @generated from message store.insight.v1.DeadLetterFilter
@@ -303,7 +575,7 @@ export type DeadLetterFilter = Message<"store.insight.v1.DeadLetterFilter"> & {
  * Use `create(DeadLetterFilterSchema)` to create a new message.
  */
 export const DeadLetterFilterSchema: GenMessage<DeadLetterFilter> = /*@__PURE__*/
-  messageDesc(file_store_insight_v1_schema_insight, 7);
+  messageDesc(file_store_insight_v1_schema_insight, 12);
 
 /**
  * @generated from message store.insight.v1.ListDeadLettersRequest
@@ -344,7 +616,7 @@ export type ListDeadLettersRequest = Message<"store.insight.v1.ListDeadLettersRe
  * Use `create(ListDeadLettersRequestSchema)` to create a new message.
  */
 export const ListDeadLettersRequestSchema: GenMessage<ListDeadLettersRequest> = /*@__PURE__*/
-  messageDesc(file_store_insight_v1_schema_insight, 8);
+  messageDesc(file_store_insight_v1_schema_insight, 13);
 
 /**
  * A dead letter with its id and its replay history.
@@ -406,7 +678,7 @@ export type DeadLetterRecord = Message<"store.insight.v1.DeadLetterRecord"> & {
  * Use `create(DeadLetterRecordSchema)` to create a new message.
  */
 export const DeadLetterRecordSchema: GenMessage<DeadLetterRecord> = /*@__PURE__*/
-  messageDesc(file_store_insight_v1_schema_insight, 9);
+  messageDesc(file_store_insight_v1_schema_insight, 14);
 
 /**
  * @generated from message store.insight.v1.ListDeadLettersResponse
@@ -428,7 +700,7 @@ export type ListDeadLettersResponse = Message<"store.insight.v1.ListDeadLettersR
  * Use `create(ListDeadLettersResponseSchema)` to create a new message.
  */
 export const ListDeadLettersResponseSchema: GenMessage<ListDeadLettersResponse> = /*@__PURE__*/
-  messageDesc(file_store_insight_v1_schema_insight, 10);
+  messageDesc(file_store_insight_v1_schema_insight, 15);
 
 /**
  * @generated from message store.insight.v1.ReplayDeadLetterRequest
@@ -457,7 +729,7 @@ export type ReplayDeadLetterRequest = Message<"store.insight.v1.ReplayDeadLetter
  * Use `create(ReplayDeadLetterRequestSchema)` to create a new message.
  */
 export const ReplayDeadLetterRequestSchema: GenMessage<ReplayDeadLetterRequest> = /*@__PURE__*/
-  messageDesc(file_store_insight_v1_schema_insight, 11);
+  messageDesc(file_store_insight_v1_schema_insight, 16);
 
 /**
  * @generated from message store.insight.v1.ReplayDeadLetterResponse
@@ -474,7 +746,7 @@ export type ReplayDeadLetterResponse = Message<"store.insight.v1.ReplayDeadLette
  * Use `create(ReplayDeadLetterResponseSchema)` to create a new message.
  */
 export const ReplayDeadLetterResponseSchema: GenMessage<ReplayDeadLetterResponse> = /*@__PURE__*/
-  messageDesc(file_store_insight_v1_schema_insight, 12);
+  messageDesc(file_store_insight_v1_schema_insight, 17);
 
 /**
  * @generated from message store.insight.v1.DeadLetterReplayRequest
@@ -501,7 +773,7 @@ export type DeadLetterReplayRequest = Message<"store.insight.v1.DeadLetterReplay
  * Use `create(DeadLetterReplayRequestSchema)` to create a new message.
  */
 export const DeadLetterReplayRequestSchema: GenMessage<DeadLetterReplayRequest> = /*@__PURE__*/
-  messageDesc(file_store_insight_v1_schema_insight, 13);
+  messageDesc(file_store_insight_v1_schema_insight, 18);
 
 /**
  * @generated from message store.insight.v1.DeadLetterReplayItem
@@ -542,7 +814,7 @@ export type DeadLetterReplayItem = Message<"store.insight.v1.DeadLetterReplayIte
  * Use `create(DeadLetterReplayItemSchema)` to create a new message.
  */
 export const DeadLetterReplayItemSchema: GenMessage<DeadLetterReplayItem> = /*@__PURE__*/
-  messageDesc(file_store_insight_v1_schema_insight, 14);
+  messageDesc(file_store_insight_v1_schema_insight, 19);
 
 /**
  * @generated from message store.insight.v1.DeadLetterReplayReport
@@ -586,7 +858,7 @@ export type DeadLetterReplayReport = Message<"store.insight.v1.DeadLetterReplayR
  * Use `create(DeadLetterReplayReportSchema)` to create a new message.
  */
 export const DeadLetterReplayReportSchema: GenMessage<DeadLetterReplayReport> = /*@__PURE__*/
-  messageDesc(file_store_insight_v1_schema_insight, 15);
+  messageDesc(file_store_insight_v1_schema_insight, 20);
 
 /**
  * @generated from message store.insight.v1.SchemaInsightOperationHandle
@@ -613,7 +885,7 @@ export type SchemaInsightOperationHandle = Message<"store.insight.v1.SchemaInsig
  * Use `create(SchemaInsightOperationHandleSchema)` to create a new message.
  */
 export const SchemaInsightOperationHandleSchema: GenMessage<SchemaInsightOperationHandle> = /*@__PURE__*/
-  messageDesc(file_store_insight_v1_schema_insight, 16);
+  messageDesc(file_store_insight_v1_schema_insight, 21);
 
 /**
  * @generated from message store.insight.v1.SchemaInsightOperationStatus
@@ -694,6 +966,12 @@ export type SchemaInsightOperationStatus = Message<"store.insight.v1.SchemaInsig
      */
     value: DeadLetterReplayReport;
     case: "replay";
+  } | {
+    /**
+     * @generated from field: store.insight.v1.MigrationPreviewReport migration_preview = 22;
+     */
+    value: MigrationPreviewReport;
+    case: "migrationPreview";
   } | { case: undefined; value?: undefined };
 };
 
@@ -702,7 +980,7 @@ export type SchemaInsightOperationStatus = Message<"store.insight.v1.SchemaInsig
  * Use `create(SchemaInsightOperationStatusSchema)` to create a new message.
  */
 export const SchemaInsightOperationStatusSchema: GenMessage<SchemaInsightOperationStatus> = /*@__PURE__*/
-  messageDesc(file_store_insight_v1_schema_insight, 17);
+  messageDesc(file_store_insight_v1_schema_insight, 22);
 
 /**
  * @generated from message store.insight.v1.SchemaInsightOperationRequest
@@ -719,7 +997,7 @@ export type SchemaInsightOperationRequest = Message<"store.insight.v1.SchemaInsi
  * Use `create(SchemaInsightOperationRequestSchema)` to create a new message.
  */
 export const SchemaInsightOperationRequestSchema: GenMessage<SchemaInsightOperationRequest> = /*@__PURE__*/
-  messageDesc(file_store_insight_v1_schema_insight, 18);
+  messageDesc(file_store_insight_v1_schema_insight, 23);
 
 /**
  * @generated from message store.insight.v1.SchemaInsightOperationStatusResponse
@@ -741,7 +1019,7 @@ export type SchemaInsightOperationStatusResponse = Message<"store.insight.v1.Sch
  * Use `create(SchemaInsightOperationStatusResponseSchema)` to create a new message.
  */
 export const SchemaInsightOperationStatusResponseSchema: GenMessage<SchemaInsightOperationStatusResponse> = /*@__PURE__*/
-  messageDesc(file_store_insight_v1_schema_insight, 19);
+  messageDesc(file_store_insight_v1_schema_insight, 24);
 
 /**
  * @generated from message store.insight.v1.SchemaInsightOperationListRequest
@@ -780,7 +1058,7 @@ export type SchemaInsightOperationListRequest = Message<"store.insight.v1.Schema
  * Use `create(SchemaInsightOperationListRequestSchema)` to create a new message.
  */
 export const SchemaInsightOperationListRequestSchema: GenMessage<SchemaInsightOperationListRequest> = /*@__PURE__*/
-  messageDesc(file_store_insight_v1_schema_insight, 20);
+  messageDesc(file_store_insight_v1_schema_insight, 25);
 
 /**
  * @generated from message store.insight.v1.SchemaInsightOperationPage
@@ -802,7 +1080,7 @@ export type SchemaInsightOperationPage = Message<"store.insight.v1.SchemaInsight
  * Use `create(SchemaInsightOperationPageSchema)` to create a new message.
  */
 export const SchemaInsightOperationPageSchema: GenMessage<SchemaInsightOperationPage> = /*@__PURE__*/
-  messageDesc(file_store_insight_v1_schema_insight, 21);
+  messageDesc(file_store_insight_v1_schema_insight, 26);
 
 /**
  * The operation a schema-insight call performs, as presented to the authorizer.
@@ -854,6 +1132,11 @@ export enum SchemaInsightApiOperation {
    * @generated from enum value: SCHEMA_INSIGHT_API_OPERATION_CANCEL_OPERATION = 8;
    */
   CANCEL_OPERATION = 8,
+
+  /**
+   * @generated from enum value: SCHEMA_INSIGHT_API_OPERATION_START_MIGRATION_PREVIEW = 9;
+   */
+  START_MIGRATION_PREVIEW = 9,
 }
 
 /**
@@ -883,6 +1166,11 @@ export enum SchemaInsightOperationKind {
    * @generated from enum value: SCHEMA_INSIGHT_OPERATION_KIND_DEAD_LETTER_REPLAY = 2;
    */
   DEAD_LETTER_REPLAY = 2,
+
+  /**
+   * @generated from enum value: SCHEMA_INSIGHT_OPERATION_KIND_MIGRATION_PREVIEW = 3;
+   */
+  MIGRATION_PREVIEW = 3,
 }
 
 /**
@@ -924,8 +1212,8 @@ export const DeadLetterReplayOutcomeSchema: GenEnum<DeadLetterReplayOutcome> = /
   enumDesc(file_store_insight_v1_schema_insight, 2);
 
 /**
- * Dry-runs, value checks and dead-letter replay (viewer: dry-run, validate, list, status;
- * operator: replay and cancel).
+ * Dry-runs, migration previews, value checks and dead-letter replay (viewer: dry-run, migration
+ * preview, validate, list, status; operator: replay and cancel).
  *
  * @generated from service store.insight.v1.SchemaInsightService
  */
@@ -936,6 +1224,14 @@ export const SchemaInsightService: GenService<{
   startPolicyDryRun: {
     methodKind: "unary";
     input: typeof PolicyDryRunRequestSchema;
+    output: typeof SchemaInsightOperationHandleSchema;
+  },
+  /**
+   * @generated from rpc store.insight.v1.SchemaInsightService.StartMigrationPreview
+   */
+  startMigrationPreview: {
+    methodKind: "unary";
+    input: typeof MigrationPreviewRequestSchema;
     output: typeof SchemaInsightOperationHandleSchema;
   },
   /**
