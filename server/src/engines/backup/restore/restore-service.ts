@@ -27,6 +27,9 @@ export interface RestoreContext {
   lockedBy: string | null;
 }
 
+/** The restore engine's idempotency key (RestoreRequestMessage.operation_id): its longest form. */
+export const MAX_RESTORE_OPERATION_ID = 200;
+
 /** Validates a restore request before it is queued; returns the normalised target tree. */
 export function validateRestoreRequest(request: RestoreRequest): void {
   validateBackupId(request.backupId);
@@ -37,8 +40,8 @@ export function validateRestoreRequest(request: RestoreRequest): void {
   }
   if (request.scope) validateScope(request.scope);
   stepSize(request.applyBatchSize, 'apply_batch_size');
-  if (request.operationId !== undefined && request.operationId !== '') {
-    if (request.operationId.length > 200) invalidArgument('operation_id', 'at most 200 characters');
+  if (request.operationId !== undefined && request.operationId.length > MAX_RESTORE_OPERATION_ID) {
+    throw invalidArgument('operation_id', `at most ${MAX_RESTORE_OPERATION_ID} characters`);
   }
 }
 
