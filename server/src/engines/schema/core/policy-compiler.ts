@@ -3,6 +3,7 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import { invalidArgument } from '../../errors.js';
 import { canonicalJson } from '../../data/canonical-json.js';
 import { linearRegExp } from './linear-regexp.js';
+import { POLICY_FORMATS } from './policy-formats.js';
 import { LruCache } from './lru-cache.js';
 import type { PolicyMode, SchemaPolicy, Violation } from './types.js';
 import { isUint32 } from './uint32.js';
@@ -128,10 +129,14 @@ export function clearValidatorCache(): void {
 function newAjv(): Ajv2020 {
   return new Ajv2020({
     allErrors: true,
-    // Real-world schemas carry unknown keywords and loose constructs; strict mode would refuse them.
+    // Real-world schemas carry unknown keywords and loose constructs; strict mode would refuse them
+    // (and it keeps a format the server does not know an annotation instead of a compile error).
     strict: false,
-    // ajv-formats is not installed: 'format' is an annotation only, as 2020-12 allows.
-    validateFormats: false,
+    // 'format' is asserted for the formats in POLICY_FORMATS (ajv-formats' set, on linear-time
+    // matching); every path that judges a value (write guard, scans, dry-run, ValidateValue,
+    // remediation) compiles here, so they agree on it.
+    validateFormats: true,
+    formats: POLICY_FORMATS,
     logger: false,
     // pattern / patternProperties match in linear time (RE2), never by backtracking.
     code: { regExp: linearRegExp },
