@@ -54,6 +54,26 @@ test.describe('policy dry-run and dead-letter replay (issue 16)', () => {
     expect(refused).toBe(3);
   });
 
+  test('a dry run of a draft with format "email" shows the value that is not an address', async ({
+    page,
+    tenant,
+  }) => {
+    const treeId = 'contacts';
+    await put(tenant.api, treeId, 'ada', { contact: 'ada@example.com' });
+    await put(tenant.api, treeId, 'bad', { contact: 'not-an-email' });
+    const schema = await openSchema(page, tenant.admin.token, treeId);
+    await schema.dryRun(
+      JSON.stringify({ type: 'object', properties: { contact: { format: 'email' } } }),
+    );
+    await expect(schema.dryRunSummary).toHaveText(
+      '1 of 2 entries would be refused; 1 × /contact format',
+    );
+    await schema.policyEditor.getByText('Sample of failing keys (1)').click();
+    await expect(
+      schema.policyEditor.getByText('bad: /contact: must match format "email"'),
+    ).toBeVisible();
+  });
+
   test('an operator fixes a dead letter with live validation and replays it into the tree', async ({
     page,
     tenant,
