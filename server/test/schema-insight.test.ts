@@ -14,6 +14,7 @@ import { DIALECTS } from './support/test-storage.js';
 /** Issue 16's least roles, transcribed independently of the server's table. */
 const LEAST: Record<string, 'viewer' | 'operator'> = {
   StartPolicyDryRun: 'viewer',
+  StartMigrationPreview: 'viewer',
   ValidateValue: 'viewer',
   ListDeadLetters: 'viewer',
   GetSchemaInsightOperationStatus: 'viewer',

@@ -32,4 +32,8 @@ export type BackupInsightOperationKind = (typeof BACKUP_INSIGHT_OPERATION_KINDS)
 export type OperationKind = BackupOperationKind | SchemaOperationKind | BackupInsightOperationKind;
 
 /** Schema-insight kinds (issue 16): seen only by SchemaInsightService's status/list/cancel. */
-export const SCHEMA_INSIGHT_OPERATION_KINDS = ['POLICY_DRY_RUN', 'DEAD_LETTER_REPLAY'] as const;
+export const SCHEMA_INSIGHT_OPERATION_KINDS = [
+  'POLICY_DRY_RUN',
+  'DEAD_LETTER_REPLAY',
+  'MIGRATION_PREVIEW',
+] as const;

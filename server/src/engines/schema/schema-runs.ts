@@ -9,6 +9,7 @@ import {
   migrateValue,
   planMigration,
   validateTransform,
+  type StepObserver,
   type ValueTransform,
   type VersionConfig,
 } from './core/index.js';
@@ -58,16 +59,7 @@ export async function migrateTree(
   const toVersion = control.checkpointValue?.toVersion ?? config.targetVersion;
   planMigration(config, fromVersion, toVersion);
   const chain: VersionConfig = { ...config, targetVersion: toVersion };
-  const decide = (entry: StoredEntry): EntryDecision => {
-    // Version 0 means "written before the tree had a version config": it is in the current shape.
-    const version = entry.schemaVersion === 0 ? fromVersion : entry.schemaVersion;
-    if (version >= toVersion) return { kind: 'keep' };
-    const value = parseStored(entry);
-    if (!value.ok) return deadLetter('MIGRATION_FAILED', value.message, entry.schemaVersion);
-    const result = migrateValue(value.value, version, chain);
-    if (!result.ok) return deadLetter('MIGRATION_FAILED', result.message, entry.schemaVersion);
-    return { kind: 'write', value: result.value, schemaVersion: result.version };
-  };
+  const decide = (entry: StoredEntry) => decideMigration(entry, fromVersion, chain);
   return rewriteTree(
     engine,
     {
@@ -83,6 +75,34 @@ export async function migrateTree(
     },
     control,
   );
+}
+
+/**
+ * What a migration from `fromVersion` to `chain.targetVersion` does with one entry (the run and
+ * its preview share it, so the preview cannot disagree with the run). `onStep` sees each step.
+ */
+export function decideMigration(
+  entry: StoredEntry,
+  fromVersion: number,
+  chain: VersionConfig,
+  onStep?: StepObserver,
+): EntryDecision {
+  // Version 0 means "written before the tree had a version config": it is in the current shape.
+  const version = entry.schemaVersion === 0 ? fromVersion : entry.schemaVersion;
+  if (version >= chain.targetVersion) return { kind: 'keep' };
+  const value = parseStored(entry);
+  if (!value.ok) return deadLetter('MIGRATION_FAILED', value.message, entry.schemaVersion);
+  const result = migrateValue(value.value, version, chain, onStep);
+  if (!result.ok) {
+    return {
+      kind: 'dead_letter',
+      reason: 'MIGRATION_FAILED',
+      errors: [result.message],
+      schemaVersion: entry.schemaVersion,
+      failedStep: result.failedStep,
+    };
+  }
+  return { kind: 'write', value: result.value, schemaVersion: result.version };
 }
 
 /** A remediation request: the transform for failing values and the policy they must meet. */

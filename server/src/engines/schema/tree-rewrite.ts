@@ -4,6 +4,7 @@ import { putReportRow } from '../../storage/schema-store.js';
 import type { StoredEntry } from '../../storage/tree-db.js';
 import { canonicalJson } from '../data/canonical-json.js';
 import { failedPrecondition, isStoreError } from '../errors.js';
+import type { FailedStep } from './core/index.js';
 import type { DeadLetterReason, RemediationReport, RunControl } from './records.js';
 import type { PageObserver } from './schema-engine.js';
 import { liveEntryCount, treePages } from './tree-pages.js';
@@ -12,7 +13,14 @@ import { liveEntryCount, treePages } from './tree-pages.js';
 export type EntryDecision =
   | { kind: 'keep' }
   | { kind: 'write'; value: unknown; schemaVersion: number }
-  | { kind: 'dead_letter'; reason: DeadLetterReason; errors: string[]; schemaVersion: number };
+  | {
+      kind: 'dead_letter';
+      reason: DeadLetterReason;
+      errors: string[];
+      schemaVersion: number;
+      /** A migration's failing step (toVersion absent: no step leaves fromVersion). */
+      failedStep?: FailedStep | undefined;
+    };
 
 interface Counts {
   scanned: number;

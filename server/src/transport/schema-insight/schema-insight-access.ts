@@ -18,6 +18,7 @@ export const SCHEMA_INSIGHT_SERVICE: GuardedService = {
   prefix: 'store.insight.v1.SchemaInsightService',
   methods: {
     StartPolicyDryRun: changing(onTree(Op.START_POLICY_DRY_RUN)),
+    StartMigrationPreview: changing(onTree(Op.START_MIGRATION_PREVIEW)),
     ValidateValue: onTree(Op.VALIDATE_VALUE),
     ListDeadLetters: onTree(Op.LIST_DEAD_LETTERS),
     ReplayDeadLetter: changing(onTree(Op.REPLAY_DEAD_LETTER)),
@@ -31,11 +32,12 @@ export const SCHEMA_INSIGHT_SERVICE: GuardedService = {
 };
 
 /**
- * Least roles (issue 16): a dry-run, a value check and the letters' history change nothing
- * (viewer); a replay writes entries and a cancel stops someone's run (operator).
+ * Least roles (issue 16): a dry-run, a migration preview, a value check and the letters' history
+ * change nothing (viewer); a replay writes entries and a cancel stops someone's run (operator).
  */
 export const SCHEMA_INSIGHT_LEAST_ROLE: ReadonlyMap<number, Role> = new Map<number, Role>([
   [Op.START_POLICY_DRY_RUN, 'viewer'],
+  [Op.START_MIGRATION_PREVIEW, 'viewer'],
   [Op.VALIDATE_VALUE, 'viewer'],
   [Op.LIST_DEAD_LETTERS, 'viewer'],
   [Op.GET_OPERATION_STATUS, 'viewer'],

@@ -19,10 +19,12 @@ import { invalidArgument } from '../../engines/errors.js';
 import { SCHEMA_INSIGHT_OPERATION_KINDS } from '../../engines/operation-kinds.js';
 import type { DeadLetterReplayReport } from '../../engines/schema/insight/dead-letter-replay.js';
 import type { PolicyDryRunReport } from '../../engines/schema/insight/dry-run.js';
+import type { MigrationPreviewReport } from '../../engines/schema/insight/migration-preview.js';
 import type { DeadLetterFilter } from '../../engines/schema/insight/schema-insight.js';
 import type { DeadLetterRecordRow } from '../../storage/dead-letter-replay-store.js';
 import { kindAndStateNames, type OperationView } from '../operation-mapping.js';
 import { deadLetterToProto } from '../schema-mapping.js';
+import { migrationPreviewToProto } from './migration-preview-mapping.js';
 
 function kindToProto(kind: string): SchemaInsightOperationKind {
   return (
@@ -85,8 +87,15 @@ export function filterFromProto(filter: WireFilter | undefined): DeadLetterFilte
   };
 }
 
-function resultOf(operation: OperationView): SchemaInsightOperationStatus['result'] {
+function resultOf(
+  operation: OperationView,
+  treeChanged: boolean,
+): SchemaInsightOperationStatus['result'] {
   if (operation.result === undefined) return { case: undefined };
+  if (operation.kind === 'MIGRATION_PREVIEW') {
+    const report = operation.result as MigrationPreviewReport;
+    return { case: 'migrationPreview', value: migrationPreviewToProto(report, treeChanged) };
+  }
   if (operation.kind === 'POLICY_DRY_RUN') {
     const report = operation.result as PolicyDryRunReport;
     return {
@@ -134,8 +143,14 @@ function resultOf(operation: OperationView): SchemaInsightOperationStatus['resul
   return { case: undefined };
 }
 
-/** A schema-insight operation's status, with its result. */
-export function toInsightStatus(operation: OperationView): SchemaInsightOperationStatus {
+/**
+ * A schema-insight operation's status, with its result; `treeChanged` says whether a migration
+ * preview's tree changed since it ran (the caller judges it: it needs the database).
+ */
+export function toInsightStatus(
+  operation: OperationView,
+  treeChanged = false,
+): SchemaInsightOperationStatus {
   return create(SchemaInsightOperationStatusSchema, {
     operationId: operation.id,
     kind: kindToProto(operation.kind),
@@ -156,7 +171,7 @@ export function toInsightStatus(operation: OperationView): SchemaInsightOperatio
     cancelRequested: operation.cancelRequested,
     error: operation.error,
     createdBy: operation.createdBy,
-    result: resultOf(operation),
+    result: resultOf(operation, treeChanged),
   });
 }
 

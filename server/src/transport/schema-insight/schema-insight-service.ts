@@ -1,6 +1,7 @@
 import type { ConnectRouter, HandlerContext } from '@connectrpc/connect';
 import { SchemaInsightService } from '@store/contract/gen/store/insight/v1/schema_insight_pb.js';
 import { SCHEMA_INSIGHT_OPERATION_KINDS } from '../../engines/operation-kinds.js';
+import type { MigrationPreviewReport } from '../../engines/schema/insight/migration-preview.js';
 import type { SchemaInsight } from '../../engines/schema/insight/schema-insight.js';
 import type { StartContext } from '../../engines/schema/schema-tracked.js';
 import { invalidArgument } from '../../engines/errors.js';
@@ -29,19 +30,39 @@ function startOf(context: HandlerContext, operationId: string | undefined): Star
 }
 
 const KINDS = SCHEMA_INSIGHT_OPERATION_KINDS;
-const statusOf = (operation: OperationView | undefined) =>
-  operation ? { found: true, status: toInsightStatus(operation) } : { found: false };
+
+/** A status on the wire; a finished migration preview is first checked against the tree now. */
+async function wireStatus(insight: SchemaInsight, tenant: string, operation: OperationView) {
+  const preview =
+    operation.kind === 'MIGRATION_PREVIEW' && operation.result !== undefined
+      ? (operation.result as MigrationPreviewReport)
+      : undefined;
+  const stale = preview ? await insight.previewIsStale(tenant, preview) : false;
+  return toInsightStatus(operation, stale);
+}
 
 /** SchemaInsightService (issue 16): every call in the caller's tenant. */
 export function registerSchemaInsightService(
   router: ConnectRouter,
   { insight, operations }: SchemaInsightFacades,
 ): void {
+  const statusOf = async (tenant: string, operation: OperationView | undefined) =>
+    operation
+      ? { found: true, status: await wireStatus(insight, tenant, operation) }
+      : { found: false };
   router.service(SchemaInsightService, {
     async startPolicyDryRun(request, context) {
       const start = startOf(context, request.operationId);
       const op = await insight.startPolicyDryRun(start, request.treeId, {
         jsonSchema: request.jsonSchema,
+        sampleLimit: request.sampleLimit,
+      });
+      return toInsightHandle(op);
+    },
+    async startMigrationPreview(request, context) {
+      const start = startOf(context, request.operationId);
+      const op = await insight.startMigrationPreview(start, request.treeId, {
+        newTargetVersion: request.newTargetVersion,
         sampleLimit: request.sampleLimit,
       });
       return toInsightHandle(op);
@@ -93,19 +114,19 @@ export function registerSchemaInsightService(
     },
     async getSchemaInsightOperationStatus(request, context) {
       const { tenant } = callScopeOf(context);
-      return statusOf(await operations.get(tenant, request.operationId, KINDS));
+      return statusOf(tenant, await operations.get(tenant, request.operationId, KINDS));
     },
     async listSchemaInsightOperations(request, context) {
       const { tenant } = callScopeOf(context);
       const page = await operations.list(tenant, toInsightListFilter(request));
       return {
-        operations: page.operations.map(toInsightStatus),
+        operations: await Promise.all(page.operations.map((op) => wireStatus(insight, tenant, op))),
         nextPageToken: page.nextPageToken,
       };
     },
     async cancelSchemaInsightOperation(request, context) {
       const { tenant } = callScopeOf(context);
-      return statusOf(await operations.cancel(tenant, request.operationId, KINDS));
+      return statusOf(tenant, await operations.cancel(tenant, request.operationId, KINDS));
     },
   });
 }

@@ -24,7 +24,13 @@ export {
   type TransformResult,
 } from './value-transform.js';
 export { advanceTarget, validateVersionConfig } from './version-config.js';
-export { migrateValue, planMigration, type FailedStep, type MigrationResult } from './migration.js';
+export {
+  migrateValue,
+  planMigration,
+  type FailedStep,
+  type MigrationResult,
+  type StepObserver,
+} from './migration.js';
 export { decideRemediation, type RemediationDecision } from './remediation.js';
 export {
   ComplianceAccumulator,

@@ -34,11 +34,18 @@ export function planMigration(
   return outcome.steps;
 }
 
-/** Walk a value from its version to the config's target; a value at or past the target is left alone. */
+/** One step a value went through: its value before and after (the same without a transform). */
+export type StepObserver = (step: MigrationStep, before: unknown, after: unknown) => void;
+
+/**
+ * Walk a value from its version to the config's target; a value at or past the target is left
+ * alone. `onStep` sees every step that succeeded (the migration preview samples them).
+ */
 export function migrateValue(
   value: unknown,
   entryVersion: number,
   config: VersionConfig,
+  onStep?: StepObserver,
 ): MigrationResult {
   if (entryVersion >= config.targetVersion) {
     return { ok: true, value, version: entryVersion, stepsApplied: 0 };
@@ -55,7 +62,10 @@ export function migrateValue(
   }
   let current = value;
   for (const step of outcome.steps) {
-    if (step.transform === undefined) continue;
+    if (step.transform === undefined) {
+      onStep?.(step, current, current);
+      continue;
+    }
     const result = applyTransform(current, step.transform);
     if (!result.ok) {
       return {
@@ -65,6 +75,7 @@ export function migrateValue(
         message: `migration step ${step.fromVersion}→${step.toVersion}: ${formatTransformFailure(result)}`,
       };
     }
+    onStep?.(step, current, result.value);
     current = result.value;
   }
   return {

@@ -18,6 +18,14 @@ import {
 } from './dead-letter-replay.js';
 import { DEFAULT_DRY_RUN_SAMPLES, MAX_DRY_RUN_SAMPLES } from './dry-run-accumulator.js';
 import { dryRunPolicy, type PolicyDryRunReport } from './dry-run.js';
+import { DEFAULT_PREVIEW_SAMPLES, MAX_PREVIEW_SAMPLES } from './migration-preview-accumulator.js';
+import {
+  planPreview,
+  previewIsStale,
+  previewMigration,
+  type MigrationPreviewInput,
+  type MigrationPreviewReport,
+} from './migration-preview.js';
 
 const DEAD_LETTER_REASONS = [
   'SCHEMA_VIOLATION',
@@ -38,6 +46,9 @@ interface DryRunRequest {
   treeName: string;
   jsonSchema: string;
   sampleLimit: number;
+}
+interface PreviewRequest extends MigrationPreviewInput {
+  treeName: string;
 }
 interface ReplayRequest {
   treeName: string;
@@ -66,7 +77,10 @@ export class SchemaInsight {
     this.replayer = new DeadLetterReplayer(engine, options.maxValueBytes);
   }
 
-  /** Registers POLICY_DRY_RUN (a read: reruns from the start) and DEAD_LETTER_REPLAY (resumes). */
+  /**
+   * Registers POLICY_DRY_RUN and MIGRATION_PREVIEW (reads: they rerun from the start) and
+   * DEAD_LETTER_REPLAY (resumes).
+   */
   register(): void {
     this.runner.register<DryRunRequest, unknown>('POLICY_DRY_RUN', {
       resumable: false,
@@ -75,6 +89,16 @@ export class SchemaInsight {
           this.engine,
           { tenant: ctx.tenant, treeName: ctx.request.treeName },
           { jsonSchema: ctx.request.jsonSchema, sampleLimit: ctx.request.sampleLimit },
+          controlOf(ctx),
+        ),
+    });
+    this.runner.register<PreviewRequest, unknown>('MIGRATION_PREVIEW', {
+      resumable: false,
+      run: (ctx): Promise<MigrationPreviewReport> =>
+        previewMigration(
+          this.engine,
+          { tenant: ctx.tenant, treeName: ctx.request.treeName },
+          ctx.request,
           controlOf(ctx),
         ),
     });
@@ -107,6 +131,33 @@ export class SchemaInsight {
       sampleLimit: limit === 0 ? DEFAULT_DRY_RUN_SAMPLES : limit,
     };
     return this.submit(start, 'POLICY_DRY_RUN', treeName, request);
+  }
+
+  /**
+   * Starts a preview of StartMigration (no new target) or StartAdvanceAndMigrate (a new target),
+   * after the same up-front checks they make, so a request they would refuse is refused now.
+   */
+  async startMigrationPreview(
+    start: StartContext,
+    treeName: string,
+    input: MigrationPreviewInput,
+  ): Promise<OperationRecord> {
+    const limit = input.sampleLimit;
+    if (!Number.isInteger(limit) || limit < 0 || limit > MAX_PREVIEW_SAMPLES) {
+      throw invalidArgument('sample_limit', `must be between 0 and ${MAX_PREVIEW_SAMPLES}`);
+    }
+    await planPreview(this.engine, start.tenant, treeName, input.newTargetVersion);
+    const request: PreviewRequest = {
+      treeName,
+      ...(input.newTargetVersion !== undefined && { newTargetVersion: input.newTargetVersion }),
+      sampleLimit: limit === 0 ? DEFAULT_PREVIEW_SAMPLES : limit,
+    };
+    return this.submit(start, 'MIGRATION_PREVIEW', treeName, request);
+  }
+
+  /** Whether what a migration preview read has changed since (see previewIsStale). */
+  previewIsStale(tenant: string, report: MigrationPreviewReport): Promise<boolean> {
+    return previewIsStale(this.engine, tenant, report);
   }
 
   /** Starts a bulk replay of the tree's pending letters that the filter takes. */
