@@ -58,8 +58,10 @@ describe.each(DIALECTS)('sign-in seams with rbac (the shipped server) on %s', (d
   it.each(protectedMethods.map(([s, m]) => [`${s.name}/${m.name}`, s, m] as const))(
     '%s is refused for anonymous, malformed, expired, revoked and wrong-tenant callers',
     async (_, service, method) => {
+      // rbac saying no is PermissionDenied, for the anonymous caller too; Unauthenticated is
+      // kept for a credential that fails verification (the console's "session ended").
       const cases: Array<[string, Record<string, string>, Code]> = [
-        ['anonymous', {}, Code.Unauthenticated],
+        ['anonymous', {}, Code.PermissionDenied],
         ['malformed', { authorization: 'Bearer not a token' }, Code.Unauthenticated],
         ['unknown', bearer('st_AAAAAAAAAAAA_' + 'x'.repeat(43)), Code.Unauthenticated],
         ['expired', bearer(tokens.expired!), Code.Unauthenticated],
@@ -125,14 +127,20 @@ describe.each(DIALECTS)('sign-in seams with deny-all on %s', (dialect) => {
   });
   afterAll(async () => t?.dispose());
 
-  it('every protected call is PermissionDenied, anonymous or admin; GetAuthScheme still answers', async () => {
+  it('every protected call is PermissionDenied, anonymous, admin or with a credential that would fail; GetAuthScheme still answers', async () => {
+    const callers: Array<[string, Record<string, string>]> = [
+      ['anonymous', {}],
+      ['admin', bearer(CANARY)],
+      ['malformed', { authorization: 'Bearer not a token' }],
+      ['unknown', bearer('st_AAAAAAAAAAAA_' + 'x'.repeat(43))],
+      ['bad tenant header', { ...bearer(CANARY), 'store-active-tenant': '..' }],
+    ];
     for (const [service, method] of protectedMethods) {
-      expect(await callMethod(t.grpc, service, method, {}), method.name).toBe(
-        Code.PermissionDenied,
-      );
-      expect(await callMethod(t.grpc, service, method, bearer(CANARY)), method.name).toBe(
-        Code.PermissionDenied,
-      );
+      for (const [label, headers] of callers) {
+        expect(await callMethod(t.grpc, service, method, headers), `${method.name} ${label}`).toBe(
+          Code.PermissionDenied,
+        );
+      }
     }
     const scheme = BackupControlService.methods.find((m) => m.name === 'GetAuthScheme')!;
     expect(await callMethod(t.grpc, BackupControlService, scheme, {})).toBe('ok');
@@ -144,7 +152,11 @@ describe.each(DIALECTS)('sign-in seams with allow-all on %s', (dialect) => {
   let trusted: TestServer;
   let viewer: string;
   beforeAll(async () => {
-    t = await startTestServer(dialect, { STORE_AUTHORIZER: 'allow-all' });
+    // One refused credential per RPC from one address: no sign-in limit here.
+    t = await startTestServer(dialect, {
+      STORE_AUTHORIZER: 'allow-all',
+      STORE_SIGN_IN_FAILURE_LIMIT: '0',
+    });
     viewer = (await t.server.tokens.issue({ tenant: 'default', roles: ['viewer'] })).token;
     trusted = await startTestServer(dialect, {
       STORE_AUTHORIZER: 'allow-all',
@@ -157,10 +169,15 @@ describe.each(DIALECTS)('sign-in seams with allow-all on %s', (dialect) => {
   });
 
   it('a valid credential of any role passes every RPC; an anonymous one is refused by the gate', async () => {
+    const unknown = bearer('st_AAAAAAAAAAAA_' + 'x'.repeat(43));
     for (const [service, method] of protectedMethods) {
       const outcome = await callMethod(t.grpc, service, method, bearer(viewer));
       expect([Code.PermissionDenied, Code.Unauthenticated], method.name).not.toContain(outcome);
+      // The gate: no identity where the call needs one (no trusted tenant) asks for a sign-in.
       expect(await callMethod(t.grpc, service, method, {}), method.name).toBe(Code.Unauthenticated);
+      expect(await callMethod(t.grpc, service, method, unknown), method.name).toBe(
+        Code.Unauthenticated,
+      );
     }
   });
 
@@ -175,25 +192,23 @@ describe.each(DIALECTS)('sign-in seams with allow-all on %s', (dialect) => {
 describe.each(DIALECTS)('RequireAuthorization false on %s', (dialect) => {
   let open: TestServer;
   let closed: TestServer;
+  let viewer: string;
   beforeAll(async () => {
     open = await startTestServer(dialect, {
       STORE_REQUIRE_AUTHORIZATION: 'false',
       STORE_TRUSTED_TENANT: 'lab',
     });
     closed = await startTestServer(dialect, { STORE_REQUIRE_AUTHORIZATION: 'false' });
+    viewer = (await closed.server.tokens.issue({ tenant: 'default', roles: ['viewer'] })).token;
   });
   afterAll(async () => {
     await open?.dispose();
     await closed?.dispose();
   });
 
-  it('skips the bridge and the authorizer: the gate alone decides, by the trusted tenant', async () => {
+  it('skips the authorizer: an anonymous caller acts in the trusted tenant, or the gate refuses it', async () => {
     const whoAmI = IdentityService.method.whoAmI;
-    // Even a malformed credential is never looked at: the caller acts as the trusted tenant.
-    const attempts: Array<Record<string, string>> = [{}, { authorization: 'Bearer not a token' }];
-    for (const headers of attempts) {
-      expect(await callMethod(open.grpc, IdentityService, whoAmI, headers)).toBe('ok');
-    }
+    expect(await callMethod(open.grpc, IdentityService, whoAmI, {})).toBe('ok');
     const me = await createClient(IdentityService, open.grpc).whoAmI({});
     expect(me.activeTenant).toBe('lab');
     expect(me.schemeId).toBe('anonymous');
@@ -201,5 +216,24 @@ describe.each(DIALECTS)('RequireAuthorization false on %s', (dialect) => {
     expect(await callMethod(closed.grpc, IdentityService, whoAmI, {})).toBe(Code.Unauthenticated);
     const list = TreeDataService.method.listTrees;
     expect(await callMethod(closed.grpc, TreeDataService, list, {})).toBe(Code.Unauthenticated);
+  });
+
+  it('keeps the credential bridge: a valid credential names the caller and its tenant, a bad one is Unauthenticated', async () => {
+    const me = await createClient(IdentityService, closed.grpc).whoAmI(
+      {},
+      { headers: bearer(viewer) },
+    );
+    expect(me).toMatchObject({ schemeId: 'bearer', activeTenant: 'default' });
+    expect(me.subject).not.toBe('anonymous');
+    // The authorizer is skipped: a viewer passes an admin-only RPC.
+    const setPolicy = SchemaControlService.method.setPolicy;
+    const outcome = await callMethod(closed.grpc, SchemaControlService, setPolicy, bearer(viewer));
+    expect([Code.PermissionDenied, Code.Unauthenticated]).not.toContain(outcome);
+    // A credential that fails verification is refused even where the trusted tenant would serve.
+    const whoAmI = IdentityService.method.whoAmI;
+    const malformed = { authorization: 'Bearer not a token' };
+    expect(await callMethod(open.grpc, IdentityService, whoAmI, malformed)).toBe(
+      Code.Unauthenticated,
+    );
   });
 });

@@ -211,11 +211,12 @@ describe('a host-registered credential bridge', () => {
     const client = createClient(IdentityService, served.transport);
     const me = await client.whoAmI({}, { headers: { 'x-edge-user': 'alice' } });
     expect(me).toMatchObject({ subject: 'edge:alice', schemeId: 'edge', activeTenant: 'acme' });
-    // The default header is not read any more: a bearer token alone is anonymous.
+    // The default header is not read any more: a bearer token alone is anonymous, which rbac
+    // refuses as it refuses any caller without the role (a bad token would be Unauthenticated).
     const whoAmI = IdentityService.method.whoAmI;
     const bearerOnly = { authorization: 'Bearer st_whatever_0123456789abcdef' };
     expect(await callMethod(served.transport, IdentityService, whoAmI, bearerOnly)).toBe(
-      Code.Unauthenticated,
+      Code.PermissionDenied,
     );
   });
 });

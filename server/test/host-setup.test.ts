@@ -84,6 +84,11 @@ describe('registration', () => {
     const transport = await serve(host);
     const list = BackupControlService.method.listBackupOperations;
     expect(await callMethod(transport, BackupControlService, list, {})).toBe(Code.PermissionDenied);
+    // With a credential too, though no verifier is registered that could accept it.
+    const withCredential = { authorization: 'Bearer st_whatever_0123456789abcdef' };
+    expect(await callMethod(transport, BackupControlService, list, withCredential)).toBe(
+      Code.PermissionDenied,
+    );
     const scheme = BackupControlService.method.getAuthScheme;
     expect(await callMethod(transport, BackupControlService, scheme, {})).toBe('ok');
   });

@@ -1,7 +1,6 @@
 import type { HandlerContext, ServiceImpl } from '@connectrpc/connect';
 import type { SchemaControlService, StoreSchemaApiOperation } from '@store/contract';
 import { validateTreeName } from '../engines/data/tree-names.js';
-import { roleCovers } from '../engines/identity/principal.js';
 import { inlineControl } from '../engines/schema/records.js';
 import type { SchemaEngine } from '../engines/schema/schema-engine.js';
 import {
@@ -11,7 +10,7 @@ import {
   type RemediationInput,
 } from '../engines/schema/schema-runs.js';
 import { advanceForMigration } from '../engines/schema/schema-tracked.js';
-import { LEAST_ROLE } from './auth/authorizers.js';
+import { permittedOperationsOf } from './auth/permitted-operations.js';
 import { callScopeOf } from './call-scope.js';
 import {
   complianceReportToProto,
@@ -149,15 +148,11 @@ export function schemaTreeHandlers(engine: SchemaEngine): Impl {
       );
       return { report: complianceReportToProto(report) };
     },
-    probeCapabilities(request, context) {
-      const { caller, tenant } = callScopeOf(context);
+    async probeCapabilities(request, context) {
       const treeId = validateTreeName(request.treeId, 'tree_id');
-      const roles = caller.grants.get(tenant) ?? [];
-      const allowed = [...LEAST_ROLE.schema]
-        .filter(([, role]) => roleCovers(roles, role))
-        .map(([operation]) => operation as StoreSchemaApiOperation)
-        .sort((a, b) => a - b);
-      return { treeId, allowedOperations: allowed };
+      // The configured authorizer answers for each operation, as it would on the real call.
+      const allowed = await permittedOperationsOf(context)(treeId);
+      return { treeId, allowedOperations: allowed as StoreSchemaApiOperation[] };
     },
   };
 }

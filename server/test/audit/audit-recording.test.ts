@@ -89,7 +89,7 @@ describe.each(DIALECTS)('the audit trail records calls on %s', (dialect) => {
     const cases = [
       {
         call: () => callMethod(t.grpc, BackupControlService, listBackups, {}),
-        expected: { subject: 'anonymous', tenantId: '', outcome: 'UNAUTHENTICATED' },
+        expected: { subject: 'anonymous', tenantId: '', outcome: 'PERMISSION_DENIED' },
       },
       {
         call: () =>

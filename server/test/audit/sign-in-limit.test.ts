@@ -23,7 +23,7 @@ describe('failed sign-ins per client address', () => {
 
     // Anonymous calls present no credential: they are not failed sign-ins.
     for (let i = 0; i < 5; i++) {
-      expect(await codeOf(whoAmI(from('203.0.113.5')))).toBe(Code.Unauthenticated);
+      expect(await codeOf(whoAmI(from('203.0.113.5')))).toBe(Code.PermissionDenied);
     }
     expect(await codeOf(whoAmI({ ...from('203.0.113.5'), ...bearer(admin.token) }))).toBe('ok');
 

@@ -64,10 +64,10 @@ describe.each(DIALECTS)('BackupInsightService over gRPC on %s', (dialect) => {
     return status.result.value.backupId;
   }
 
-  it('every RPC needs viewer: an anonymous caller is Unauthenticated, each role passes', async () => {
+  it('every RPC needs viewer: an anonymous caller is PermissionDenied, each role passes', async () => {
     for (const [service, method] of everyMethod([BackupInsightService])) {
       expect(await callMethod(s.t.grpc, service, method, {}), method.name).toBe(
-        Code.Unauthenticated,
+        Code.PermissionDenied,
       );
       for (const role of ROLES) {
         const outcome = await callMethod(s.t.grpc, service, method, {

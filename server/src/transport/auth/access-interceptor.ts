@@ -19,6 +19,7 @@ import type { Authorizer } from './authorizers.js';
 import type { CredentialBridge } from './credential-bridge.js';
 import { accessOf, type GuardedService } from './operation-maps.js';
 import type { StoreApiOptions } from './options.js';
+import { createPermittedOperations, permittedOperationsKey } from './permitted-operations.js';
 import { recheckWhileOpen } from './stream-recheck.js';
 
 const DEFAULT_STREAM_CREDENTIAL_CHECK_MS = 10_000;
@@ -35,18 +36,25 @@ export interface AccessSeams {
 
 /**
  * The authorization interceptor of one service family, selected by service-name prefix so other
- * services on the host are unaffected. Order of checks (DESIGN.md §4): exempt methods pass;
- * RequireAuthorization false skips to the gate; the bridge's credential must verify
- * (Unauthenticated); the authorizer must say yes (PermissionDenied, fail closed); the gate
- * resolves the tenant.
+ * services on the host are unaffected. Order of checks (docs/contract.md, "Order of checks"):
+ * exempt methods pass; an authorizer that refuses every call (deny-all) refuses before anything is
+ * read; the tenant header must be well formed; a present credential must verify (Unauthenticated),
+ * whether or not RequireAuthorization is on; while it is on, the authorizer must say yes
+ * (PermissionDenied, anonymous callers included, fail closed); the gate resolves the tenant.
  */
 export function createAccessInterceptor(service: GuardedService, seams: AccessSeams): Interceptor {
   const { options, logger } = seams;
+  const authorizer = options.requireAuthorization ? seams.authorizer : undefined;
   return (next) => async (request) => {
     const serviceName = request.service.typeName;
     if (!serviceName.startsWith(service.prefix)) return next(request);
     const method = request.method.name;
     if (service.exempt.includes(method)) return next(request);
+    // Spec 000/001 Errors: with the default authorizer every protected call gets PermissionDenied,
+    // so nothing about the call (credential, header, body) may change the answer.
+    if (authorizer?.refusesEveryCall) {
+      throw new ConnectError(`${method} is not permitted for this caller`, Code.PermissionDenied);
+    }
 
     const { message, request: forward } = await firstMessage(request);
     // The audit seam's notes on this call, when the host records an audit trail.
@@ -56,39 +64,40 @@ export function createAccessInterceptor(service: GuardedService, seams: AccessSe
     facts.targetId = targetId;
     const requested = requestedTenantOf(request.header, options.activeTenantHeaderName);
     if (requested !== undefined) facts.tenant = requested;
-    let principal: Principal = ANONYMOUS;
-    let credential: string | null = null;
 
-    if (options.requireAuthorization) {
-      const call: CallInfo = {
-        service: serviceName,
-        method,
-        requestHeader: request.header,
-        signal: request.signal,
-      };
-      credential = seams.bridge.resolve(call);
-      if (credential !== null) {
-        const address = facts.clientAddress || (request.contextValues.get(peerAddressKey) ?? '');
-        principal = await signedIn(credential, address, seams, method);
-      }
-      facts.subject = principal.subject;
-      const onlyTenant = principal.grants.size === 1 ? [...principal.grants.keys()][0] : undefined;
-      if (requested === undefined && onlyTenant !== undefined) facts.tenant = onlyTenant;
-      const context = createAuthorizationContext(
-        { ...call, principal, ...(requested !== undefined && { requestedTenant: requested }) },
-        access.operation,
-        targetId,
-      );
+    const call: CallInfo = {
+      service: serviceName,
+      method,
+      requestHeader: request.header,
+      signal: request.signal,
+    };
+    // The bridge runs with RequireAuthorization false too: the credential still names the caller
+    // and the tenant (spec rule 6); only the authorizer is skipped.
+    const credential = seams.bridge.resolve(call);
+    let principal: Principal = ANONYMOUS;
+    if (credential !== null) {
+      const address = facts.clientAddress || (request.contextValues.get(peerAddressKey) ?? '');
+      principal = await signedIn(credential, address, seams, method);
+    }
+    facts.subject = principal.subject;
+    const onlyTenant = principal.grants.size === 1 ? [...principal.grants.keys()][0] : undefined;
+    if (requested === undefined && onlyTenant !== undefined) facts.tenant = onlyTenant;
+    const asked: CallInfo = {
+      ...call,
+      principal,
+      ...(requested !== undefined && { requestedTenant: requested }),
+    };
+
+    if (authorizer) {
       let allowed = false;
       try {
-        allowed = await seams.authorizer.isAuthorized(context);
+        allowed = await authorizer.isAuthorized(
+          createAuthorizationContext(asked, access.operation, targetId),
+        );
       } catch (error) {
         logger.warn({ err: error, method }, 'authorizer threw; refusing the call');
       }
       if (!allowed) {
-        if (principal.anonymous && seams.authorizer.anonymousIsUnauthenticated) {
-          throw new ConnectError('authentication required', Code.Unauthenticated);
-        }
         throw new ConnectError(`${method} is not permitted for this caller`, Code.PermissionDenied);
       }
     }
@@ -108,6 +117,10 @@ export function createAccessInterceptor(service: GuardedService, seams: AccessSe
       );
       forward.contextValues.set(callScopeKey, scope);
     }
+    forward.contextValues.set(
+      permittedOperationsKey,
+      createPermittedOperations(service, authorizer, asked, logger),
+    );
     // After the gate, so a caller who may not call learns nothing about the request's form.
     assertNoNulText(message);
     const response = await next(forward);

@@ -49,7 +49,9 @@ describe('authorization context', () => {
 });
 
 describe('deny-all and allow-all', () => {
-  it('deny-all refuses every call, anonymous or not', () => {
+  it('deny-all refuses every call, anonymous or not, and says so before any credential is read', () => {
+    expect(denyAllAuthorizer.refusesEveryCall).toBe(true);
+    expect(allowAllAuthorizer.refusesEveryCall).toBeUndefined();
     for (const principal of [ANONYMOUS, caller({ t: ['admin'] })]) {
       const context = createAuthorizationContext(
         call(backup, 'ListBackups', principal),
@@ -116,14 +118,15 @@ describe('rbac (DESIGN.md §4 least roles)', () => {
     expect(rbacAuthorizer.isAuthorized(unknownSchema)).toBe(false);
   });
 
-  it('refuses an anonymous caller, and marks that Unauthenticated', () => {
+  it('refuses an anonymous caller like any caller without the role, not before reading the credential', () => {
     const context = createAuthorizationContext(
       call(backup, 'ListBackups', ANONYMOUS),
       BackupOp.LIST_BACKUPS,
       null,
     );
     expect(rbacAuthorizer.isAuthorized(context)).toBe(false);
-    expect(rbacAuthorizer.anonymousIsUnauthenticated).toBe(true);
+    // Only deny-all decides without the caller; rbac needs the verified credential first.
+    expect(rbacAuthorizer.refusesEveryCall).toBeUndefined();
   });
 
   it('checks the role in the requested tenant, not in another one', () => {

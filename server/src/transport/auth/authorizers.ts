@@ -11,18 +11,24 @@ import { BACKUP_INSIGHT_LEAST_ROLE, BACKUP_INSIGHT_SERVICE } from './backup-insi
 
 /**
  * Decides whether a protected call may proceed (spec 000/001, Rules 3–5). True allows; false is
- * PermissionDenied; a throw is PermissionDenied too (fail closed).
+ * PermissionDenied, for an anonymous caller too; a throw is PermissionDenied (fail closed).
  */
 export interface Authorizer {
   readonly name: string;
   isAuthorized(context: AuthorizationContext): boolean | Promise<boolean>;
-  /** rbac refuses an anonymous caller as Unauthenticated rather than PermissionDenied. */
-  readonly anonymousIsUnauthenticated?: boolean;
+  /**
+   * Refuses every call whoever makes it, so the interceptor answers PermissionDenied before it
+   * reads the credential or the tenant header: the specs' "every protected call gets
+   * PermissionDenied" holds for a bad credential too, and the answer tells nobody whether a
+   * token is valid.
+   */
+  readonly refusesEveryCall?: boolean;
 }
 
-/** The default: refuses every protected call, even anonymous ones, so an unconfigured host fails closed. */
+/** The default: refuses every protected call, with or without a credential, so an unconfigured host fails closed. */
 export const denyAllAuthorizer: Authorizer = {
   name: 'deny-all',
+  refusesEveryCall: true,
   isAuthorized: () => false,
 };
 
@@ -135,11 +141,11 @@ export function leastRoleFor(service: string, method: string, operation: number)
 /**
  * Role-based: the caller needs the operation's least role in the tenant the call will act in
  * (the active-tenant header, else the caller's only tenant). When no single tenant is named the
- * decision is left to the access gate, which answers InvalidArgument.
+ * decision is left to the access gate, which answers InvalidArgument. An anonymous caller holds
+ * no role, so it is refused like any caller lacking one (PermissionDenied).
  */
 export const rbacAuthorizer: Authorizer = {
   name: 'rbac',
-  anonymousIsUnauthenticated: true,
   isAuthorized({ call, operation }) {
     const principal = call.principal;
     if (!principal || principal.anonymous) return false;

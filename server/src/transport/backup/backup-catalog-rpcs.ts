@@ -3,8 +3,7 @@ import type { ServiceImpl } from '@connectrpc/connect';
 import { BackupKind, type BackupControlService } from '@store/contract';
 import type { BackupEngine } from '../../engines/backup/backup-engine.js';
 import { validateTreeName } from '../../engines/data/tree-names.js';
-import { roleCovers } from '../../engines/identity/principal.js';
-import { LEAST_ROLE } from '../auth/authorizers.js';
+import { permittedOperationsOf } from '../auth/permitted-operations.js';
 import { callScopeOf } from '../call-scope.js';
 import { healthOf, manifestToProto } from './backup-mapping.js';
 
@@ -55,16 +54,10 @@ export function catalogRpcs(engine: BackupEngine): Impl {
       const ids = await engine.catalog.delete(tenant, request.backupId, request.cascade);
       return { deleted: ids.length > 0, deletedBackupIds: ids };
     },
-    probeCapabilities(request, context) {
-      const { caller, tenant } = callScopeOf(context);
+    async probeCapabilities(request, context) {
       const treeId = validateTreeName(request.scope?.treeId, 'scope.tree_id');
-      const roles = caller.grants.get(tenant) ?? [];
-      // DESIGN.md §4 least-role table: what this caller's roles allow in the active tenant.
-      const allowed = [...LEAST_ROLE.backup.entries()]
-        .filter(([, role]) => roleCovers(roles, role))
-        .map(([operation]) => operation)
-        .sort((a, b) => a - b);
-      return { treeId, allowedOperations: allowed };
+      // The configured authorizer answers for each operation, as it would on the real call.
+      return { treeId, allowedOperations: await permittedOperationsOf(context)(treeId) };
     },
   };
 }
