@@ -3,9 +3,9 @@ import { useState } from 'react';
 import { Badge, type BadgeTone } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { ErrorBanner } from '../../../components/ui/error-banner';
+import { JsonDiffView } from '../../../components/ui/json-diff-view';
 import { Spinner } from '../../../components/ui/spinner';
 import { useBackupDifferencesQuery } from '../hooks/use-backup-comparison';
-import { JsonDiffView } from './json-diff-view';
 
 const CHANGES: Record<BackupDifferenceChange, [string, BadgeTone]> = {
   [BackupDifferenceChange.UNSPECIFIED]: ['Unknown', 'neutral'],

@@ -1,4 +1,4 @@
-import { jsonDiffLines } from '../api/json-diff';
+import { jsonDiffLines } from '../../lib/json-diff';
 
 const MARK = { same: ' ', removed: '−', added: '+' } as const;
 
