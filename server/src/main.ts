@@ -3,8 +3,9 @@ import { ConfigError } from './config/settings.js';
 import { createLogger } from './logging/logger.js';
 import { logDestination } from './logging/terminal.js';
 import { startStoreServer } from './app.js';
+import { exitOnShutdown } from './shutdown.js';
 
-/** Entry point: configuration, start, the sign-in hint, and graceful shutdown on signals. */
+/** Entry point: configuration, start, the sign-in hint, and the shutdown (shutdown.ts). */
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   if (argv.includes('--help') || argv.includes('-h')) {
@@ -21,7 +22,8 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const logger = createLogger(config.logLevel, logDestination());
+  const logs = logDestination();
+  const logger = createLogger(config.logLevel, logs.stream);
   const server = await startStoreServer(config, logger);
   logger.info(
     { http: server.httpUrl, grpc: server.grpcUrl, dataDir: config.dataDir },
@@ -50,24 +52,7 @@ async function main(): Promise<void> {
     console.log('\nSign in with an API token (npm run token -- create --tenant <t> --role admin).');
   }
 
-  let signals = 0;
-  const shutdown = (signal: string) => {
-    signals++;
-    if (signals > 1) process.exit(1);
-    logger.info({ signal }, 'shutting down');
-    server.stop().then(
-      () => {
-        logger.info('stopped');
-        process.exit(0);
-      },
-      (error: unknown) => {
-        logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
+  exitOnShutdown({ server, logger, logs, graceMs: config.shutdownGraceMs });
 }
 
 main().catch((error: unknown) => {

@@ -131,10 +131,22 @@ export async function listen(options: ListenOptions): Promise<Listeners> {
     session.setLocalWindowSize(H2C_CONNECTION_WINDOW_BYTES);
     session.once('close', () => sessions.delete(session));
   });
-  // Without a listener Node drops a CONNECT request's socket unanswered; say what happened.
+  // Every HTTP/1.1 socket, too: one handed to a 'connect' listener leaves the server's own list,
+  // so closeAllConnections misses it, yet close() still waits for it.
+  const http1Sockets = new Set<Socket>();
+  http1.on('connection', (socket: Socket) => {
+    http1Sockets.add(socket);
+    socket.once('close', () => http1Sockets.delete(socket));
+  });
+  // Without a listener Node drops a CONNECT request's socket unanswered; say what happened, then
+  // close it: ending only our side left a client that never closed its own (half-open) holding
+  // the listener's close, and with it the server's shutdown, indefinitely.
   http1.on('connect', (_req: IncomingMessage, socket: Duplex) => {
     socket.on('error', () => socket.destroy());
-    socket.end('HTTP/1.1 405 Method Not Allowed\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    socket.end(
+      'HTTP/1.1 405 Method Not Allowed\r\nConnection: close\r\nContent-Length: 0\r\n\r\n',
+      () => socket.destroy(),
+    );
   });
   for (const server of [http1, h2c]) {
     server.on('error', (error) => options.logger.error({ err: error }, 'listener error'));
@@ -158,6 +170,7 @@ export async function listen(options: ListenOptions): Promise<Listeners> {
       const timer = setTimeout(() => {
         shutdown.abort(new Error('server shutting down'));
         http1.closeAllConnections();
+        for (const socket of http1Sockets) socket.destroy();
         for (const session of sessions) session.destroy();
         for (const socket of h2cSockets) socket.resetAndDestroy();
       }, graceMs);
