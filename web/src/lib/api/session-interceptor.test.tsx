@@ -108,3 +108,47 @@ describe('Unauthenticated anywhere in the console', () => {
     expect(JSON.stringify(sessionStorage)).not.toContain(testSession.token);
   });
 });
+
+// The server answers an anonymous caller PermissionDenied (the authorizer's no) and keeps
+// Unauthenticated for a refused credential: the console never depends on the former to sign in.
+describe('PermissionDenied and the anonymous caller', () => {
+  it('a PermissionDenied for the session token keeps the session: a refusal, not a sign-out', async () => {
+    const app = createTestApp(
+      (router) =>
+        router.service(IdentityService, {
+          whoAmI: () => {
+            throw new ConnectError(
+              'WhoAmI is not permitted for this caller',
+              Code.PermissionDenied,
+            );
+          },
+        }),
+      { session: testSession },
+    );
+    await expect(app.services.api.identity.whoAmI({})).rejects.toThrow();
+    expect(app.services.session.getSnapshot()).toEqual({ session: testSession, notice: null });
+  });
+
+  it('without a session no protected call is made: a signed-in route goes to sign-in', async () => {
+    const protectedCalls: string[] = [];
+    const app = createTestApp((router) => {
+      router.service(IdentityService, {
+        whoAmI: () => {
+          protectedCalls.push('WhoAmI');
+          throw new ConnectError('not permitted', Code.PermissionDenied);
+        },
+      });
+      router.service(BackupControlService, {
+        getAuthScheme: () => ({ schemes: [bearerScheme] }),
+        listBackupOperations: () => {
+          protectedCalls.push('ListBackupOperations');
+          throw new ConnectError('not permitted', Code.PermissionDenied);
+        },
+      });
+    });
+    const { router } = renderApp(app, '/operations');
+    expect(await screen.findByLabelText('API token')).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/sign-in');
+    expect(protectedCalls).toEqual([]);
+  });
+});
