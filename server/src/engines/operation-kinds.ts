@@ -23,8 +23,12 @@ export const SCHEMA_OPERATION_KINDS = [
 
 export const COMPLIANCE_OPERATION_KINDS = ['COMPLIANCE_SCAN'] as const;
 
-/** Restore previews and backup diffs: seen by BackupInsightService only (issue 16). */
-export const BACKUP_INSIGHT_OPERATION_KINDS = ['RESTORE_PREVIEW', 'BACKUP_DIFF'] as const;
+/** Restore and revert previews and backup diffs: seen by BackupInsightService only (issue 16). */
+export const BACKUP_INSIGHT_OPERATION_KINDS = [
+  'RESTORE_PREVIEW',
+  'BACKUP_DIFF',
+  'REVERT_PREVIEW',
+] as const;
 
 export type BackupOperationKind = (typeof BACKUP_OPERATION_KINDS)[number];
 export type SchemaOperationKind = (typeof SCHEMA_OPERATION_KINDS)[number];

@@ -16,6 +16,11 @@ export interface RestoreRow {
   resultJson: string;
   createdAt: number;
   revertedAt: number | null;
+  /**
+   * The restored physical tree's sequence high-water mark when the restore was installed:
+   * entries above it were written since. Null for restores stored before it was recorded.
+   */
+  installedSequence: number | null;
 }
 
 function toRow(row: Selectable<BackupRestoresTable>): RestoreRow {
@@ -30,6 +35,7 @@ function toRow(row: Selectable<BackupRestoresTable>): RestoreRow {
     resultJson: row.result_json,
     createdAt: Number(row.created_at),
     revertedAt: row.reverted_at === null ? null : Number(row.reverted_at),
+    installedSequence: row.installed_sequence === null ? null : Number(row.installed_sequence),
   };
 }
 
@@ -66,6 +72,7 @@ export async function insertRestore(
       result_json: row.resultJson,
       created_at: row.createdAt,
       reverted_at: null,
+      installed_sequence: row.installedSequence,
     })
     .onConflict((oc) => oc.columns(['tenant', 'operation_id']).doNothing())
     .returning('operation_id')

@@ -33,7 +33,7 @@ export interface InstallRequest {
   /** The cold restore's own lock, which must not refuse it. */
   lockedBy: string | null;
   now: number;
-  restore: Omit<RestoreRow, 'revertedAt' | 'previousPhysicalTreeId'>;
+  restore: Omit<RestoreRow, 'revertedAt' | 'previousPhysicalTreeId' | 'installedSequence'>;
   /** The stored result, once the replaced physical tree is known. */
   resultOf(previousPhysicalTreeId: string | null): string;
 }
@@ -70,9 +70,13 @@ export async function installRestoredTree(
       const swap = await swapPhysicalTree(tx, { tenant, treeName, physicalTreeId, now });
       if (swap.swapped) previous = swap.previousPhysicalTreeId ?? null;
     }
+    // Whatever is written into the restored tree from now on numbers above this (revert counts
+    // those writes; restore-revert-store.ts). Nothing wrote to it yet: it was not reachable.
+    const installed = await getPhysicalTree(tx, physicalTreeId);
     await insertRestore(tx, {
       ...request.restore,
       previousPhysicalTreeId: previous,
+      installedSequence: installed?.lastSequence ?? null,
       resultJson: request.resultOf(previous),
     });
     return { status: 'installed', previousPhysicalTreeId: previous };
@@ -107,39 +111,4 @@ async function copyOutsidePrefix(tx: TreeDb, from: string, to: string, prefix: s
         .where(sql<boolean>`not (${startsWith('key', prefix)})`),
     )
     .execute();
-}
-
-export type RevertOutcome = 'reverted' | 'previous_gone' | 'moved';
-
-/**
- * Swaps a tree back from a restored physical tree to the one it replaced, only while the tree
- * still points at the restored one (compare-and-set), keeping the numbering monotonic.
- */
-export async function revertRestoredTree(
-  handle: TreeDb,
-  revert: { tenant: string; treeName: string; restoredId: string; previousId: string; now: number },
-): Promise<RevertOutcome> {
-  return withTransaction(handle, async (tx) => {
-    const current = await selectTreeForUpdate(tx, revert.tenant, revert.treeName);
-    if (!current || current.physicalTreeId !== revert.restoredId) return 'moved';
-    const previous = await getPhysicalTree(tx, revert.previousId);
-    if (!previous) return 'previous_gone';
-    const restored = await getPhysicalTree(tx, revert.restoredId);
-    await raiseLastSequence(tx, revert.previousId, restored?.lastSequence ?? 0);
-    const swap = await swapPhysicalTree(tx, {
-      tenant: revert.tenant,
-      treeName: revert.treeName,
-      physicalTreeId: revert.previousId,
-      expectedPhysicalTreeId: revert.restoredId,
-      now: revert.now,
-    });
-    if (!swap.swapped) return 'moved';
-    await tx.db
-      .updateTable('backup_restores')
-      .set({ reverted_at: revert.now })
-      .where('tenant', '=', revert.tenant)
-      .where('restored_physical_tree_id', '=', revert.restoredId)
-      .execute();
-    return 'reverted';
-  });
 }

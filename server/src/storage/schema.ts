@@ -211,6 +211,8 @@ export interface BackupRestoresTable {
   result_json: string;
   created_at: number;
   reverted_at: number | null;
+  /** The restored tree's sequence when installed (null: stored before it was recorded). */
+  installed_sequence: number | null;
 }
 
 /** Per tree: its full and incremental schedules (null interval = none) and run status. */

@@ -13,6 +13,8 @@ export interface AuditFacts {
   subject?: string;
   tenant?: string;
   targetId?: string | null;
+  /** Set by a handler to say what its successful call did beyond its name (a revert's discards). */
+  detail?: string;
 }
 
 export const auditFactsKey = createContextKey<AuditFacts | undefined>(undefined, {
@@ -77,8 +79,10 @@ export function auditInterceptor(options: {
           targetId: facts.targetId ?? operationIdOf(requestMessage),
           outcome: outcomeName(code),
           clientAddress: facts.clientAddress,
-          detail:
-            error === undefined ? '' : ConnectError.from(error).rawMessage.slice(0, DETAIL_MAX),
+          detail: (error === undefined
+            ? (facts.detail ?? '')
+            : ConnectError.from(error).rawMessage
+          ).slice(0, DETAIL_MAX),
         },
         { urgent: refused },
       );

@@ -59,13 +59,16 @@ function toDifference(d: StoredDifference): MessageInitShape<typeof BackupDiffer
   };
 }
 
+const KIND_NAMES: Record<ComparisonReport['kind'], BackupComparisonKind> = {
+  RESTORE_PREVIEW: BackupComparisonKind.RESTORE_PREVIEW,
+  BACKUP_DIFF: BackupComparisonKind.BACKUP_DIFF,
+  REVERT_PREVIEW: BackupComparisonKind.REVERT_PREVIEW,
+};
+
 function toReport(report: ComparisonReport): MessageInitShape<typeof BackupComparisonReportSchema> {
   return {
     operationId: report.operationId,
-    kind:
-      report.kind === 'RESTORE_PREVIEW'
-        ? BackupComparisonKind.RESTORE_PREVIEW
-        : BackupComparisonKind.BACKUP_DIFF,
+    kind: KIND_NAMES[report.kind],
     treeId: report.treeId,
     keyPrefix: report.keyPrefix,
     fromChain: report.fromChain,
@@ -78,6 +81,8 @@ function toReport(report: ComparisonReport): MessageInitShape<typeof BackupCompa
     },
     treeSequence: BigInt(report.treeSequence),
     comparedAt: timestampFromMs(report.comparedAt),
+    restoreOperationId: report.restoreOperationId ?? '',
+    writesSinceRestore: BigInt(report.writesSinceRestore ?? 0),
   };
 }
 
@@ -86,7 +91,7 @@ function starter(context: HandlerContext, trackingId: string | undefined) {
   return { tenant, createdBy: caller.subject, trackingId };
 }
 
-/** BackupInsightService: restore previews and backup diffs (issue 16). */
+/** BackupInsightService: restore previews, backup diffs and revert previews. */
 export function registerBackupInsightService(
   router: ConnectRouter,
   facades: BackupInsightBindingFacades,
@@ -114,6 +119,13 @@ export function registerBackupInsightService(
         fromBackupId: request.fromBackupId,
         toBackupId: request.toBackupId,
         scope: scopeOf(request.scope),
+      });
+      return toHandle(op);
+    },
+    async startRevertPreview(request, context) {
+      const who = starter(context, request.trackingOperationId);
+      const op = await insight.startRevertPreview(who, {
+        restoreOperationId: request.restoreOperationId,
       });
       return toHandle(op);
     },

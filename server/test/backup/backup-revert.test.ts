@@ -1,7 +1,9 @@
 // RevertRestore trusts nothing of the response it is given but its operation id (DESIGN.md §3):
 // every forged field, a restore overtaken by a later one, a previous tree that is gone, and
-// another tenant's restore are refused, and the tree is left as it was.
-import { Code, createClient } from '@connectrpc/connect';
+// another tenant's restore are refused, and the tree is left as it was. And it never drops a
+// write silently: writes made since the restore refuse it unless their count is acknowledged,
+// and the audit record of the revert says how many it discarded.
+import { Code, ConnectError, createClient } from '@connectrpc/connect';
 import {
   BackupControlService,
   StoreOperationState,
@@ -10,8 +12,19 @@ import {
 } from '@store/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dropPhysicalTree } from '../../src/storage/physical-tree-store.js';
+import { auditClient, bearer } from '../audit/audit-support.js';
 import { DIALECTS } from '../support/test-storage.js';
-import { codeOf, startBackupServer, type BackupServer } from './backup-fixture.js';
+import { ADMIN_TOKEN, codeOf, startBackupServer, type BackupServer } from './backup-fixture.js';
+
+/** The error a call failed with; throws when it succeeded. */
+async function refusalOf(call: Promise<unknown>): Promise<ConnectError> {
+  try {
+    await call;
+  } catch (error) {
+    return ConnectError.from(error);
+  }
+  throw new Error('the call succeeded');
+}
 
 describe.each(DIALECTS)('reverting a restore on %s', (dialect) => {
   let s: BackupServer;
@@ -40,6 +53,70 @@ describe.each(DIALECTS)('reverting a restore on %s', (dialect) => {
     void _;
     return response;
   }
+
+  /** The audit detail of the latest successful RevertRestore of `backupId`. */
+  async function revertAuditDetail(backupId: string): Promise<string | undefined> {
+    await s.t.server.audit.flush();
+    const records = await auditClient(s.t.grpc, bearer(ADMIN_TOKEN)).all();
+    return records.find(
+      (r) => r.method === 'RevertRestore' && r.targetId === backupId && r.outcome === 'OK',
+    )?.detail;
+  }
+
+  it('with no write since the restore, revert needs no acknowledgment and its audit says so', async () => {
+    const backupId = await fullBackupOf('quiet', { a: 1 });
+    await s.put('quiet', { a: 2, b: 2 });
+    const response = await restoreInPlace(backupId);
+    await s.backup.revertRestore(response);
+    expect(await s.read('quiet')).toEqual({ a: 2, b: 2 });
+    expect(await revertAuditDetail(backupId)).toBe(
+      'tree quiet reverted; no writes were made since the restore',
+    );
+  });
+
+  it('writes since the restore (puts and a delete) refuse the revert, naming their count; the tree keeps them', async () => {
+    const backupId = await fullBackupOf('busy', { a: 1, b: 1 });
+    await s.put('busy', { a: 2 });
+    const response = await restoreInPlace(backupId);
+    await s.put('busy', { c: 3 });
+    await s.put('busy', { c: 4 });
+    await s.data.deleteEntry({ treeId: 'busy', key: 'b' });
+
+    // Each key written or deleted counts once: c (twice) and b's tombstone.
+    const refusal = await refusalOf(s.backup.revertRestore(response));
+    expect(refusal.code).toBe(Code.FailedPrecondition);
+    expect(refusal.rawMessage).toBe(
+      '2 writes were made to tree busy since the restore; preview the revert and acknowledge ' +
+        'to discard them',
+    );
+    expect(await s.read('busy')).toEqual({ a: 1, c: 4 });
+  });
+
+  it('acknowledging the exact count reverts and the audit names the discarded writes; another count is refused', async () => {
+    const backupId = await fullBackupOf('ack', { a: 1 });
+    await s.put('ack', { a: 2 });
+    const response = await restoreInPlace(backupId);
+    await s.put('ack', { fixed: true });
+
+    const stale = await refusalOf(
+      s.backup.revertRestore({ ...response, acknowledgedWritesSinceRestore: 0n }),
+    );
+    expect(stale.code).toBe(Code.FailedPrecondition);
+    expect(stale.rawMessage).toBe(
+      '1 write was made to tree ack since the restore, not the 0 acknowledged; ' +
+        'preview the revert again',
+    );
+    expect(
+      await codeOf(s.backup.revertRestore({ ...response, acknowledgedWritesSinceRestore: -1n })),
+    ).toBe(Code.InvalidArgument);
+    expect(await s.read('ack')).toEqual({ a: 1, fixed: true });
+
+    await s.backup.revertRestore({ ...response, acknowledgedWritesSinceRestore: 1n });
+    expect(await s.read('ack')).toEqual({ a: 2 });
+    expect(await revertAuditDetail(backupId)).toBe(
+      'tree ack reverted; discarded 1 acknowledged write made since the restore',
+    );
+  });
 
   it('a response with any field changed is FailedPrecondition and swaps nothing', async () => {
     const backupId = await fullBackupOf('forge', { a: 1 });

@@ -85,10 +85,12 @@ describe.each(DIALECTS)('backup round trip on %s', (dialect) => {
     expect(Number(put.sequence)).toBeGreaterThan(Number(inc.manifest?.toSequence));
     await s.data.deleteEntry({ treeId: 'rt', key: 'after' });
 
-    // A forged response (other previous tree) is refused; the genuine one reverts exactly.
+    // A forged response (other previous tree) is refused; the genuine one reverts exactly once
+    // the write made since the restore (the put and delete of one key) is acknowledged.
     const forged = { ...result, previousPhysicalTreeId: 'pt_forged' };
     expect(await codeOf(s.backup.revertRestore(forged))).toBe(Code.FailedPrecondition);
-    await s.backup.revertRestore(result);
+    expect(await codeOf(s.backup.revertRestore(result))).toBe(Code.FailedPrecondition);
+    await s.backup.revertRestore({ ...result, acknowledgedWritesSinceRestore: 1n });
     expect(await s.read('rt')).toEqual(damaged);
     expect(await codeOf(s.backup.revertRestore(result))).toBe(Code.FailedPrecondition);
 

@@ -19,7 +19,7 @@ import type {
 import { CaptureService } from './capture/capture-service.js';
 import { CatalogService } from './catalog/catalog-service.js';
 import { checkBackupHealth } from './health/health-check.js';
-import { revertRestore } from './restore/revert.js';
+import { revertRestore, type RevertOutcome } from './restore/revert.js';
 import { RestoreService, validateRestoreRequest } from './restore/restore-service.js';
 import { BackupBackground } from './schedules/background-loops.js';
 import { ScheduleService } from './schedules/schedule-service.js';
@@ -218,9 +218,13 @@ export class BackupEngine {
     return checkBackupHealth(this.storage, this.artifacts, tenant, backupId, { now: this.clock });
   }
 
-  /** Swaps an IN_PLACE restore back (trusting only its operation id). */
-  revertRestore(tenant: string, response: RestoreResult): Promise<void> {
-    return revertRestore(this.storage, tenant, response, this.clock());
+  /** Swaps an IN_PLACE restore back (trusting only its operation id; writes since need consent). */
+  revertRestore(
+    tenant: string,
+    response: RestoreResult,
+    acknowledgedWrites?: number,
+  ): Promise<RevertOutcome> {
+    return revertRestore(this.storage, tenant, response, acknowledgedWrites, this.clock());
   }
 
   /** Streams a catalogued artifact's stored bytes, verified; NotFound for unknown ids. */

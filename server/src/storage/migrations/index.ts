@@ -8,6 +8,7 @@ import { backupOperation } from './0007-backup-operation.js';
 import { auditRecords } from './0008-audit-records.js';
 import { deadLetterReplay } from './0009-dead-letter-replay.js';
 import { backupComparisons } from './0011-backup-comparisons.js';
+import { restoreInstalledSequence } from './0012-restore-installed-sequence.js';
 
 /**
  * Every migration, in order. Names sort in apply order; a released migration is never edited
@@ -23,6 +24,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
     '0008-audit-records': auditRecords(dialect),
     '0009-dead-letter-replay': deadLetterReplay(dialect),
     '0011-backup-comparisons': backupComparisons(dialect),
+    '0012-restore-installed-sequence': restoreInstalledSequence(dialect),
   };
   return { getMigrations: async () => migrations };
 }

@@ -21,6 +21,12 @@ const METHODS: Record<string, MethodAccess> = {
     targetId: field('toBackupId'),
     changesState: true,
   },
+  // A revert preview's target is the restore it previews.
+  StartRevertPreview: {
+    operation: InsightOp.START_REVERT_PREVIEW,
+    targetId: field('restoreOperationId'),
+    changesState: true,
+  },
   GetBackupComparison: { operation: InsightOp.GET_BACKUP_COMPARISON, targetId: none },
   ListBackupDifferences: { operation: InsightOp.LIST_BACKUP_DIFFERENCES, targetId: none },
   GetBackupInsightOperationStatus: {
@@ -56,6 +62,8 @@ export const BACKUP_INSIGHT_SERVICE: GuardedService = {
 export const BACKUP_INSIGHT_LEAST_ROLE: ReadonlyMap<number, Role> = new Map<number, Role>([
   [InsightOp.START_RESTORE_PREVIEW, 'viewer'],
   [InsightOp.START_BACKUP_DIFF, 'viewer'],
+  // As a restore preview: it shows data the viewer may read (the tree, and what it held before).
+  [InsightOp.START_REVERT_PREVIEW, 'viewer'],
   [InsightOp.GET_BACKUP_COMPARISON, 'viewer'],
   [InsightOp.LIST_BACKUP_DIFFERENCES, 'viewer'],
   [InsightOp.GET_BACKUP_INSIGHT_OPERATION_STATUS, 'viewer'],

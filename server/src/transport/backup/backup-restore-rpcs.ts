@@ -2,6 +2,7 @@ import type { MethodImpl, ServiceImpl } from '@connectrpc/connect';
 import type { BackupControlService, backupV1 } from '@store/contract';
 import type { BackupEngine } from '../../engines/backup/backup-engine.js';
 import type { RestoreRequest, RestoreResult } from '../../engines/backup/backup-types.js';
+import { auditFactsKey } from '../audit-interceptor.js';
 import { callScopeOf } from '../call-scope.js';
 import { toHandle } from '../operation-mapping.js';
 import { starter } from './backup-capture-rpcs.js';
@@ -34,6 +35,14 @@ export function trackedRestoreRpcs(engine: BackupEngine): Impl {
   };
 }
 
+/** What a successful revert's audit record says it discarded. */
+export function revertDetail(treeId: string, discardedWrites: number): string {
+  return discardedWrites === 0
+    ? `tree ${treeId} reverted; no writes were made since the restore`
+    : `tree ${treeId} reverted; discarded ${discardedWrites} acknowledged ` +
+        `write${discardedWrites === 1 ? '' : 's'} made since the restore`;
+}
+
 /** The obsolete blocking restore and RevertRestore. */
 export function restoreRpcs(engine: BackupEngine): Impl {
   return {
@@ -47,16 +56,24 @@ export function restoreRpcs(engine: BackupEngine): Impl {
     },
     async revertRestore(request, context) {
       const { tenant } = callScopeOf(context);
-      await engine.revertRestore(tenant, {
-        backupId: request.backupId,
-        targetTreeId: request.targetTreeId,
-        mode: modeOf(request.mode),
-        operationId: request.operationId,
-        manifestChain: [...request.manifestChain],
-        entriesApplied: Number(request.entriesApplied),
-        shadowPhysicalTreeId: request.shadowPhysicalTreeId,
-        previousPhysicalTreeId: request.previousPhysicalTreeId,
-      });
+      const acknowledged = request.acknowledgedWritesSinceRestore;
+      const outcome = await engine.revertRestore(
+        tenant,
+        {
+          backupId: request.backupId,
+          targetTreeId: request.targetTreeId,
+          mode: modeOf(request.mode),
+          operationId: request.operationId,
+          manifestChain: [...request.manifestChain],
+          entriesApplied: Number(request.entriesApplied),
+          shadowPhysicalTreeId: request.shadowPhysicalTreeId,
+          previousPhysicalTreeId: request.previousPhysicalTreeId,
+        },
+        acknowledged === undefined ? undefined : Number(acknowledged),
+      );
+      // The audit record says what the revert dropped (revert never loses a write silently).
+      const facts = context.values.get(auditFactsKey);
+      if (facts) facts.detail = revertDetail(outcome.treeId, outcome.discardedWrites);
       return {};
     },
   };

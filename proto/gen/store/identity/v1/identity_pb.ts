@@ -161,7 +161,8 @@ export type AuditRecord = Message<"store.identity.v1.AuditRecord"> & {
   clientAddress: string;
 
   /**
-   * The refusal or error message the caller was given (empty for OK).
+   * The refusal or error message the caller was given. For OK: empty, or what the call did that
+   * its name does not say (RevertRestore: how many writes made since the restore it discarded).
    *
    * @generated from field: string detail = 10;
    */

@@ -17,7 +17,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file store/insight/v1/backup_insight.proto.
  */
 export const file_store_insight_v1_backup_insight: GenFile = /*@__PURE__*/
-  fileDesc("CiVzdG9yZS9pbnNpZ2h0L3YxL2JhY2t1cF9pbnNpZ2h0LnByb3RvEhBzdG9yZS5pbnNpZ2h0LnYxIusBChVSZXN0b3JlUHJldmlld1JlcXVlc3QSEQoJYmFja3VwX2lkGAEgASgJEhsKDnRhcmdldF90cmVlX2lkGAIgASgJSACIAQESMAoFc2NvcGUYAyABKAsyIS5zdG9yZS5hcGkudjEuQmFja3VwU2NvcGVTZWxlY3RvchIMCgRjb2xkGAQgASgIEiIKFXRyYWNraW5nX29wZXJhdGlvbl9pZBgFIAEoCUgBiAEBOhHypBkNb2luLmJrcHJldnJlcUIRCg9fdGFyZ2V0X3RyZWVfaWRCGAoWX3RyYWNraW5nX29wZXJhdGlvbl9pZCLEAQoRQmFja3VwRGlmZlJlcXVlc3QSFgoOZnJvbV9iYWNrdXBfaWQYASABKAkSFAoMdG9fYmFja3VwX2lkGAIgASgJEjAKBXNjb3BlGAMgASgLMiEuc3RvcmUuYXBpLnYxLkJhY2t1cFNjb3BlU2VsZWN0b3ISIgoVdHJhY2tpbmdfb3BlcmF0aW9uX2lkGAQgASgJSACIAQE6EfKkGQ1vaW4uYmtkaWZmcmVxQhgKFl90cmFja2luZ19vcGVyYXRpb25faWQibgoWQmFja3VwQ29tcGFyaXNvbkNvdW50cxINCgVhZGRlZBgBIAEoAxIPCgdjaGFuZ2VkGAIgASgDEg8KB3JlbW92ZWQYAyABKAMSEQoJdW5jaGFuZ2VkGAQgASgDOhDypBkMb2luLmJrY291bnRzIsMCChZCYWNrdXBDb21wYXJpc29uUmVwb3J0EhQKDG9wZXJhdGlvbl9pZBgBIAEoCRI0CgRraW5kGAIgASgOMiYuc3RvcmUuaW5zaWdodC52MS5CYWNrdXBDb21wYXJpc29uS2luZBIPCgd0cmVlX2lkGAMgASgJEhIKCmtleV9wcmVmaXgYBCABKAkSEgoKZnJvbV9jaGFpbhgFIAMoCRIQCgh0b19jaGFpbhgGIAMoCRI4CgZjb3VudHMYByABKAsyKC5zdG9yZS5pbnNpZ2h0LnYxLkJhY2t1cENvbXBhcmlzb25Db3VudHMSFQoNdHJlZV9zZXF1ZW5jZRgIIAEoAxIvCgtjb21wYXJlZF9hdBgJIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXA6EPKkGQxvaW4uYmtyZXBvcnQiQQoXQmFja3VwQ29tcGFyaXNvblJlcXVlc3QSFAoMb3BlcmF0aW9uX2lkGAEgASgJOhDypBkMb2luLmJrY21wcmVxIpwBChhCYWNrdXBDb21wYXJpc29uUmVzcG9uc2USOAoGcmVwb3J0GAEgASgLMiguc3RvcmUuaW5zaWdodC52MS5CYWNrdXBDb21wYXJpc29uUmVwb3J0EhQKDHRyZWVfY2hhbmdlZBgCIAEoCBIdChVjdXJyZW50X3RyZWVfc2VxdWVuY2UYAyABKAM6EfKkGQ1vaW4uYmtjbXByZXNwIvgBChBCYWNrdXBEaWZmZXJlbmNlEgsKA2tleRgBIAEoCRI4CgZjaGFuZ2UYAiABKA4yKC5zdG9yZS5pbnNpZ2h0LnYxLkJhY2t1cERpZmZlcmVuY2VDaGFuZ2USGAoLYmVmb3JlX2pzb24YAyABKAlIAIgBARIXCgphZnRlcl9qc29uGAQgASgJSAGIAQESHQoVYmVmb3JlX3NjaGVtYV92ZXJzaW9uGAUgASgNEhwKFGFmdGVyX3NjaGVtYV92ZXJzaW9uGAYgASgNOg7ypBkKb2luLmJrZGlmZkIOCgxfYmVmb3JlX2pzb25CDQoLX2FmdGVyX2pzb24ipgEKGEJhY2t1cERpZmZlcmVuY2VzUmVxdWVzdBIUCgxvcGVyYXRpb25faWQYASABKAkSEQoJcGFnZV9zaXplGAIgASgFEhIKCnBhZ2VfdG9rZW4YAyABKAkSOQoHY2hhbmdlcxgEIAMoDjIoLnN0b3JlLmluc2lnaHQudjEuQmFja3VwRGlmZmVyZW5jZUNoYW5nZToS8qQZDm9pbi5ia2RpZmZzcmVxIn4KFUJhY2t1cERpZmZlcmVuY2VzUGFnZRI3CgtkaWZmZXJlbmNlcxgBIAMoCzIiLnN0b3JlLmluc2lnaHQudjEuQmFja3VwRGlmZmVyZW5jZRIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAk6E/KkGQ9vaW4uYmtkaWZmc3BhZ2UiRgodQmFja3VwSW5zaWdodE9wZXJhdGlvblJlcXVlc3QSFAoMb3BlcmF0aW9uX2lkGAEgASgJOg/ypBkLb2luLmJrb3ByZXEibAokQmFja3VwSW5zaWdodE9wZXJhdGlvblN0YXR1c1Jlc3BvbnNlEjIKBnN0YXR1cxgBIAEoCzIiLnN0b3JlLmFwaS52MS5TdG9yZU9wZXJhdGlvblN0YXR1czoQ8qQZDG9pbi5ia29wc3RhdCqlBAoeU3RvcmVCYWNrdXBJbnNpZ2h0QXBpT3BlcmF0aW9uEjIKLlNUT1JFX0JBQ0tVUF9JTlNJR0hUX0FQSV9PUEVSQVRJT05fVU5TUEVDSUZJRUQQABI8CjhTVE9SRV9CQUNLVVBfSU5TSUdIVF9BUElfT1BFUkFUSU9OX1NUQVJUX1JFU1RPUkVfUFJFVklFVxABEjgKNFNUT1JFX0JBQ0tVUF9JTlNJR0hUX0FQSV9PUEVSQVRJT05fU1RBUlRfQkFDS1VQX0RJRkYQAhI8CjhTVE9SRV9CQUNLVVBfSU5TSUdIVF9BUElfT1BFUkFUSU9OX0dFVF9CQUNLVVBfQ09NUEFSSVNPThADEj4KOlNUT1JFX0JBQ0tVUF9JTlNJR0hUX0FQSV9PUEVSQVRJT05fTElTVF9CQUNLVVBfRElGRkVSRU5DRVMQBBJKCkZTVE9SRV9CQUNLVVBfSU5TSUdIVF9BUElfT1BFUkFUSU9OX0dFVF9CQUNLVVBfSU5TSUdIVF9PUEVSQVRJT05fU1RBVFVTEAUSRQpBU1RPUkVfQkFDS1VQX0lOU0lHSFRfQVBJX09QRVJBVElPTl9MSVNUX0JBQ0tVUF9JTlNJR0hUX09QRVJBVElPTlMQBhJGCkJTVE9SRV9CQUNLVVBfSU5TSUdIVF9BUElfT1BFUkFUSU9OX0NBTkNFTF9CQUNLVVBfSU5TSUdIVF9PUEVSQVRJT04QByqSAQoUQmFja3VwQ29tcGFyaXNvbktpbmQSJgoiQkFDS1VQX0NPTVBBUklTT05fS0lORF9VTlNQRUNJRklFRBAAEioKJkJBQ0tVUF9DT01QQVJJU09OX0tJTkRfUkVTVE9SRV9QUkVWSUVXEAESJgoiQkFDS1VQX0NPTVBBUklTT05fS0lORF9CQUNLVVBfRElGRhACKrIBChZCYWNrdXBEaWZmZXJlbmNlQ2hhbmdlEigKJEJBQ0tVUF9ESUZGRVJFTkNFX0NIQU5HRV9VTlNQRUNJRklFRBAAEiIKHkJBQ0tVUF9ESUZGRVJFTkNFX0NIQU5HRV9BRERFRBABEiQKIEJBQ0tVUF9ESUZGRVJFTkNFX0NIQU5HRV9DSEFOR0VEEAISJAogQkFDS1VQX0RJRkZFUkVOQ0VfQ0hBTkdFX1JFTU9WRUQQAzKzBgoUQmFja3VwSW5zaWdodFNlcnZpY2USYgoTU3RhcnRSZXN0b3JlUHJldmlldxInLnN0b3JlLmluc2lnaHQudjEuUmVzdG9yZVByZXZpZXdSZXF1ZXN0GiIuc3RvcmUuYXBpLnYxLlN0b3JlT3BlcmF0aW9uSGFuZGxlEloKD1N0YXJ0QmFja3VwRGlmZhIjLnN0b3JlLmluc2lnaHQudjEuQmFja3VwRGlmZlJlcXVlc3QaIi5zdG9yZS5hcGkudjEuU3RvcmVPcGVyYXRpb25IYW5kbGUSbAoTR2V0QmFja3VwQ29tcGFyaXNvbhIpLnN0b3JlLmluc2lnaHQudjEuQmFja3VwQ29tcGFyaXNvblJlcXVlc3QaKi5zdG9yZS5pbnNpZ2h0LnYxLkJhY2t1cENvbXBhcmlzb25SZXNwb25zZRJsChVMaXN0QmFja3VwRGlmZmVyZW5jZXMSKi5zdG9yZS5pbnNpZ2h0LnYxLkJhY2t1cERpZmZlcmVuY2VzUmVxdWVzdBonLnN0b3JlLmluc2lnaHQudjEuQmFja3VwRGlmZmVyZW5jZXNQYWdlEooBCh9HZXRCYWNrdXBJbnNpZ2h0T3BlcmF0aW9uU3RhdHVzEi8uc3RvcmUuaW5zaWdodC52MS5CYWNrdXBJbnNpZ2h0T3BlcmF0aW9uUmVxdWVzdBo2LnN0b3JlLmluc2lnaHQudjEuQmFja3VwSW5zaWdodE9wZXJhdGlvblN0YXR1c1Jlc3BvbnNlEmgKG0xpc3RCYWNrdXBJbnNpZ2h0T3BlcmF0aW9ucxInLnN0b3JlLmFwaS52MS5TdG9yZU9wZXJhdGlvbkxpc3RSZXF1ZXN0GiAuc3RvcmUuYXBpLnYxLlN0b3JlT3BlcmF0aW9uUGFnZRKHAQocQ2FuY2VsQmFja3VwSW5zaWdodE9wZXJhdGlvbhIvLnN0b3JlLmluc2lnaHQudjEuQmFja3VwSW5zaWdodE9wZXJhdGlvblJlcXVlc3QaNi5zdG9yZS5pbnNpZ2h0LnYxLkJhY2t1cEluc2lnaHRPcGVyYXRpb25TdGF0dXNSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_timestamp, file_store_api_v1_alias, file_store_api_v1_backup_records, file_store_api_v1_operations]);
+  fileDesc("CiVzdG9yZS9pbnNpZ2h0L3YxL2JhY2t1cF9pbnNpZ2h0LnByb3RvEhBzdG9yZS5pbnNpZ2h0LnYxIusBChVSZXN0b3JlUHJldmlld1JlcXVlc3QSEQoJYmFja3VwX2lkGAEgASgJEhsKDnRhcmdldF90cmVlX2lkGAIgASgJSACIAQESMAoFc2NvcGUYAyABKAsyIS5zdG9yZS5hcGkudjEuQmFja3VwU2NvcGVTZWxlY3RvchIMCgRjb2xkGAQgASgIEiIKFXRyYWNraW5nX29wZXJhdGlvbl9pZBgFIAEoCUgBiAEBOhHypBkNb2luLmJrcHJldnJlcUIRCg9fdGFyZ2V0X3RyZWVfaWRCGAoWX3RyYWNraW5nX29wZXJhdGlvbl9pZCLEAQoRQmFja3VwRGlmZlJlcXVlc3QSFgoOZnJvbV9iYWNrdXBfaWQYASABKAkSFAoMdG9fYmFja3VwX2lkGAIgASgJEjAKBXNjb3BlGAMgASgLMiEuc3RvcmUuYXBpLnYxLkJhY2t1cFNjb3BlU2VsZWN0b3ISIgoVdHJhY2tpbmdfb3BlcmF0aW9uX2lkGAQgASgJSACIAQE6EfKkGQ1vaW4uYmtkaWZmcmVxQhgKFl90cmFja2luZ19vcGVyYXRpb25faWQiiAEKFFJldmVydFByZXZpZXdSZXF1ZXN0EhwKFHJlc3RvcmVfb3BlcmF0aW9uX2lkGAEgASgJEiIKFXRyYWNraW5nX29wZXJhdGlvbl9pZBgCIAEoCUgAiAEBOhTypBkQb2luLmJrcmV2cHJldnJlcUIYChZfdHJhY2tpbmdfb3BlcmF0aW9uX2lkIm4KFkJhY2t1cENvbXBhcmlzb25Db3VudHMSDQoFYWRkZWQYASABKAMSDwoHY2hhbmdlZBgCIAEoAxIPCgdyZW1vdmVkGAMgASgDEhEKCXVuY2hhbmdlZBgEIAEoAzoQ8qQZDG9pbi5ia2NvdW50cyL/AgoWQmFja3VwQ29tcGFyaXNvblJlcG9ydBIUCgxvcGVyYXRpb25faWQYASABKAkSNAoEa2luZBgCIAEoDjImLnN0b3JlLmluc2lnaHQudjEuQmFja3VwQ29tcGFyaXNvbktpbmQSDwoHdHJlZV9pZBgDIAEoCRISCgprZXlfcHJlZml4GAQgASgJEhIKCmZyb21fY2hhaW4YBSADKAkSEAoIdG9fY2hhaW4YBiADKAkSOAoGY291bnRzGAcgASgLMiguc3RvcmUuaW5zaWdodC52MS5CYWNrdXBDb21wYXJpc29uQ291bnRzEhUKDXRyZWVfc2VxdWVuY2UYCCABKAMSLwoLY29tcGFyZWRfYXQYCSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhwKFHJlc3RvcmVfb3BlcmF0aW9uX2lkGAogASgJEhwKFHdyaXRlc19zaW5jZV9yZXN0b3JlGAsgASgDOhDypBkMb2luLmJrcmVwb3J0IkEKF0JhY2t1cENvbXBhcmlzb25SZXF1ZXN0EhQKDG9wZXJhdGlvbl9pZBgBIAEoCToQ8qQZDG9pbi5ia2NtcHJlcSKcAQoYQmFja3VwQ29tcGFyaXNvblJlc3BvbnNlEjgKBnJlcG9ydBgBIAEoCzIoLnN0b3JlLmluc2lnaHQudjEuQmFja3VwQ29tcGFyaXNvblJlcG9ydBIUCgx0cmVlX2NoYW5nZWQYAiABKAgSHQoVY3VycmVudF90cmVlX3NlcXVlbmNlGAMgASgDOhHypBkNb2luLmJrY21wcmVzcCL4AQoQQmFja3VwRGlmZmVyZW5jZRILCgNrZXkYASABKAkSOAoGY2hhbmdlGAIgASgOMiguc3RvcmUuaW5zaWdodC52MS5CYWNrdXBEaWZmZXJlbmNlQ2hhbmdlEhgKC2JlZm9yZV9qc29uGAMgASgJSACIAQESFwoKYWZ0ZXJfanNvbhgEIAEoCUgBiAEBEh0KFWJlZm9yZV9zY2hlbWFfdmVyc2lvbhgFIAEoDRIcChRhZnRlcl9zY2hlbWFfdmVyc2lvbhgGIAEoDToO8qQZCm9pbi5ia2RpZmZCDgoMX2JlZm9yZV9qc29uQg0KC19hZnRlcl9qc29uIqYBChhCYWNrdXBEaWZmZXJlbmNlc1JlcXVlc3QSFAoMb3BlcmF0aW9uX2lkGAEgASgJEhEKCXBhZ2Vfc2l6ZRgCIAEoBRISCgpwYWdlX3Rva2VuGAMgASgJEjkKB2NoYW5nZXMYBCADKA4yKC5zdG9yZS5pbnNpZ2h0LnYxLkJhY2t1cERpZmZlcmVuY2VDaGFuZ2U6EvKkGQ5vaW4uYmtkaWZmc3JlcSJ+ChVCYWNrdXBEaWZmZXJlbmNlc1BhZ2USNwoLZGlmZmVyZW5jZXMYASADKAsyIi5zdG9yZS5pbnNpZ2h0LnYxLkJhY2t1cERpZmZlcmVuY2USFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJOhPypBkPb2luLmJrZGlmZnNwYWdlIkYKHUJhY2t1cEluc2lnaHRPcGVyYXRpb25SZXF1ZXN0EhQKDG9wZXJhdGlvbl9pZBgBIAEoCToP8qQZC29pbi5ia29wcmVxImwKJEJhY2t1cEluc2lnaHRPcGVyYXRpb25TdGF0dXNSZXNwb25zZRIyCgZzdGF0dXMYASABKAsyIi5zdG9yZS5hcGkudjEuU3RvcmVPcGVyYXRpb25TdGF0dXM6EPKkGQxvaW4uYmtvcHN0YXQq4gQKHlN0b3JlQmFja3VwSW5zaWdodEFwaU9wZXJhdGlvbhIyCi5TVE9SRV9CQUNLVVBfSU5TSUdIVF9BUElfT1BFUkFUSU9OX1VOU1BFQ0lGSUVEEAASPAo4U1RPUkVfQkFDS1VQX0lOU0lHSFRfQVBJX09QRVJBVElPTl9TVEFSVF9SRVNUT1JFX1BSRVZJRVcQARI4CjRTVE9SRV9CQUNLVVBfSU5TSUdIVF9BUElfT1BFUkFUSU9OX1NUQVJUX0JBQ0tVUF9ESUZGEAISPAo4U1RPUkVfQkFDS1VQX0lOU0lHSFRfQVBJX09QRVJBVElPTl9HRVRfQkFDS1VQX0NPTVBBUklTT04QAxI+CjpTVE9SRV9CQUNLVVBfSU5TSUdIVF9BUElfT1BFUkFUSU9OX0xJU1RfQkFDS1VQX0RJRkZFUkVOQ0VTEAQSSgpGU1RPUkVfQkFDS1VQX0lOU0lHSFRfQVBJX09QRVJBVElPTl9HRVRfQkFDS1VQX0lOU0lHSFRfT1BFUkFUSU9OX1NUQVRVUxAFEkUKQVNUT1JFX0JBQ0tVUF9JTlNJR0hUX0FQSV9PUEVSQVRJT05fTElTVF9CQUNLVVBfSU5TSUdIVF9PUEVSQVRJT05TEAYSRgpCU1RPUkVfQkFDS1VQX0lOU0lHSFRfQVBJX09QRVJBVElPTl9DQU5DRUxfQkFDS1VQX0lOU0lHSFRfT1BFUkFUSU9OEAcSOwo3U1RPUkVfQkFDS1VQX0lOU0lHSFRfQVBJX09QRVJBVElPTl9TVEFSVF9SRVZFUlRfUFJFVklFVxAIKr0BChRCYWNrdXBDb21wYXJpc29uS2luZBImCiJCQUNLVVBfQ09NUEFSSVNPTl9LSU5EX1VOU1BFQ0lGSUVEEAASKgomQkFDS1VQX0NPTVBBUklTT05fS0lORF9SRVNUT1JFX1BSRVZJRVcQARImCiJCQUNLVVBfQ09NUEFSSVNPTl9LSU5EX0JBQ0tVUF9ESUZGEAISKQolQkFDS1VQX0NPTVBBUklTT05fS0lORF9SRVZFUlRfUFJFVklFVxADKrIBChZCYWNrdXBEaWZmZXJlbmNlQ2hhbmdlEigKJEJBQ0tVUF9ESUZGRVJFTkNFX0NIQU5HRV9VTlNQRUNJRklFRBAAEiIKHkJBQ0tVUF9ESUZGRVJFTkNFX0NIQU5HRV9BRERFRBABEiQKIEJBQ0tVUF9ESUZGRVJFTkNFX0NIQU5HRV9DSEFOR0VEEAISJAogQkFDS1VQX0RJRkZFUkVOQ0VfQ0hBTkdFX1JFTU9WRUQQAzKVBwoUQmFja3VwSW5zaWdodFNlcnZpY2USYgoTU3RhcnRSZXN0b3JlUHJldmlldxInLnN0b3JlLmluc2lnaHQudjEuUmVzdG9yZVByZXZpZXdSZXF1ZXN0GiIuc3RvcmUuYXBpLnYxLlN0b3JlT3BlcmF0aW9uSGFuZGxlEloKD1N0YXJ0QmFja3VwRGlmZhIjLnN0b3JlLmluc2lnaHQudjEuQmFja3VwRGlmZlJlcXVlc3QaIi5zdG9yZS5hcGkudjEuU3RvcmVPcGVyYXRpb25IYW5kbGUSYAoSU3RhcnRSZXZlcnRQcmV2aWV3EiYuc3RvcmUuaW5zaWdodC52MS5SZXZlcnRQcmV2aWV3UmVxdWVzdBoiLnN0b3JlLmFwaS52MS5TdG9yZU9wZXJhdGlvbkhhbmRsZRJsChNHZXRCYWNrdXBDb21wYXJpc29uEikuc3RvcmUuaW5zaWdodC52MS5CYWNrdXBDb21wYXJpc29uUmVxdWVzdBoqLnN0b3JlLmluc2lnaHQudjEuQmFja3VwQ29tcGFyaXNvblJlc3BvbnNlEmwKFUxpc3RCYWNrdXBEaWZmZXJlbmNlcxIqLnN0b3JlLmluc2lnaHQudjEuQmFja3VwRGlmZmVyZW5jZXNSZXF1ZXN0Gicuc3RvcmUuaW5zaWdodC52MS5CYWNrdXBEaWZmZXJlbmNlc1BhZ2USigEKH0dldEJhY2t1cEluc2lnaHRPcGVyYXRpb25TdGF0dXMSLy5zdG9yZS5pbnNpZ2h0LnYxLkJhY2t1cEluc2lnaHRPcGVyYXRpb25SZXF1ZXN0GjYuc3RvcmUuaW5zaWdodC52MS5CYWNrdXBJbnNpZ2h0T3BlcmF0aW9uU3RhdHVzUmVzcG9uc2USaAobTGlzdEJhY2t1cEluc2lnaHRPcGVyYXRpb25zEicuc3RvcmUuYXBpLnYxLlN0b3JlT3BlcmF0aW9uTGlzdFJlcXVlc3QaIC5zdG9yZS5hcGkudjEuU3RvcmVPcGVyYXRpb25QYWdlEocBChxDYW5jZWxCYWNrdXBJbnNpZ2h0T3BlcmF0aW9uEi8uc3RvcmUuaW5zaWdodC52MS5CYWNrdXBJbnNpZ2h0T3BlcmF0aW9uUmVxdWVzdBo2LnN0b3JlLmluc2lnaHQudjEuQmFja3VwSW5zaWdodE9wZXJhdGlvblN0YXR1c1Jlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp, file_store_api_v1_alias, file_store_api_v1_backup_records, file_store_api_v1_operations]);
 
 /**
  * What a restore of backup_id would do to its target tree as the tree is now.
@@ -101,6 +101,34 @@ export const BackupDiffRequestSchema: GenMessage<BackupDiffRequest> = /*@__PURE_
   messageDesc(file_store_insight_v1_backup_insight, 1);
 
 /**
+ * What RevertRestore of an in-place restore would do to its tree as the tree is now: the
+ * restored physical tree (with every write made since the restore) is the "before" side, the
+ * physical tree the restore replaced, which the revert brings back, the "after" side.
+ *
+ * @generated from message store.insight.v1.RevertPreviewRequest
+ */
+export type RevertPreviewRequest = Message<"store.insight.v1.RevertPreviewRequest"> & {
+  /**
+   * The restore's operation id (RestoreResponse.operation_id).
+   *
+   * @generated from field: string restore_operation_id = 1;
+   */
+  restoreOperationId: string;
+
+  /**
+   * @generated from field: optional string tracking_operation_id = 2;
+   */
+  trackingOperationId?: string | undefined;
+};
+
+/**
+ * Describes the message store.insight.v1.RevertPreviewRequest.
+ * Use `create(RevertPreviewRequestSchema)` to create a new message.
+ */
+export const RevertPreviewRequestSchema: GenMessage<RevertPreviewRequest> = /*@__PURE__*/
+  messageDesc(file_store_insight_v1_backup_insight, 2);
+
+/**
  * @generated from message store.insight.v1.BackupComparisonCounts
  */
 export type BackupComparisonCounts = Message<"store.insight.v1.BackupComparisonCounts"> & {
@@ -136,7 +164,7 @@ export type BackupComparisonCounts = Message<"store.insight.v1.BackupComparisonC
  * Use `create(BackupComparisonCountsSchema)` to create a new message.
  */
 export const BackupComparisonCountsSchema: GenMessage<BackupComparisonCounts> = /*@__PURE__*/
-  messageDesc(file_store_insight_v1_backup_insight, 2);
+  messageDesc(file_store_insight_v1_backup_insight, 3);
 
 /**
  * The outcome of a finished preview or diff.
@@ -198,6 +226,21 @@ export type BackupComparisonReport = Message<"store.insight.v1.BackupComparisonR
    * @generated from field: google.protobuf.Timestamp compared_at = 9;
    */
   comparedAt?: Timestamp | undefined;
+
+  /**
+   * Revert preview: the restore it previews.
+   *
+   * @generated from field: string restore_operation_id = 10;
+   */
+  restoreOperationId: string;
+
+  /**
+   * Revert preview: keys written or deleted in the tree since the restore (each key once),
+   * which the revert would discard; RevertRestore refuses unless they are acknowledged.
+   *
+   * @generated from field: int64 writes_since_restore = 11;
+   */
+  writesSinceRestore: bigint;
 };
 
 /**
@@ -205,7 +248,7 @@ export type BackupComparisonReport = Message<"store.insight.v1.BackupComparisonR
  * Use `create(BackupComparisonReportSchema)` to create a new message.
  */
 export const BackupComparisonReportSchema: GenMessage<BackupComparisonReport> = /*@__PURE__*/
-  messageDesc(file_store_insight_v1_backup_insight, 3);
+  messageDesc(file_store_insight_v1_backup_insight, 4);
 
 /**
  * @generated from message store.insight.v1.BackupComparisonRequest
@@ -222,7 +265,7 @@ export type BackupComparisonRequest = Message<"store.insight.v1.BackupComparison
  * Use `create(BackupComparisonRequestSchema)` to create a new message.
  */
 export const BackupComparisonRequestSchema: GenMessage<BackupComparisonRequest> = /*@__PURE__*/
-  messageDesc(file_store_insight_v1_backup_insight, 4);
+  messageDesc(file_store_insight_v1_backup_insight, 5);
 
 /**
  * @generated from message store.insight.v1.BackupComparisonResponse
@@ -236,8 +279,9 @@ export type BackupComparisonResponse = Message<"store.insight.v1.BackupCompariso
   report?: BackupComparisonReport | undefined;
 
   /**
-   * Preview: whether the target tree changed since the preview read it (a write, a delete, a
-   * restore), so a restore started from this preview would not do exactly what it shows.
+   * Preview (restore or revert): whether the target tree changed since the preview read it (a
+   * write, a delete, a restore), so a restore or revert started from this preview would not do
+   * exactly what it shows.
    *
    * @generated from field: bool tree_changed = 2;
    */
@@ -256,7 +300,7 @@ export type BackupComparisonResponse = Message<"store.insight.v1.BackupCompariso
  * Use `create(BackupComparisonResponseSchema)` to create a new message.
  */
 export const BackupComparisonResponseSchema: GenMessage<BackupComparisonResponse> = /*@__PURE__*/
-  messageDesc(file_store_insight_v1_backup_insight, 5);
+  messageDesc(file_store_insight_v1_backup_insight, 6);
 
 /**
  * One key whose value differs between the two sides.
@@ -304,7 +348,7 @@ export type BackupDifference = Message<"store.insight.v1.BackupDifference"> & {
  * Use `create(BackupDifferenceSchema)` to create a new message.
  */
 export const BackupDifferenceSchema: GenMessage<BackupDifference> = /*@__PURE__*/
-  messageDesc(file_store_insight_v1_backup_insight, 6);
+  messageDesc(file_store_insight_v1_backup_insight, 7);
 
 /**
  * @generated from message store.insight.v1.BackupDifferencesRequest
@@ -340,7 +384,7 @@ export type BackupDifferencesRequest = Message<"store.insight.v1.BackupDifferenc
  * Use `create(BackupDifferencesRequestSchema)` to create a new message.
  */
 export const BackupDifferencesRequestSchema: GenMessage<BackupDifferencesRequest> = /*@__PURE__*/
-  messageDesc(file_store_insight_v1_backup_insight, 7);
+  messageDesc(file_store_insight_v1_backup_insight, 8);
 
 /**
  * @generated from message store.insight.v1.BackupDifferencesPage
@@ -364,7 +408,7 @@ export type BackupDifferencesPage = Message<"store.insight.v1.BackupDifferencesP
  * Use `create(BackupDifferencesPageSchema)` to create a new message.
  */
 export const BackupDifferencesPageSchema: GenMessage<BackupDifferencesPage> = /*@__PURE__*/
-  messageDesc(file_store_insight_v1_backup_insight, 8);
+  messageDesc(file_store_insight_v1_backup_insight, 9);
 
 /**
  * @generated from message store.insight.v1.BackupInsightOperationRequest
@@ -381,7 +425,7 @@ export type BackupInsightOperationRequest = Message<"store.insight.v1.BackupInsi
  * Use `create(BackupInsightOperationRequestSchema)` to create a new message.
  */
 export const BackupInsightOperationRequestSchema: GenMessage<BackupInsightOperationRequest> = /*@__PURE__*/
-  messageDesc(file_store_insight_v1_backup_insight, 9);
+  messageDesc(file_store_insight_v1_backup_insight, 10);
 
 /**
  * @generated from message store.insight.v1.BackupInsightOperationStatusResponse
@@ -400,7 +444,7 @@ export type BackupInsightOperationStatusResponse = Message<"store.insight.v1.Bac
  * Use `create(BackupInsightOperationStatusResponseSchema)` to create a new message.
  */
 export const BackupInsightOperationStatusResponseSchema: GenMessage<BackupInsightOperationStatusResponse> = /*@__PURE__*/
-  messageDesc(file_store_insight_v1_backup_insight, 10);
+  messageDesc(file_store_insight_v1_backup_insight, 11);
 
 /**
  * The operation a backup-insight call performs, as presented to the authorizer.
@@ -447,6 +491,11 @@ export enum StoreBackupInsightApiOperation {
    * @generated from enum value: STORE_BACKUP_INSIGHT_API_OPERATION_CANCEL_BACKUP_INSIGHT_OPERATION = 7;
    */
   CANCEL_BACKUP_INSIGHT_OPERATION = 7,
+
+  /**
+   * @generated from enum value: STORE_BACKUP_INSIGHT_API_OPERATION_START_REVERT_PREVIEW = 8;
+   */
+  START_REVERT_PREVIEW = 8,
 }
 
 /**
@@ -473,6 +522,11 @@ export enum BackupComparisonKind {
    * @generated from enum value: BACKUP_COMPARISON_KIND_BACKUP_DIFF = 2;
    */
   BACKUP_DIFF = 2,
+
+  /**
+   * @generated from enum value: BACKUP_COMPARISON_KIND_REVERT_PREVIEW = 3;
+   */
+  REVERT_PREVIEW = 3,
 }
 
 /**
@@ -534,6 +588,16 @@ export const BackupInsightService: GenService<{
   startBackupDiff: {
     methodKind: "unary";
     input: typeof BackupDiffRequestSchema;
+    output: typeof StoreOperationHandleSchema;
+  },
+  /**
+   * Starts a preview of reverting an in-place restore (viewer): nothing is changed.
+   *
+   * @generated from rpc store.insight.v1.BackupInsightService.StartRevertPreview
+   */
+  startRevertPreview: {
+    methodKind: "unary";
+    input: typeof RevertPreviewRequestSchema;
     output: typeof StoreOperationHandleSchema;
   },
   /**

@@ -23,7 +23,9 @@ import {
   type ComparisonView,
   type DiffRequest,
   type PreviewRequest,
+  type RevertPreviewRequest,
 } from './comparison-types.js';
+import { revertibleNow, runRevertPreview } from './revert-preview.js';
 
 export interface BackupComparisonsOptions {
   storage: Storage;
@@ -41,8 +43,8 @@ export interface BackupComparisonsOptions {
 }
 
 /**
- * Backup insight (issue 16): restore previews and backup diffs. Both are tracked operations that
- * change nothing; their differences go to a table a page at a time, their counts to the
+ * Backup insight: restore previews, backup diffs and revert previews. All are tracked operations
+ * that change nothing; their differences go to a table a page at a time, their counts to the
  * operation's result. Requests are checked before they are queued, so a bad one fails at once.
  */
 export class BackupComparisons {
@@ -72,6 +74,10 @@ export class BackupComparisons {
     this.runner.register<DiffRequest, unknown>('BACKUP_DIFF', {
       resumable: false,
       run: (ctx) => runDiff(this.deps, ctx),
+    });
+    this.runner.register<RevertPreviewRequest, unknown>('REVERT_PREVIEW', {
+      resumable: false,
+      run: (ctx) => runRevertPreview(this.deps, ctx),
     });
   }
 
@@ -126,6 +132,16 @@ export class BackupComparisons {
   }
 
   /**
+   * Queues a preview of what RevertRestore of an in-place restore would do to its tree now; a
+   * restore that could not be reverted is refused at once, with the reason the revert would give.
+   */
+  async startRevertPreview(who: Starter, request: RevertPreviewRequest): Promise<OperationRecord> {
+    await revertibleNow(this.storage, who.tenant, request.restoreOperationId);
+    const normalized: RevertPreviewRequest = { restoreOperationId: request.restoreOperationId };
+    return this.submit(who, 'REVERT_PREVIEW', normalized, request.restoreOperationId);
+  }
+
+  /**
    * The report of a succeeded comparison, and for a preview whether its tree changed since (any
    * write raises the tree's sequence; a restore swaps its physical tree). Undefined when absent.
    */
@@ -136,7 +152,7 @@ export class BackupComparisons {
       return { report: undefined, treeChanged: false, currentTreeSequence: 0 };
     }
     const report = op.result as ComparisonReport;
-    if (report.kind !== 'RESTORE_PREVIEW') {
+    if (report.kind === 'BACKUP_DIFF') {
       return { report, treeChanged: false, currentTreeSequence: 0 };
     }
     const tree = await resolveTree(this.storage, tenant, report.treeId);

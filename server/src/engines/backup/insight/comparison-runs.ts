@@ -45,7 +45,7 @@ function lastOf(chain: ManifestChain) {
  * Runs one comparison with its differences stored under the operation id: leftovers of purged
  * operations and of an earlier attempt go first, and a run that fails leaves none behind.
  */
-async function withDifferences<T>(
+export async function withDifferences<T>(
   deps: ComparisonRunDeps,
   ctx: OperationContext,
   run: (store: (page: Parameters<typeof insertDifferences>[3]) => Promise<void>) => Promise<T>,
@@ -63,7 +63,7 @@ async function withDifferences<T>(
   }
 }
 
-function progressOf(ctx: OperationContext, total: number, read: () => number) {
+export function progressOf(ctx: OperationContext, total: number, read: () => number) {
   return (counts: ComparisonCounts) => {
     const differences = counts.added + counts.changed + counts.removed;
     ctx.progress({

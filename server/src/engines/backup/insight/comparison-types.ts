@@ -27,6 +27,11 @@ export interface DiffRequest {
   scope?: ScopeInput | undefined;
 }
 
+/** What reverting the in-place restore `restoreOperationId` would do to its tree now. */
+export interface RevertPreviewRequest {
+  restoreOperationId: string;
+}
+
 /** A finished comparison: the operation's result. */
 export interface ComparisonReport {
   operationId: string;
@@ -36,10 +41,17 @@ export interface ComparisonReport {
   fromChain: string[];
   toChain: string[];
   counts: ComparisonCounts;
-  /** Preview: the tree's physical tree and sequence high-water mark as the preview read them. */
+  /**
+   * Preview (restore or revert): the tree's physical tree and sequence high-water mark as the
+   * preview read them.
+   */
   physicalTreeId: string | null;
   treeSequence: number;
   comparedAt: number;
+  /** Revert preview: the restore it previews. */
+  restoreOperationId?: string | undefined;
+  /** Revert preview: keys written or deleted since the restore, which the revert discards. */
+  writesSinceRestore?: number | undefined;
 }
 
 /** A report with the target tree's state now (a preview may be stale). */

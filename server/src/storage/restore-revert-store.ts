@@ -1,0 +1,90 @@
+import type { RestoreRow } from './backup-restore-store.js';
+import { getPhysicalTree, raiseLastSequence, swapPhysicalTree } from './physical-tree-store.js';
+import { selectTreeForUpdate } from './tree-lock.js';
+import { withTransaction, type TreeDb } from './tree-db.js';
+
+/**
+ * SQL of RevertRestore: counting the writes made into a restored tree since its restore, and the
+ * compare-and-set swap back to the physical tree the restore replaced, which discards them.
+ */
+
+/** The restore fields a revert needs (an IN_PLACE restore that replaced a tree). */
+export type RevertibleRestore = Pick<
+  RestoreRow,
+  'tenant' | 'operationId' | 'targetTree' | 'restoredPhysicalTreeId' | 'installedSequence'
+> & { previousPhysicalTreeId: string };
+
+/**
+ * Keys written or deleted in the restored physical tree since its restore was installed (each
+ * key once, however often it was written; a delete is a tombstone with its own sequence). Within
+ * one physical tree every write takes a sequence above the tree's high-water mark, and the
+ * restore recorded that mark when it made the tree visible. A restore stored before the mark was
+ * recorded falls back to the replaced tree's mark, which the install raised the restored tree
+ * to: a restored entry numbered above it (a backup of another tree with a higher numbering) is
+ * then counted too, so the count may be too high, never too low.
+ */
+export async function writesSinceRestore(
+  handle: TreeDb,
+  restore: RevertibleRestore,
+): Promise<number> {
+  const since =
+    restore.installedSequence ??
+    (await getPhysicalTree(handle, restore.previousPhysicalTreeId))?.lastSequence ??
+    0;
+  const row = await handle.db
+    .selectFrom('entries')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('physical_tree_id', '=', restore.restoredPhysicalTreeId)
+    .where('sequence', '>', since)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export type RevertOutcome =
+  | { status: 'reverted'; discardedWrites: number }
+  | { status: 'previous_gone' }
+  | { status: 'moved' }
+  /** Writes were made since the restore and `acknowledgedWrites` does not name their count. */
+  | { status: 'unacknowledged_writes'; writes: number };
+
+/**
+ * Swaps a tree back from a restored physical tree to the one it replaced, only while the tree
+ * still points at the restored one (compare-and-set) and only when the writes made since the
+ * restore are none or exactly the number acknowledged, keeping the numbering monotonic. The count
+ * is taken under the tree's row lock, which every write takes too, so no write slips in between.
+ */
+export async function revertRestoredTree(
+  handle: TreeDb,
+  revert: { restore: RevertibleRestore; acknowledgedWrites: number | undefined; now: number },
+): Promise<RevertOutcome> {
+  const { restore, acknowledgedWrites, now } = revert;
+  return withTransaction(handle, async (tx) => {
+    const current = await selectTreeForUpdate(tx, restore.tenant, restore.targetTree);
+    if (!current || current.physicalTreeId !== restore.restoredPhysicalTreeId) {
+      return { status: 'moved' };
+    }
+    const previous = await getPhysicalTree(tx, restore.previousPhysicalTreeId);
+    if (!previous) return { status: 'previous_gone' };
+    const writes = await writesSinceRestore(tx, restore);
+    const acknowledged =
+      acknowledgedWrites === undefined ? writes === 0 : acknowledgedWrites === writes;
+    if (!acknowledged) return { status: 'unacknowledged_writes', writes };
+    const restored = await getPhysicalTree(tx, restore.restoredPhysicalTreeId);
+    await raiseLastSequence(tx, restore.previousPhysicalTreeId, restored?.lastSequence ?? 0);
+    const swap = await swapPhysicalTree(tx, {
+      tenant: restore.tenant,
+      treeName: restore.targetTree,
+      physicalTreeId: restore.previousPhysicalTreeId,
+      expectedPhysicalTreeId: restore.restoredPhysicalTreeId,
+      now,
+    });
+    if (!swap.swapped) return { status: 'moved' };
+    await tx.db
+      .updateTable('backup_restores')
+      .set({ reverted_at: now })
+      .where('tenant', '=', restore.tenant)
+      .where('restored_physical_tree_id', '=', restore.restoredPhysicalTreeId)
+      .execute();
+    return { status: 'reverted', discardedWrites: writes };
+  });
+}
