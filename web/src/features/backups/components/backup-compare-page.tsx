@@ -5,8 +5,8 @@ import { PageHeader } from '../../../components/ui/page-header';
 import { Spinner } from '../../../components/ui/spinner';
 import { paths } from '../../../lib/paths';
 import { useActiveTenant } from '../../../lib/services';
-import { useStartBackupDiffMutation } from '../hooks/use-backup-comparison';
-import { ComparisonView } from './comparison-view';
+import { useStartBackupDiffMutation } from '../../../lib/comparisons/use-backup-comparison';
+import { ComparisonView } from '../../../components/comparisons/comparison-view';
 
 /**
  * /backups/compare?from=A&to=B — what changed between two backups of one tree, from their

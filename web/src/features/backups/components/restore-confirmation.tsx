@@ -3,7 +3,7 @@ import { useCallback, useMemo, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { formatCount } from '../../../lib/format';
 import type { RestoreDraft } from '../api/restore-draft';
-import { useCheckPreviewFreshness } from '../hooks/use-backup-comparison';
+import { useCheckPreviewFreshness } from '../../../lib/comparisons/use-backup-comparison';
 import { RestorePreviewPanel } from './restore-preview-panel';
 
 export interface RestoreConfirmationProps {

@@ -3,8 +3,8 @@ import type { RestorePreviewRequestSchema } from '@store/contract';
 import { useEffect, useRef } from 'react';
 import { ErrorBanner } from '../../../components/ui/error-banner';
 import { Spinner } from '../../../components/ui/spinner';
-import { useStartRestorePreviewMutation } from '../hooks/use-backup-comparison';
-import { ComparisonView } from './comparison-view';
+import { useStartRestorePreviewMutation } from '../../../lib/comparisons/use-backup-comparison';
+import { ComparisonView } from '../../../components/comparisons/comparison-view';
 
 export interface RestorePreviewPanelProps {
   request: MessageInitShape<typeof RestorePreviewRequestSchema>;

@@ -1,11 +1,11 @@
 import { BackupDifferenceChange } from '@store/contract';
 import { useState } from 'react';
-import { Badge, type BadgeTone } from '../../../components/ui/badge';
-import { Button } from '../../../components/ui/button';
-import { ErrorBanner } from '../../../components/ui/error-banner';
-import { JsonDiffView } from '../../../components/ui/json-diff-view';
-import { Spinner } from '../../../components/ui/spinner';
-import { useBackupDifferencesQuery } from '../hooks/use-backup-comparison';
+import { Badge, type BadgeTone } from '../ui/badge';
+import { Button } from '../ui/button';
+import { ErrorBanner } from '../ui/error-banner';
+import { JsonDiffView } from '../ui/json-diff-view';
+import { Spinner } from '../ui/spinner';
+import { useBackupDifferencesQuery } from '../../lib/comparisons/use-backup-comparison';
 
 const CHANGES: Record<BackupDifferenceChange, [string, BadgeTone]> = {
   [BackupDifferenceChange.UNSPECIFIED]: ['Unknown', 'neutral'],

@@ -6,9 +6,9 @@ import {
   type RestorePreviewRequestSchema,
 } from '@store/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { detailPollInterval } from '../../../lib/polling';
-import { rpcKey } from '../../../lib/query-keys';
-import { useApi } from '../../../lib/services';
+import { detailPollInterval } from '../polling';
+import { rpcKey } from '../query-keys';
+import { useApi } from '../services';
 
 /** Starts a restore preview (BackupInsightService; viewer). */
 export function useStartRestorePreviewMutation() {

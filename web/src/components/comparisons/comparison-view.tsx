@@ -1,16 +1,16 @@
 import { StoreOperationState } from '@store/contract';
 import type { ReactNode } from 'react';
-import { OperationProgress } from '../../../components/operations/operation-progress';
-import { OperationStateBadge } from '../../../components/operations/operation-state-badge';
-import { Button } from '../../../components/ui/button';
-import { ErrorBanner } from '../../../components/ui/error-banner';
-import { Spinner } from '../../../components/ui/spinner';
-import { isActiveState } from '../../../lib/operations/operation-kinds';
+import { OperationProgress } from '../operations/operation-progress';
+import { OperationStateBadge } from '../operations/operation-state-badge';
+import { Button } from '../ui/button';
+import { ErrorBanner } from '../ui/error-banner';
+import { Spinner } from '../ui/spinner';
+import { isActiveState } from '../../lib/operations/operation-kinds';
 import {
   useBackupComparisonQuery,
   useCancelInsightOperationMutation,
   useInsightOperationQuery,
-} from '../hooks/use-backup-comparison';
+} from '../../lib/comparisons/use-backup-comparison';
 import { ComparisonCounts } from './comparison-counts';
 import { DifferencesList } from './differences-list';
 

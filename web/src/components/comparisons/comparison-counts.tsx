@@ -1,5 +1,5 @@
 import type { BackupComparisonCounts } from '@store/contract';
-import { formatCount } from '../../../lib/format';
+import { formatCount } from '../../lib/format';
 
 /** Added / changed / removed / unchanged, first thing an admin reads before the details. */
 export function ComparisonCounts({
