@@ -9,11 +9,18 @@ import {
   useAdvanceTargetVersionMutation,
   useStartMigrationMutation,
 } from '../hooks/use-version-config';
+import { MigrationPreviewDialog } from './migration-preview-dialog';
 import { RunProgress } from './run-progress';
+
+/** Which run the preview dialog is open for: undefined target is a plain migration. */
+interface PendingMigration {
+  newTarget: number | undefined;
+}
 
 /**
  * Start a migration to the target, raise the target (AdvanceTargetVersion), or both at once
- * (StartAdvanceAndMigrate). Refusals (a target below current, a gap in the chain) show here.
+ * (StartAdvanceAndMigrate). A migration rewrites the tree, so both migrate buttons first open a
+ * preview of it and run only on its confirm. Refusals (a gap in the chain) show here.
  */
 export function MigrationActions({
   treeId,
@@ -26,15 +33,25 @@ export function MigrationActions({
 }) {
   const [newTarget, setNewTarget] = useState(String(config.targetVersion + 1));
   const [runId, setRunId] = useState<string>();
+  const [pending, setPending] = useState<PendingMigration>();
   const advance = useAdvanceTargetVersionMutation(treeId);
   const migrate = useStartMigrationMutation(treeId);
   const parsed = parseVersion(newTarget);
   const targetError = typeof parsed === 'string' ? parsed : undefined;
   const refusal = advance.error ?? migrate.error;
 
-  const start = (target: number | undefined) => {
+  const open = (target: number | undefined) => {
     advance.reset();
-    migrate.mutate(target, { onSuccess: (handle) => setRunId(handle.operationId) });
+    migrate.reset();
+    setPending({ newTarget: target });
+  };
+  const run = (target: number | undefined) => {
+    migrate.mutate(target, {
+      onSuccess: (handle) => {
+        setRunId(handle.operationId);
+        setPending(undefined);
+      },
+    });
   };
 
   return (
@@ -42,9 +59,8 @@ export function MigrationActions({
       <div className="schema-actions">
         <GuardedButton
           variant="primary"
-          busy={migrate.isPending && migrate.variables === undefined}
           disabled={config.currentVersion === config.targetVersion}
-          onClick={() => start(undefined)}
+          onClick={() => open(undefined)}
           {...caps.guard(StoreSchemaApiOperation.START_MIGRATION)}
         >
           Start migration to version {config.targetVersion}
@@ -78,17 +94,30 @@ export function MigrationActions({
           Advance target
         </GuardedButton>
         <GuardedButton
-          busy={migrate.isPending && migrate.variables !== undefined}
           disabled={targetError !== undefined}
           onClick={() => {
-            if (typeof parsed === 'number') start(parsed);
+            if (typeof parsed === 'number') open(parsed);
           }}
           {...caps.guard(StoreSchemaApiOperation.START_ADVANCE_AND_MIGRATE)}
         >
           Advance and migrate
         </GuardedButton>
       </div>
-      {refusal && (
+      {pending && (
+        <MigrationPreviewDialog
+          treeId={treeId}
+          newTarget={pending.newTarget}
+          configTarget={config.targetVersion}
+          onConfirm={() => run(pending.newTarget)}
+          confirming={migrate.isPending}
+          confirmError={migrate.error}
+          onClose={() => {
+            migrate.reset();
+            setPending(undefined);
+          }}
+        />
+      )}
+      {!pending && refusal && (
         <p className="field__error" role="alert">
           Refused: {describeError(refusal)}
         </p>

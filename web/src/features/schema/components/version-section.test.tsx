@@ -9,6 +9,12 @@ import {
   TreeDataService,
   type StoreSchemaVersionConfig,
 } from '@store/contract';
+import {
+  SchemaInsightOperationKind,
+  SchemaInsightService,
+} from '@store/contract/gen/store/insight/v1/schema_insight_pb.js';
+import { StoreOperationState } from '@store/contract';
+import { timestampFromMs } from '@bufbuild/protobuf/wkt';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { operation, whoAmI } from '../../../testing/fixtures';
@@ -19,7 +25,12 @@ const ALL_OPERATIONS = Object.values(StoreSchemaApiOperation).filter(
 );
 
 function server() {
-  const sent = { configs: [] as StoreSchemaVersionConfig[], advanced: [] as number[] };
+  const sent = {
+    configs: [] as StoreSchemaVersionConfig[],
+    advanced: [] as number[],
+    previews: [] as (number | undefined)[],
+    migrations: 0,
+  };
   const routes = (router: ConnectRouter) => {
     router.service(IdentityService, { whoAmI: () => whoAmI() });
     router.service(TreeDataService, { listTrees: () => ({ trees: [] }) });
@@ -57,7 +68,10 @@ function server() {
           Code.FailedPrecondition,
         );
       },
-      startMigration: () => ({ operationId: 'op-m', kind: StoreOperationKind.MIGRATION }),
+      startMigration: () => {
+        sent.migrations += 1;
+        return { operationId: 'op-m', kind: StoreOperationKind.MIGRATION };
+      },
       getSchemaOperationStatus: () => ({
         status: operation({ operationId: 'op-m', kind: StoreOperationKind.MIGRATION }),
       }),
@@ -66,6 +80,51 @@ function server() {
       listComplianceScans: () => create(StoreOperationPageSchema, {}),
       countDeadLetters: () => ({ count: 0 }),
       async *streamDeadLetters() {},
+    });
+    router.service(SchemaInsightService, {
+      // The preview makes StartAdvanceAndMigrate's checks: the same gap refuses it.
+      startMigrationPreview: (req) => {
+        sent.previews.push(req.newTargetVersion);
+        if (req.newTargetVersion === 5) {
+          throw new ConnectError(
+            'no migration step from version 2 (migrating 1→5)',
+            Code.FailedPrecondition,
+          );
+        }
+        return { operationId: 'prev-1', kind: SchemaInsightOperationKind.MIGRATION_PREVIEW };
+      },
+      getSchemaInsightOperationStatus: () => ({
+        found: true,
+        status: {
+          operationId: 'prev-1',
+          kind: SchemaInsightOperationKind.MIGRATION_PREVIEW,
+          state: StoreOperationState.SUCCEEDED,
+          finishedAt: timestampFromMs(Date.UTC(2025, 0, 1)),
+          result: {
+            case: 'migrationPreview',
+            value: {
+              treeId: 'orders',
+              fromVersion: 1,
+              toVersion: 2,
+              scanned: 4n,
+              wouldChange: 3n,
+              unchanged: 0n,
+              wouldDeadLetter: 1n,
+              steps: [
+                {
+                  fromVersion: 1,
+                  toVersion: 2,
+                  entered: 4n,
+                  changed: 3n,
+                  failed: 1n,
+                  samples: [{ key: 'o1', beforeJson: '{"a":1}', afterJson: '{"a":1,"v":2}' }],
+                },
+              ],
+              failures: [{ key: 'o4', message: 'migration step 1→2: /v: not an object' }],
+            },
+          },
+        },
+      }),
     });
   };
   return { sent, app: createTestApp(routes, { session: testSession }) };
@@ -122,9 +181,35 @@ describe('versions and migrations', () => {
     expect(sent.advanced).toEqual([0]);
     fireEvent.change(section.getByLabelText('New target version'), { target: { value: '5' } });
     fireEvent.click(section.getByRole('button', { name: 'Advance and migrate' }));
-    expect((await section.findByRole('alert')).textContent).toContain(
+    // The preview is refused up front, as the run would be; nothing can be confirmed.
+    const dialog = within(
+      await screen.findByRole('dialog', { name: /Advance orders to version 5/ }),
+    );
+    expect((await dialog.findByRole('alert')).textContent).toContain(
       'no migration step from version 2',
     );
+    expect(sent.previews).toEqual([5]);
+    expect(dialog.getByRole('button', { name: 'Migrate' })).toHaveProperty('disabled', true);
+  });
+
+  it('previews a migration before running it, and runs it only on confirm', async () => {
+    const { app, sent } = server();
+    renderApp(app, '/schema/orders');
+    const section = await versions();
+    fireEvent.click(await section.findByRole('button', { name: 'Start migration to version 2' }));
+    const dialog = within(
+      await screen.findByRole('dialog', { name: 'Migrate orders to version 2' }),
+    );
+    expect((await dialog.findByTestId('migration-preview-summary')).textContent).toBe(
+      'Of 4 entries read: 3 entries would be migrated to version 2, 0 already there, 1 would be dead-lettered.',
+    );
+    expect(dialog.getByLabelText('Value before and after').textContent).toContain('"v": 2');
+    expect(dialog.getByTestId('migration-preview-failures').textContent).toContain('o4');
+    expect(sent.previews).toEqual([undefined]);
+    expect(sent.migrations).toBe(0);
+    fireEvent.click(dialog.getByRole('button', { name: 'Migrate 3 entries and dead-letter 1' }));
+    await waitFor(() => expect(sent.migrations).toBe(1));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
 
   it('follows a started migration live and puts it in the tray', async () => {
@@ -132,6 +217,8 @@ describe('versions and migrations', () => {
     renderApp(app, '/schema/orders');
     const section = await versions();
     fireEvent.click(await section.findByRole('button', { name: 'Start migration to version 2' }));
+    const dialog = within(await screen.findByRole('dialog'));
+    fireEvent.click(await dialog.findByRole('button', { name: /^Migrate 3 entries/ }));
     expect(await section.findByRole('link', { name: 'op-m' })).toBeTruthy();
     expect(section.getByRole('progressbar', { name: 'Migration progress' })).toBeTruthy();
     expect(app.services.tracked.getSnapshot().map((t) => t.operationId)).toContain('op-m');
