@@ -96,6 +96,13 @@ export async function startStoreServer(
     store: new AuditStore(storage),
     logger,
     retentionMs: config.auditRetentionDays * 86_400_000,
+    // A discarded dead letter is evidence of the discard: kept as long as its audit record.
+    retainedAlongside: [
+      {
+        what: 'discarded dead letters',
+        deleteBefore: (before) => schemaInsight.purgeDiscardedDeadLetters(before),
+      },
+    ],
   });
   if (identity.bootstrapTokenId) {
     // The first admin token is a credential change like the CLI's (subject "server").

@@ -22,6 +22,9 @@ const LEAST: Record<string, 'viewer' | 'operator'> = {
   ReplayDeadLetter: 'operator',
   StartDeadLetterReplay: 'operator',
   CancelSchemaInsightOperation: 'operator',
+  // Dead-letter discard: counting is a read; discarding resolves letters as a replay does.
+  CountPendingDeadLetters: 'viewer',
+  DiscardDeadLetters: 'operator',
 };
 const ROLES = ['viewer', 'operator', 'admin'] as const;
 

@@ -1,5 +1,8 @@
+import { pendingLetter, selectedLetters, type DeadLetterSelection } from './dead-letter-pending.js';
 import { putEntry } from './tree-store.js';
-import { startsWith, withTransaction, type TreeDb } from './tree-db.js';
+import { withTransaction, type TreeDb } from './tree-db.js';
+
+export type { DeadLetterSelection } from './dead-letter-pending.js';
 
 /**
  * SQL of dead-letter replay (issue 16): dead letters with their ids and replay history, and the
@@ -25,15 +28,9 @@ export interface DeadLetterRecordRow {
   replaySequence: number | null;
   replayedValueJson: string | null;
   replayErrors: string[];
-}
-
-/** Which letters of a tree a listing or a bulk replay takes. */
-export interface DeadLetterSelection {
-  keyPrefix?: string | undefined;
-  reasons?: readonly string[] | undefined;
-  ids?: readonly number[] | undefined;
-  /** Also letters already written by a replay. */
-  includeReplayed?: boolean | undefined;
+  discardedAt: number | null;
+  discardedBy: string | null;
+  discardNote: string | null;
 }
 
 /** One page of a tree's letters in arrival order, after the id `afterId`. */
@@ -43,21 +40,11 @@ export async function listDeadLetterRecords(
   selection: DeadLetterSelection,
   page: { afterId?: number | undefined; limit: number },
 ): Promise<DeadLetterRecordRow[]> {
-  const { keyPrefix, reasons, ids } = selection;
   const rows = await handle.db
     .selectFrom('schema_dead_letters')
     .selectAll()
-    .where('tenant', '=', tree.tenant)
-    .where('tree_name', '=', tree.treeName)
+    .where(selectedLetters(tree, selection))
     .$if(page.afterId !== undefined, (qb) => qb.where('id', '>', page.afterId ?? 0))
-    .$if(!selection.includeReplayed, (qb) =>
-      qb.where((eb) =>
-        eb.or([eb('replay_outcome', 'is', null), eb('replay_outcome', '!=', 'WRITTEN')]),
-      ),
-    )
-    .$if(Boolean(keyPrefix), (qb) => qb.where(startsWith('key', keyPrefix ?? '')))
-    .$if((reasons?.length ?? 0) > 0, (qb) => qb.where('reason', 'in', [...(reasons ?? [])]))
-    .$if((ids?.length ?? 0) > 0, (qb) => qb.where('id', 'in', [...(ids ?? [])]))
     .orderBy('id')
     .limit(page.limit)
     .execute();
@@ -76,10 +63,13 @@ export async function listDeadLetterRecords(
     replaySequence: row.replay_sequence === null ? null : Number(row.replay_sequence),
     replayedValueJson: row.replayed_value_json,
     replayErrors: parseStrings(row.replay_errors_json),
+    discardedAt: row.discarded_at === null ? null : Number(row.discarded_at),
+    discardedBy: row.discarded_by,
+    discardNote: row.discard_note,
   }));
 }
 
-/** One letter of a tree by id (replayed or not), or undefined. */
+/** One letter of a tree by id (pending, replayed or discarded), or undefined. */
 export async function getDeadLetterRecord(
   handle: TreeDb,
   tree: { tenant: string; treeName: string },
@@ -88,7 +78,7 @@ export async function getDeadLetterRecord(
   const [row] = await listDeadLetterRecords(
     handle,
     tree,
-    { ids: [id], includeReplayed: true },
+    { ids: [id], includeReplayed: true, includeDiscarded: true },
     { limit: 1 },
   );
   return row;
@@ -108,8 +98,8 @@ class TreeLocked extends Error {
 
 /**
  * Writes a replayed value and marks its letter WRITTEN in one transaction. The letter is claimed
- * first (only while pending), so two replays of one letter write it once; a write-locked tree
- * rolls the claim back.
+ * first (only while pending), so two replays of one letter write it once, and a discarded one
+ * is not written; a write-locked tree rolls the claim back.
  */
 export async function writeReplayedLetter(
   handle: TreeDb,
@@ -140,9 +130,7 @@ export async function writeReplayedLetter(
         .where('id', '=', replay.id)
         .where('tenant', '=', replay.tenant)
         .where('tree_name', '=', replay.treeName)
-        .where((eb) =>
-          eb.or([eb('replay_outcome', 'is', null), eb('replay_outcome', '!=', 'WRITTEN')]),
-        )
+        .where(pendingLetter)
         .executeTakeFirst();
       if (Number(claimed.numUpdatedRows) === 0) return { status: 'not_pending' };
       const outcome = await putEntry(tx, {
@@ -192,7 +180,7 @@ export async function markReplayRefused(
     .where('id', '=', refusal.id)
     .where('tenant', '=', refusal.tenant)
     .where('tree_name', '=', refusal.treeName)
-    .where((eb) => eb.or([eb('replay_outcome', 'is', null), eb('replay_outcome', '!=', 'WRITTEN')]))
+    .where(pendingLetter)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { selectTreeForUpdate } from './tree-store.js';
+import { pendingLetter } from './dead-letter-pending.js';
 import { sqliteStatement, withTransaction, type TreeDb } from './tree-db.js';
 
 /**
@@ -62,7 +63,7 @@ export async function insertDeadLetters(
     .execute();
 }
 
-/** One page of a tree's pending dead letters (not written by a replay), oldest first, after `afterId`. */
+/** One page of a tree's pending dead letters (dead-letter-pending.ts), oldest first, after `afterId`. */
 export async function listDeadLetters(
   handle: TreeDb,
   tenant: string,
@@ -74,8 +75,8 @@ export async function listDeadLetters(
     .selectAll()
     .where('tenant', '=', tenant)
     .where('tree_name', '=', treeName)
-    // A letter a replay wrote is resolved: kept for audit (dead-letter-replay-store), not listed.
-    .where((eb) => eb.or([eb('replay_outcome', 'is', null), eb('replay_outcome', '!=', 'WRITTEN')]))
+    // A letter a replay wrote or a discard resolved is kept for audit, not listed.
+    .where(pendingLetter)
     .$if(page.afterId !== undefined, (qb) => qb.where('id', '>', page.afterId ?? 0))
     .orderBy('id')
     .limit(page.limit)
@@ -92,7 +93,7 @@ export async function listDeadLetters(
   }));
 }
 
-/** How many pending dead letters a tree holds (replayed ones are kept for audit, not counted). */
+/** How many pending dead letters a tree holds (resolved ones are kept for audit, not counted). */
 export async function countDeadLetters(
   handle: TreeDb,
   tenant: string,
@@ -103,7 +104,7 @@ export async function countDeadLetters(
     .select((eb) => eb.fn.countAll().as('n'))
     .where('tenant', '=', tenant)
     .where('tree_name', '=', treeName)
-    .where((eb) => eb.or([eb('replay_outcome', 'is', null), eb('replay_outcome', '!=', 'WRITTEN')]))
+    .where(pendingLetter)
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }

@@ -1,4 +1,5 @@
 import type { Insertable, Selectable } from 'kysely';
+import { pendingLetter } from './dead-letter-pending.js';
 import type { Database, SchemaReportsTable } from './schema.js';
 import type { TreeDb } from './tree-db.js';
 
@@ -273,12 +274,7 @@ export async function treeSchemaAnnotations(
         .select((inner) => inner.fn.countAll().as('n'))
         .whereRef('schema_dead_letters.tenant', '=', 'trees.tenant')
         .whereRef('schema_dead_letters.tree_name', '=', 'trees.name')
-        .where((w) =>
-          w.or([
-            w('schema_dead_letters.replay_outcome', 'is', null),
-            w('schema_dead_letters.replay_outcome', '!=', 'WRITTEN'),
-          ]),
-        )
+        .where(pendingLetter)
         .as('dead_letters'),
     ])
     .where('trees.tenant', '=', tenant)

@@ -141,6 +141,10 @@ export interface SchemaDeadLettersTable {
   replay_sequence: number | null;
   replayed_value_json: string | null;
   replay_errors_json: string | null;
+  /** Migration 0013: set once discarded (no longer pending); purged with the audit retention. */
+  discarded_at: number | null;
+  discarded_by: string | null;
+  discard_note: string | null;
 }
 
 /** The latest remediation or migration report of a tree, running or finished. */

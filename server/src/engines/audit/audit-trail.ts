@@ -46,7 +46,20 @@ export interface AuditTrailOptions {
   logger: Logger;
   /** Records older than this are deleted by the sweep (independent of operation retention). */
   retentionMs: number;
+  /**
+   * What else is kept exactly as long as the audit records (discarded dead letters): the sweep
+   * deletes what each holds from before the same cut-off.
+   */
+  retainedAlongside?: readonly RetainedAlongside[];
   clock?: () => number;
+}
+
+/** Data kept for the audit retention period and deleted by the audit sweep. */
+export interface RetainedAlongside {
+  /** Plural noun for the log ("discarded dead letters"). */
+  what: string;
+  /** Deletes what is older than `before` (epoch ms); returns how many. */
+  deleteBefore(before: number): Promise<number>;
 }
 
 const SWEEP_EVERY_MS = 10 * 60_000;
@@ -79,6 +92,7 @@ export class AuditTrail {
   private readonly logger: Logger;
   private readonly clock: () => number;
   private readonly retentionMs: number;
+  private readonly retainedAlongside: readonly RetainedAlongside[];
   private batch: Batch | undefined;
   private batchTimer: NodeJS.Timeout | undefined;
   private batchImmediate: NodeJS.Immediate | undefined;
@@ -90,6 +104,7 @@ export class AuditTrail {
     this.logger = options.logger;
     this.clock = options.clock ?? Date.now;
     this.retentionMs = options.retentionMs;
+    this.retainedAlongside = options.retainedAlongside ?? [];
   }
 
   /**
@@ -180,9 +195,17 @@ export class AuditTrail {
     };
   }
 
-  /** Deletes records past the retention; returns how many. */
-  sweep(): Promise<number> {
-    return this.store.deleteBefore(this.clock() - this.retentionMs);
+  /** Deletes records past the retention, and what is retained alongside; returns how many records. */
+  async sweep(): Promise<number> {
+    const before = this.clock() - this.retentionMs;
+    const count = await this.store.deleteBefore(before);
+    for (const retained of this.retainedAlongside) {
+      const deleted = await retained.deleteBefore(before);
+      if (deleted > 0) {
+        this.logger.info({ count: deleted }, `deleted ${retained.what} past the audit retention`);
+      }
+    }
+    return count;
   }
 
   /** Starts the periodic retention sweep (every replica may sweep; deletes are idempotent). */

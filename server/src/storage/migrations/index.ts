@@ -9,6 +9,7 @@ import { auditRecords } from './0008-audit-records.js';
 import { deadLetterReplay } from './0009-dead-letter-replay.js';
 import { backupComparisons } from './0011-backup-comparisons.js';
 import { restoreInstalledSequence } from './0012-restore-installed-sequence.js';
+import { deadLetterDiscard } from './0013-dead-letter-discard.js';
 
 /**
  * Every migration, in order. Names sort in apply order; a released migration is never edited
@@ -25,6 +26,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
     '0009-dead-letter-replay': deadLetterReplay(dialect),
     '0011-backup-comparisons': backupComparisons(dialect),
     '0012-restore-installed-sequence': restoreInstalledSequence(dialect),
+    '0013-dead-letter-discard': deadLetterDiscard(dialect),
   };
   return { getMigrations: async () => migrations };
 }

@@ -26,6 +26,8 @@ export const SCHEMA_INSIGHT_SERVICE: GuardedService = {
     GetSchemaInsightOperationStatus: onOperation(Op.GET_OPERATION_STATUS),
     ListSchemaInsightOperations: onOperation(Op.LIST_OPERATIONS),
     CancelSchemaInsightOperation: changing(onOperation(Op.CANCEL_OPERATION)),
+    CountPendingDeadLetters: onTree(Op.COUNT_PENDING_DEAD_LETTERS),
+    DiscardDeadLetters: changing(onTree(Op.DISCARD_DEAD_LETTERS)),
   },
   unknownOperation: Op.UNSPECIFIED,
   exempt: [],
@@ -45,4 +47,7 @@ export const SCHEMA_INSIGHT_LEAST_ROLE: ReadonlyMap<number, Role> = new Map<numb
   [Op.REPLAY_DEAD_LETTER, 'operator'],
   [Op.START_DEAD_LETTER_REPLAY, 'operator'],
   [Op.CANCEL_OPERATION, 'operator'],
+  // A count changes nothing; a discard resolves letters as a replay does, so it needs operator.
+  [Op.COUNT_PENDING_DEAD_LETTERS, 'viewer'],
+  [Op.DISCARD_DEAD_LETTERS, 'operator'],
 ]);

@@ -1,5 +1,5 @@
 import { create } from '@bufbuild/protobuf';
-import { timestampFromMs } from '@bufbuild/protobuf/wkt';
+import { timestampFromMs, timestampMs } from '@bufbuild/protobuf/wkt';
 import { StoreOperationState, StoreSchemaDeadLetterReason } from '@store/contract';
 import {
   DeadLetterRecordSchema,
@@ -64,6 +64,9 @@ export function deadLetterRecordToProto(row: DeadLetterRecordRow): DeadLetterRec
     replaySequence: row.replaySequence === null ? undefined : BigInt(row.replaySequence),
     replayedValueJson: row.replayedValueJson ?? undefined,
     replayErrors: row.replayErrors,
+    discardedBy: row.discardedBy ?? undefined,
+    discardedAt: row.discardedAt === null ? undefined : timestampFromMs(row.discardedAt),
+    discardNote: row.discardNote ?? undefined,
   });
 }
 
@@ -84,6 +87,7 @@ export function filterFromProto(filter: WireFilter | undefined): DeadLetterFilte
       }
       return Number(id);
     }),
+    before: filter?.deadLetteredBefore && timestampMs(filter.deadLetteredBefore),
   };
 }
 

@@ -10,6 +10,7 @@ import type { OperationView } from '../operation-mapping.js';
 import type { OperationsFacade } from '../operations-facade.js';
 import { policyToProto } from '../schema-mapping.js';
 import { addGuardedApi, type StoreApiHost, type StoreApiSetup } from '../store-api-host.js';
+import { deadLetterDiscardHandlers } from './dead-letter-discard-handlers.js';
 import { SCHEMA_INSIGHT_SERVICE } from './schema-insight-access.js';
 import {
   deadLetterRecordToProto,
@@ -88,6 +89,7 @@ export function registerSchemaInsightService(
         pageToken: request.pageToken,
         filter: filterFromProto(request.filter),
         includeReplayed: request.includeReplayed,
+        includeDiscarded: request.includeDiscarded,
       });
       return {
         deadLetters: page.deadLetters.map(deadLetterRecordToProto),
@@ -128,6 +130,7 @@ export function registerSchemaInsightService(
       const { tenant } = callScopeOf(context);
       return statusOf(tenant, await operations.cancel(tenant, request.operationId, KINDS));
     },
+    ...deadLetterDiscardHandlers(insight),
   });
 }
 

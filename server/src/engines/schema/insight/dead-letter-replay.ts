@@ -68,6 +68,11 @@ export class DeadLetterReplayer {
         `dead letter ${deadLetterId} was already replayed by ${letter.replayedBy ?? 'someone'}`,
       );
     }
+    if (letter.discardedAt !== null) {
+      throw failedPrecondition(
+        `dead letter ${deadLetterId} was discarded by ${letter.discardedBy ?? 'someone'}`,
+      );
+    }
     const value = this.parse(valueJson ?? letter.valueJson);
     await this.replay(target, letter, value);
     const now = await getDeadLetterRecord(this.engine.storage, target, deadLetterId);
@@ -166,7 +171,9 @@ export class DeadLetterReplayer {
       );
     }
     if (outcome.status === 'not_pending') {
-      throw failedPrecondition(`dead letter ${letter.id} was replayed by another call`);
+      throw failedPrecondition(
+        `dead letter ${letter.id} was replayed or discarded by another call`,
+      );
     }
     return { ...itemOf(letter), outcome: 'WRITTEN', sequence: outcome.sequence };
   }

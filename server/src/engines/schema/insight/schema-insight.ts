@@ -10,6 +10,7 @@ import { compileSchema, type KeywordViolation } from '../core/index.js';
 import type { StoredPolicy } from '../records.js';
 import { checkTree, type SchemaEngine } from '../schema-engine.js';
 import { controlOf, type StartContext } from '../schema-tracked.js';
+import { DeadLetterDiscarder, type DiscardSelection } from './dead-letter-discard.js';
 import {
   DeadLetterReplayer,
   checkId,
@@ -40,6 +41,8 @@ export interface DeadLetterFilter {
   keyPrefix?: string | undefined;
   reasons?: readonly string[] | undefined;
   ids?: readonly number[] | undefined;
+  /** Only letters dead-lettered strictly before this time (epoch ms). */
+  before?: number | undefined;
 }
 
 interface DryRunRequest {
@@ -68,6 +71,7 @@ export interface ValueCheck {
  */
 export class SchemaInsight {
   readonly replayer: DeadLetterReplayer;
+  private readonly discarder: DeadLetterDiscarder;
 
   constructor(
     private readonly engine: SchemaEngine,
@@ -75,6 +79,7 @@ export class SchemaInsight {
     options: { maxValueBytes?: number | undefined } = {},
   ) {
     this.replayer = new DeadLetterReplayer(engine, options.maxValueBytes);
+    this.discarder = new DeadLetterDiscarder(engine);
   }
 
   /**
@@ -195,6 +200,7 @@ export class SchemaInsight {
       pageToken: string;
       filter: DeadLetterFilter;
       includeReplayed: boolean;
+      includeDiscarded?: boolean | undefined;
     },
   ): Promise<{ deadLetters: DeadLetterRecordRow[]; nextPageToken: string }> {
     checkTree(tenant, treeName);
@@ -203,7 +209,11 @@ export class SchemaInsight {
     const rows = await listDeadLetterRecords(
       this.engine.storage,
       { tenant, treeName },
-      { ...checkFilter(request.filter), includeReplayed: request.includeReplayed },
+      {
+        ...checkFilter(request.filter),
+        includeReplayed: request.includeReplayed,
+        includeDiscarded: request.includeDiscarded,
+      },
       { afterId, limit: pageSize + 1 },
     );
     const page = rows.slice(0, pageSize);
@@ -212,6 +222,29 @@ export class SchemaInsight {
       deadLetters: page,
       nextPageToken: rows.length > pageSize && last ? String(last.id) : '',
     };
+  }
+
+  /** How many pending letters of the tree a discard of this selection would take. */
+  countPendingDeadLetters(
+    tenant: string,
+    treeName: string,
+    selection: DiscardSelection,
+  ): Promise<number> {
+    return this.discarder.count(tenant, treeName, checkSelection(selection));
+  }
+
+  /** Discards the pending letters the selection takes when they are still `expectedCount`. */
+  discardDeadLetters(
+    target: { tenant: string; treeName: string; discardedBy: string },
+    selection: DiscardSelection,
+    confirmed: { expectedCount: number; note?: string | undefined },
+  ): Promise<number> {
+    return this.discarder.discard(target, checkSelection(selection), confirmed);
+  }
+
+  /** Deletes letters discarded before `before`; the audit retention sweep calls it. */
+  purgeDiscardedDeadLetters(before: number): Promise<number> {
+    return this.discarder.purgeDiscarded(before);
   }
 
   private submit(start: StartContext, kind: string, treeName: string, request: object) {
@@ -237,7 +270,17 @@ function checkFilter(filter: DeadLetterFilter): DeadLetterFilter {
   ids.forEach((id, index) => checkId(id, `filter.dead_letter_ids[${index}]`));
   if (ids.length > 1000) throw invalidArgument('filter.dead_letter_ids', 'at most 1000 ids');
   const keyPrefix = validateKeyPrefix(filter.keyPrefix, 'filter.key_prefix');
-  return { keyPrefix, reasons: [...reasons], ids: [...ids] };
+  const { before } = filter;
+  if (before !== undefined && (!Number.isSafeInteger(before) || before <= 0)) {
+    throw invalidArgument('filter.dead_lettered_before', 'must be a time after 1970');
+  }
+  return { keyPrefix, reasons: [...reasons], ids: [...ids], before };
+}
+
+function checkSelection(selection: DiscardSelection): DiscardSelection {
+  return selection.kind === 'filter'
+    ? { ...selection, filter: checkFilter(selection.filter) }
+    : selection;
 }
 
 function decodeIdToken(token: string): number | undefined {
