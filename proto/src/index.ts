@@ -14,6 +14,12 @@ export {
   type HealthMonitoringConfig,
 } from './clients/backup-client.js';
 export { createSchemaClient, type SchemaClient } from './clients/schema-client.js';
+export {
+  IMPORT_LINE_SHAPE_NAMES,
+  readImportLine,
+  type ImportLine,
+  type ImportLineShape,
+} from './import-lines.js';
 
 export * from '../gen/store/api/v1/api_operations_pb.js';
 export * from '../gen/store/api/v1/operation_enums_pb.js';

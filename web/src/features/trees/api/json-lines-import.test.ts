@@ -30,10 +30,14 @@ function fakeServer(options: { refuseKey?: string; deadLetterKey?: string } = {}
   return { putEntries, calls, maxInFlight: () => maxInFlight };
 }
 
-async function run(text: string, server = fakeServer(), signal = new AbortController().signal) {
+async function run(
+  text: string | Blob,
+  server = fakeServer(),
+  signal = new AbortController().signal,
+) {
   const progress: number[] = [];
   const report = await importJsonLines({
-    file: new Blob([text]),
+    file: typeof text === 'string' ? new Blob([text]) : text,
     putEntries: server.putEntries,
     signal,
     onProgress: (p) => progress.push(p.bytesDone),
@@ -53,6 +57,19 @@ describe('parseImportLine', () => {
     expect(parseImportLine('{"key":7,"value":1}', 5)).toMatchObject({ reason: /"key"/ });
     expect(parseImportLine('{"key":"a"}', 6)).toMatchObject({ reason: /"value" is missing/ });
     expect(parseImportLine('{"key":"a","value":null}', 7)).toMatchObject({ valueJson: 'null' });
+  });
+
+  it('takes export-artifact lines too, and reads a tombstone as one to skip', () => {
+    const artifact = '{"key":"a","valueJson":"{\\"x\\":1}","sequence":4,"schemaVersion":0}';
+    expect(parseImportLine(artifact, 1)).toEqual({
+      line: 1,
+      key: 'a',
+      valueJson: '{"x":1}',
+      shape: 'artifact',
+      bytes: 8,
+    });
+    const tombstone = '{"key":"gone","valueJson":null,"sequence":5,"schemaVersion":0}';
+    expect(parseImportLine(tombstone, 2)).toEqual({ line: 2, tombstone: 'gone' });
   });
 });
 
@@ -104,5 +121,49 @@ describe('importJsonLines', () => {
     const { report } = await run(line('a', 1), fakeServer(), abort.signal);
     expect(report).toMatchObject({ cancelled: true, written: 0 });
     expect(report.error).toBeUndefined();
+  });
+
+  it('reads an exported artifact (gzip, several members) and says which shape it read', async () => {
+    const record = (key: string, value: unknown) =>
+      `${JSON.stringify({ key, valueJson: value === null ? null : JSON.stringify(value), sequence: 1, schemaVersion: 0 })}\n`;
+    const members = [
+      record('a', { n: 1 }) + record('b', [1, 2]),
+      record('gone', null) + record('c', 'three'),
+    ];
+    const gzip = await Promise.all(
+      members.map(async (text) => {
+        const stream = new Blob([text]).stream().pipeThrough(new CompressionStream('gzip'));
+        return new Uint8Array(await new Response(stream).arrayBuffer());
+      }),
+    );
+    const sent: { key: string; valueJson: string }[] = [];
+    const server = fakeServer();
+    const { report, progress } = await run(new Blob(gzip), {
+      ...server,
+      putEntries: async (entries, signal) => {
+        sent.push(...entries);
+        return server.putEntries(entries, signal);
+      },
+    });
+    expect(sent).toEqual([
+      { key: 'a', valueJson: '{"n":1}' },
+      { key: 'b', valueJson: '[1,2]' },
+      { key: 'c', valueJson: '"three"' },
+    ]);
+    expect(report).toMatchObject({
+      written: 3,
+      refused: 0,
+      tombstonesSkipped: 1,
+      shapes: { import: 0, artifact: 4 },
+      gzip: true,
+    });
+    expect(progress.at(-1)).toBe(report.totalBytes);
+    expect(progress.every((p) => p <= report.totalBytes)).toBe(true);
+  });
+
+  it('counts each shape when a file mixes them', async () => {
+    const text = `${line('a', 1)}\n{"key":"b","valueJson":"2","sequence":1,"schemaVersion":0}\n`;
+    const { report } = await run(text);
+    expect(report).toMatchObject({ written: 2, gzip: false, shapes: { import: 1, artifact: 1 } });
   });
 });

@@ -1,4 +1,6 @@
 import { Code, ConnectError } from '@connectrpc/connect';
+import type { ImportLineShape } from '@store/contract';
+import { gunzipMembers, isGzip } from './gzip-members';
 import { parseImportLine, readLines, type ParsedEntry, type RefusedLine } from './json-lines';
 
 /** Most entries per PutEntries call (the server's limit). */
@@ -42,6 +44,12 @@ export interface DeadLetteredLine {
 }
 
 export interface ImportReport extends ImportProgress {
+  /** Lines read in each shape (entries and tombstones), for "read 300 lines in the … shape". */
+  shapes: Record<ImportLineShape, number>;
+  /** Export-artifact tombstones (deletions) skipped: an import only writes. */
+  tombstonesSkipped: number;
+  /** The file was gzip (an exported artifact as downloaded) and was read decompressed. */
+  gzip: boolean;
   deadLetteredLines: DeadLetteredLine[];
   refusedLines: RefusedLine[];
   /** Stopped by the user: entries sent but not yet answered may or may not be written. */
@@ -58,7 +66,8 @@ export interface ImportOptions {
 }
 
 /**
- * Imports a JSON Lines file: reads it as a stream (never whole in memory), parses line by line,
+ * Imports a JSON Lines file, plain or gzip: reads it as a stream (never whole in memory), parses
+ * line by line in either line shape (the import's own or an export artifact's),
  * and sends PutEntries batches (≤ 1 000 entries, ≤ 1 MiB) with at most MAX_IN_FLIGHT calls at
  * once. Lines that are not entries are refused here with their line numbers; an entry the server
  * refuses (InvalidArgument or ResourceExhausted naming `entries[i]`) is refused alone and the
@@ -67,7 +76,14 @@ export interface ImportOptions {
  */
 export async function importJsonLines(options: ImportOptions): Promise<ImportReport> {
   const { file, putEntries, signal, onProgress } = options;
+  const gzip = await isGzip(file);
+  const source = gzip
+    ? gunzipMembers(file.stream())
+    : { stream: file.stream(), fileBytesPerByte: () => 1 };
   const report: ImportReport = {
+    shapes: { import: 0, artifact: 0 },
+    tombstonesSkipped: 0,
+    gzip,
     bytesDone: 0,
     totalBytes: file.size,
     linesRead: 0,
@@ -80,7 +96,8 @@ export async function importJsonLines(options: ImportOptions): Promise<ImportRep
   };
   const progress = () =>
     onProgress({
-      bytesDone: report.bytesDone,
+      // Lines of a gzip file are counted in file bytes by the compression ratio: an estimate.
+      bytesDone: Math.min(report.bytesDone, report.totalBytes),
       totalBytes: report.totalBytes,
       linesRead: report.linesRead,
       written: report.written,
@@ -126,15 +143,21 @@ export async function importJsonLines(options: ImportOptions): Promise<ImportRep
   let batchBytes = 0;
   let batchLineBytes = 0;
   try {
-    for await (const { text, line, bytes } of readLines(file.stream())) {
+    for await (const { text, line, bytes: lineBytes } of readLines(source.stream)) {
       if (signal.aborted || failure) break;
       report.linesRead = line;
+      const bytes = Math.round(lineBytes * source.fileBytesPerByte());
       const parsed = parseImportLine(text, line);
       if (parsed === null || !('key' in parsed)) {
-        if (parsed) refuse(parsed);
+        if (parsed && 'reason' in parsed) refuse(parsed);
+        if (parsed && 'tombstone' in parsed) {
+          report.shapes.artifact += 1;
+          report.tombstonesSkipped += 1;
+        }
         report.bytesDone += bytes;
         continue;
       }
+      report.shapes[parsed.shape] += 1;
       if (batch.length > 0 && batchBytes + parsed.bytes > MAX_BATCH_BYTES) {
         await flush();
       }

@@ -1,6 +1,10 @@
+import { readImportLine, type ImportLineShape } from '@store/contract';
+
 /**
- * The JSON Lines import format: one JSON object per line, `{"key": "<entry key>", "value": <any
- * JSON>}`. Blank lines are skipped; a line ending may be \n or \r\n; the file is UTF-8.
+ * The JSON Lines import: one JSON object per line, in either shape `readImportLine` reads — the
+ * import's own `{"key": "<entry key>", "value": <any JSON>}` or an export artifact's
+ * `{"key", "valueJson", "sequence", "schemaVersion"}`. Blank lines are skipped; a line ending may
+ * be \n or \r\n; the file is UTF-8 (or gzip of it, see gzip-members.ts).
  */
 
 /** A line that parsed into an entry to put. */
@@ -8,6 +12,8 @@ export interface ParsedEntry {
   line: number;
   key: string;
   valueJson: string;
+  /** Which of the two line shapes it was written in. */
+  shape: ImportLineShape;
   /** UTF-8 bytes of the entry as sent (key + value), for batch sizing. */
   bytes: number;
 }
@@ -18,29 +24,33 @@ export interface RefusedLine {
   reason: string;
 }
 
-/** Parses one line of the import file: an entry, a refusal, or null for a blank line. */
-export function parseImportLine(text: string, line: number): ParsedEntry | RefusedLine | null {
-  if (text.trim() === '') return null;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    return { line, reason: `not JSON: ${(error as Error).message}` };
+/** An export artifact's tombstone (a deletion): an import only writes, so it is skipped. */
+export interface SkippedTombstone {
+  line: number;
+  tombstone: string;
+}
+
+/** Parses one line of the import file: an entry, a refusal, a tombstone, or null (blank). */
+export function parseImportLine(
+  text: string,
+  line: number,
+): ParsedEntry | RefusedLine | SkippedTombstone | null {
+  const read = readImportLine(text);
+  if (read === null) return null;
+  switch (read.kind) {
+    case 'refused':
+      return { line, reason: read.reason };
+    case 'tombstone':
+      return { line, tombstone: read.key };
+    case 'entry':
+      return {
+        line,
+        key: read.key,
+        valueJson: read.valueJson,
+        shape: read.shape,
+        bytes: utf8Length(read.key) + utf8Length(read.valueJson),
+      };
   }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    return { line, reason: 'not an object {"key": …, "value": …}' };
-  }
-  const { key, value } = parsed as { key?: unknown; value?: unknown };
-  if (typeof key !== 'string' || key === '')
-    return { line, reason: '"key" must be a non-empty string' };
-  if (value === undefined) return { line, reason: '"value" is missing' };
-  const valueJson = JSON.stringify(value);
-  return {
-    line,
-    key,
-    valueJson,
-    bytes: utf8Length(key) + utf8Length(valueJson),
-  };
 }
 
 /** UTF-8 length of a string, without encoding it. */

@@ -52,7 +52,7 @@ describe('import entries dialog', () => {
     fireEvent.change(within(dialog).getByLabelText('Tree'), { target: { value: 'bad/name' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Start import' }));
     expect(within(dialog).getByText(/Tree names are 1–128 letters/)).toBeTruthy();
-    expect(within(dialog).getByText('Choose a .jsonl file')).toBeTruthy();
+    expect(within(dialog).getByText('Choose a .jsonl file or an exported artifact')).toBeTruthy();
     expect(calls).toHaveLength(0);
   });
 

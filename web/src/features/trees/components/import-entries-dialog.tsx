@@ -12,7 +12,8 @@ const TREE_NAME = /^[A-Za-z0-9._-]{1,128}$/;
 
 /**
  * Import a JSON Lines file into a tree (created by its first entry): one
- * `{"key": "…", "value": …}` object per line, streamed from the file in PutEntries batches with
+ * `{"key": "…", "value": …}` object per line, or an exported backup artifact as downloaded
+ * (gzip, `{"key", "valueJson", …}` lines), streamed from the file in PutEntries batches with
  * a progress bar by bytes, cancellable, and a report of every line that was not written.
  */
 export function ImportEntriesDialog({ onClose }: { onClose: () => void }) {
@@ -31,7 +32,7 @@ export function ImportEntriesDialog({ onClose }: { onClose: () => void }) {
       : TREE_NAME.test(treeId) && treeId !== '.' && treeId !== '..'
         ? null
         : 'Tree names are 1–128 letters, digits, dots, dashes and underscores';
-  const fileError = file ? null : 'Choose a .jsonl file';
+  const fileError = file ? null : 'Choose a .jsonl file or an exported artifact';
 
   const submit = (event: SubmitEvent) => {
     event.preventDefault();
@@ -66,9 +67,10 @@ export function ImportEntriesDialog({ onClose }: { onClose: () => void }) {
     >
       <form id={formId} className="stack" onSubmit={submit} noValidate>
         <p className="muted">
-          One JSON object per line, <span className="mono">{'{"key": "…", "value": …}'}</span>, into
-          tenant <strong>{tenant}</strong>. Existing keys are replaced; the tree&apos;s schema
-          policy applies to every entry.
+          One JSON object per line, <span className="mono">{'{"key": "…", "value": …}'}</span>, or
+          an exported backup artifact as downloaded (gzip is read as it is), into tenant{' '}
+          <strong>{tenant}</strong>. Existing keys are replaced; the tree&apos;s schema policy
+          applies to every entry.
         </p>
         <Field label="Tree" error={touched ? treeError : null}>
           {(control) => (
@@ -88,7 +90,7 @@ export function ImportEntriesDialog({ onClose }: { onClose: () => void }) {
             <input
               {...control}
               type="file"
-              accept=".jsonl,.ndjson,.json,.txt,application/x-ndjson,application/jsonl"
+              accept=".jsonl,.ndjson,.json,.txt,.gz,application/x-ndjson,application/jsonl,application/gzip"
               disabled={running}
               onChange={(event) => {
                 setFile(event.target.files?.[0] ?? null);

@@ -2,6 +2,7 @@ import { Link } from 'react-router';
 import { describeError } from '../../../lib/errors';
 import { formatBytes, formatCount } from '../../../lib/format';
 import { paths } from '../../../lib/paths';
+import { describeShapesRead } from '../api/import-shapes';
 import type { ImportReport } from '../api/json-lines-import';
 
 /** The end of an import: what was written, dead-lettered and refused, line by line. */
@@ -11,6 +12,7 @@ export function ImportReportView({ treeId, report }: { treeId: string; report: I
     : report.cancelled
       ? 'Import cancelled'
       : 'Import finished';
+  const shapesRead = describeShapesRead(report);
   return (
     <section className="stack" aria-label="Import report" data-testid="import-report">
       <p className="panel__title">{outcome}</p>
@@ -19,6 +21,7 @@ export function ImportReportView({ treeId, report }: { treeId: string; report: I
           {describeError(report.error)}
         </p>
       )}
+      {shapesRead && <p data-testid="import-shapes">{shapesRead}</p>}
       <ul className="import-report__counts">
         <li>
           <strong data-testid="import-written">{formatCount(report.written)}</strong> written to{' '}
@@ -31,6 +34,12 @@ export function ImportReportView({ treeId, report }: { treeId: string; report: I
         <li>
           <strong data-testid="import-refused">{formatCount(report.refused)}</strong> lines refused
         </li>
+        {report.tombstonesSkipped > 0 && (
+          <li>
+            <strong data-testid="import-tombstones">{formatCount(report.tombstonesSkipped)}</strong>{' '}
+            deletions (export-artifact tombstones) skipped: an import only writes entries
+          </li>
+        )}
         <li className="muted">
           {formatCount(report.linesRead)} lines, {formatBytes(report.bytesDone)} of{' '}
           {formatBytes(report.totalBytes)} done
