@@ -2,6 +2,7 @@ import { Code, createClient } from '@connectrpc/connect';
 import {
   StoreSchemaApiOperation as Op,
   StoreSchemaDeadLetterReason,
+  StoreOperationState,
   StoreSchemaMode,
   TreeDataService,
 } from '@store/contract';
@@ -67,7 +68,11 @@ describe.each(DIALECTS)('SchemaControlService on %s', (dialect) => {
   });
 
   it('answers absent and FailedPrecondition where the tree state forbids a call', async () => {
-    expect(await h.schema.getRemediationStatus('fresh', h.admin)).toBeNull();
+    // Never remediated: the empty report (spec 001: the report is required).
+    expect(await h.schema.getRemediationStatus('fresh', h.admin)).toMatchObject({
+      treeId: 'fresh',
+      state: StoreOperationState.UNSPECIFIED,
+    });
     expect(await h.schema.getVersionConfig('fresh', h.admin)).toBeNull();
     await h.schema.setVersionConfig('fresh', { currentVersion: 2, targetVersion: 2 }, h.admin);
     expect(await codeOf(h.schema.advanceTargetVersion('fresh', 1, h.admin))).toBe(

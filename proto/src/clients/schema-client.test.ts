@@ -172,11 +172,32 @@ describe('schema client results (spec 001, Endpoints)', () => {
 
   it('returns the resulting config, remediation status and reports', async () => {
     const { client } = fixture();
-    expect((await client.advanceTargetVersion('orders', 5))?.targetVersion).toBe(5);
-    expect((await client.getRemediationStatus('orders'))?.scanned).toBe(3n);
-    expect(await client.getRemediationStatus('other')).toBeNull();
+    expect((await client.advanceTargetVersion('orders', 5)).targetVersion).toBe(5);
+    expect((await client.getRemediationStatus('orders')).scanned).toBe(3n);
     // eslint-disable-next-line @typescript-eslint/no-deprecated -- exercising the deprecated surface
     expect((await client.scanCompliance('orders'))?.compliant).toBe(2n);
+  });
+
+  it('getRemediationStatus of a tree never remediated is an empty report, never null (spec 001: Report is required)', async () => {
+    const { client } = fixture();
+    const empty = await client.getRemediationStatus('other');
+    expect(empty).not.toBeNull();
+    expect(empty.treeId).toBe('other');
+    expect(empty.state).toBe(StoreOperationState.UNSPECIFIED);
+    expect([empty.scanned, empty.transformed, empty.startedAt]).toEqual([0n, 0n, undefined]);
+  });
+
+  it('a null version config or transform is its default, sent without a TypeError (spec 001: value types)', async () => {
+    /* eslint-disable @typescript-eslint/no-deprecated -- the deprecated remediate takes one too */
+    const { client, calls } = fixture();
+    await client.setVersionConfig('orders', null as never);
+    await client.startRemediation('orders', undefined as never, policy);
+    await client.remediate('orders', null as never, policy).catch(() => undefined);
+    /* eslint-enable @typescript-eslint/no-deprecated */
+    const sent = calls.map((c) => c.message as { config?: unknown; transform?: unknown });
+    expect(sent[0]?.config).toMatchObject({ currentVersion: 0, targetVersion: 0, migrations: [] });
+    expect(sent[1]?.transform).toMatchObject({ ops: [] });
+    expect(sent[2]?.transform).toMatchObject({ ops: [] });
   });
 
   it('a server error reaches the caller unchanged, sent once', async () => {

@@ -1,4 +1,4 @@
-import type { MessageInitShape } from '@bufbuild/protobuf';
+import { create, type MessageInitShape } from '@bufbuild/protobuf';
 import { createClient, type CallOptions, type Transport } from '@connectrpc/connect';
 import type {
   StoreOperationHandle,
@@ -6,16 +6,17 @@ import type {
   StoreOperationPage,
   StoreOperationStatus,
 } from '../../gen/store/api/v1/operations_pb.js';
-import type {
-  StoreSchemaCapabilities,
-  StoreSchemaComplianceReport,
-  StoreSchemaDeadLetterEntry,
-  StoreSchemaPolicy,
-  StoreSchemaPolicySchema,
-  StoreSchemaRemediationReport,
-  StoreSchemaVersionConfig,
+import {
+  StoreSchemaRemediationReportSchema,
   StoreSchemaVersionConfigSchema,
-  StoreValueTransformSchema,
+  type StoreSchemaCapabilities,
+  type StoreSchemaComplianceReport,
+  type StoreSchemaDeadLetterEntry,
+  type StoreSchemaPolicy,
+  type StoreSchemaPolicySchema,
+  type StoreSchemaRemediationReport,
+  type StoreSchemaVersionConfig,
+  type StoreValueTransformSchema,
 } from '../../gen/store/api/v1/schema_records_pb.js';
 import type { AuthSchemeDescriptor } from '../../gen/store/schema/v1/schema_messages_pb.js';
 import { SchemaControlService } from '../../gen/store/schema/v1/schema_service_pb.js';
@@ -70,15 +71,17 @@ export function createSchemaClient(transport: Transport) {
       return (await rpc.countDeadLetters({ treeId }, options)).count;
     },
 
-    /** Replaces the tree's version config. */
+    /**
+     * Replaces the tree's version config. Spec 001: a version config is a value type, never
+     * null; a null or undefined one is sent as the default config (version 0, no migrations).
+     */
     async setVersionConfig(
       treeId: string,
       config: VersionConfigInit,
       options?: CallOptions,
     ): Promise<void> {
       requireId(treeId, 'treeId');
-      requirePresent(config, 'config');
-      await rpc.setVersionConfig({ treeId, config }, options);
+      await rpc.setVersionConfig({ treeId, config: config ?? {} }, options);
     },
 
     /** The tree's version config, or null when none is stored. */
@@ -91,15 +94,16 @@ export function createSchemaClient(transport: Transport) {
       return response.found ? (response.config ?? null) : null;
     },
 
-    /** Raises the target version; returns the resulting config. */
+    /** Raises the target version; returns the resulting config (a value type: never null). */
     async advanceTargetVersion(
       treeId: string,
       newTargetVersion: number,
       options?: CallOptions,
-    ): Promise<StoreSchemaVersionConfig | null> {
+    ): Promise<StoreSchemaVersionConfig> {
       requireId(treeId, 'treeId');
       requireUint32(newTargetVersion, 'newTargetVersion');
-      return (await rpc.advanceTargetVersion({ treeId, newTargetVersion }, options)).config ?? null;
+      const response = await rpc.advanceTargetVersion({ treeId, newTargetVersion }, options);
+      return response.config ?? create(StoreSchemaVersionConfigSchema);
     },
 
     /** @deprecated STORE0002: use startAdvanceAndMigrate. */
@@ -138,19 +142,25 @@ export function createSchemaClient(transport: Transport) {
       options?: CallOptions,
     ): Promise<StoreSchemaRemediationReport | null> {
       requireId(treeId, 'treeId');
-      requirePresent(transform, 'transform');
       requirePresent(targetPolicy, 'targetPolicy');
+      // A value type (spec 001): a null transform is the empty one.
+      const request = { treeId, transform: transform ?? {}, targetPolicy };
       // eslint-disable-next-line @typescript-eslint/no-deprecated -- the deprecated RPC itself
-      return (await rpc.remediate({ treeId, transform, targetPolicy }, options)).report ?? null;
+      return (await rpc.remediate(request, options)).report ?? null;
     },
 
-    /** The latest remediation or migration report, or null when the tree has none. */
+    /**
+     * The latest remediation or migration report. Spec 001 makes the report required: a tree
+     * never remediated or migrated has an empty one (state UNSPECIFIED, counts 0), never null.
+     */
     async getRemediationStatus(
       treeId: string,
       options?: CallOptions,
-    ): Promise<StoreSchemaRemediationReport | null> {
+    ): Promise<StoreSchemaRemediationReport> {
       requireId(treeId, 'treeId');
-      return (await rpc.getRemediationStatus({ treeId }, options)).report ?? null;
+      const response = await rpc.getRemediationStatus({ treeId }, options);
+      // A server of an earlier release left the report unset for such a tree.
+      return response.report ?? create(StoreSchemaRemediationReportSchema, { treeId });
     },
 
     /** @deprecated STORE0002: use startComplianceScan. */
@@ -208,9 +218,10 @@ export function createSchemaClient(transport: Transport) {
       options?: CallOptions,
     ): Promise<StoreOperationHandle> {
       requireId(treeId, 'treeId');
-      requirePresent(transform, 'transform');
       requirePresent(targetPolicy, 'targetPolicy');
-      return rpc.startRemediation({ treeId, transform, targetPolicy, operationId }, options);
+      // A value type (spec 001): a null transform is the empty one.
+      const request = { treeId, transform: transform ?? {}, targetPolicy, operationId };
+      return rpc.startRemediation(request, options);
     },
 
     /** Starts a tracked migration of the tree to its target version. */

@@ -55,12 +55,13 @@ export function policyToProto(policy: StoredPolicy): StoreSchemaPolicy {
   });
 }
 
-/** The engine's transform from the wire (absent optional fields stay absent). */
-export function transformFromProto(
-  transform: StoreValueTransform | undefined,
-  field: string,
-): ValueTransform {
-  if (!transform) throw invalidArgument(field, 'a transform is required');
+/**
+ * The engine's transform from the wire (absent optional fields stay absent). Spec 001: the value
+ * transform is a value type and cannot be null, so an absent one is its default, the empty
+ * transform (no operations: a value passes through unchanged).
+ */
+export function transformFromProto(transform: StoreValueTransform | undefined): ValueTransform {
+  if (!transform) return { ops: [] };
   return {
     ops: transform.ops.map((op) => ({
       op: op.op,
@@ -75,22 +76,29 @@ function transformToProto(transform: ValueTransform | undefined) {
   return { ops: (transform?.ops ?? []).map((op) => ({ ...op })) };
 }
 
-/** The engine's version config from the wire. */
+/** The default version config: version 0, target 0, no migrations (what an absent one means). */
+export const DEFAULT_VERSION_CONFIG: VersionConfig = {
+  currentVersion: 0,
+  targetVersion: 0,
+  migrations: [],
+};
+
+/**
+ * The engine's version config from the wire. Spec 001: the version config is a value type and
+ * cannot be null, so an absent one is DEFAULT_VERSION_CONFIG, and a step without a transform has
+ * the default empty transform (it only bumps the version).
+ */
 export function versionConfigFromProto(
   config: StoreSchemaVersionConfig | undefined,
-  field: string,
 ): VersionConfig {
-  if (!config) throw invalidArgument(field, 'a version config is required');
+  if (!config) return DEFAULT_VERSION_CONFIG;
   return {
     currentVersion: config.currentVersion,
     targetVersion: config.targetVersion,
     migrations: config.migrations.map((step) => ({
       fromVersion: step.fromVersion,
       toVersion: step.toVersion,
-      // A step without a transform only bumps the version (core's rule).
-      ...(step.transform !== undefined && {
-        transform: transformFromProto(step.transform, 'transform'),
-      }),
+      transform: transformFromProto(step.transform),
     })),
   };
 }
@@ -119,6 +127,15 @@ export function deadLetterToProto(letter: DeadLetter): StoreSchemaDeadLetterEntr
     schemaVersion: letter.schemaVersion,
     deadLetteredAt: timestampFromMs(letter.deadLetteredAt),
   });
+}
+
+/**
+ * The report GetRemediationStatus answers for a tree never remediated or migrated: spec 001's
+ * SchemaRemediationReportResponse.Report is required, so it is an empty report (state
+ * UNSPECIFIED, counts 0, no times) naming the tree, never an absent one.
+ */
+export function emptyRemediationReport(treeId: string): StoreSchemaRemediationReport {
+  return create(StoreSchemaRemediationReportSchema, { treeId });
 }
 
 /** A remediation or migration report on the wire. */

@@ -14,7 +14,9 @@ import { permittedOperationsOf } from './auth/permitted-operations.js';
 import { callScopeOf } from './call-scope.js';
 import {
   complianceReportToProto,
+  DEFAULT_VERSION_CONFIG,
   deadLetterToProto,
+  emptyRemediationReport,
   policyFromProto,
   policyToProto,
   remediationReportToProto,
@@ -31,7 +33,7 @@ export function remediationInputOf(request: {
   targetPolicy?: Parameters<typeof policyFromProto>[0];
 }): RemediationInput {
   return {
-    transform: transformFromProto(request.transform, 'transform'),
+    transform: transformFromProto(request.transform),
     targetPolicy: policyFromProto(request.targetPolicy, 'target_policy'),
   };
 }
@@ -79,14 +81,18 @@ export function schemaTreeHandlers(engine: SchemaEngine): Impl {
     },
     async setVersionConfig(request, context) {
       const { tenant } = scopeOf(context);
-      const config = versionConfigFromProto(request.config, 'config');
+      const config = versionConfigFromProto(request.config);
       await engine.setVersionConfig(tenant, request.treeId, config);
       return {};
     },
     async getVersionConfig(request, context) {
       const { tenant } = scopeOf(context);
       const config = await engine.getVersionConfig(tenant, request.treeId);
-      return config ? { found: true, config: versionConfigToProto(config) } : { found: false };
+      // Spec 001: Config is a value type, never null: the default one when nothing is stored.
+      return {
+        found: config !== undefined,
+        config: versionConfigToProto(config ?? DEFAULT_VERSION_CONFIG),
+      };
     },
     async advanceTargetVersion(request, context) {
       const { tenant } = scopeOf(context);
@@ -136,7 +142,9 @@ export function schemaTreeHandlers(engine: SchemaEngine): Impl {
     async getRemediationStatus(request, context) {
       const { tenant } = scopeOf(context);
       const report = await engine.getRemediationStatus(tenant, request.treeId);
-      return report ? { report: remediationReportToProto(report) } : {};
+      return {
+        report: report ? remediationReportToProto(report) : emptyRemediationReport(request.treeId),
+      };
     },
     // eslint-disable-next-line @typescript-eslint/no-deprecated -- serving the deprecated RPC
     async scanCompliance(request, context) {

@@ -1,4 +1,4 @@
-import { StoreSchemaApiOperation } from '@store/contract';
+import { StoreOperationState, StoreSchemaApiOperation } from '@store/contract';
 import { useState } from 'react';
 import { ErrorBanner } from '../../../components/ui/error-banner';
 import { GuardedButton } from '../../../components/ui/guarded-button';
@@ -129,7 +129,8 @@ function RemediationStatus({ treeId }: { treeId: string }) {
       />
     );
   }
-  if (!query.data)
+  // A tree never remediated or migrated has the empty report (state UNSPECIFIED).
+  if (query.data.state === StoreOperationState.UNSPECIFIED)
     return <p className="muted">No remediation or migration has run on this tree.</p>;
   return (
     <div aria-label="Latest remediation or migration" role="group">

@@ -27,7 +27,7 @@ export function useGetRemediationStatusQuery(treeId: string) {
   });
 }
 
-function activePollInterval(report: StoreSchemaRemediationReport | null | undefined) {
+function activePollInterval(report: StoreSchemaRemediationReport | undefined) {
   return report && isActiveState(report.state) ? FAST_POLL_MS : false;
 }
 
