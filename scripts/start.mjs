@@ -14,10 +14,14 @@ buildIfStale();
 // that same signal to this script again: the server would see two SIGINTs and take the second as
 // "stop now, skip the graceful shutdown". Copies arriving together are one request; a signal a
 // second or more later is the user insisting, and is passed on.
+// A group of its own must not outlive this script, though: when a terminal or a CI job is killed
+// hard (SIGKILL of this script or of its whole group), no signal reaches the server. The IPC
+// channel is how the server knows: the kernel closes it when this script ends, however it ends,
+// and the server then stops gracefully (server/src/shutdown.ts).
 const server = spawn(
   process.execPath,
   ['--enable-source-maps', join(root, 'server/dist/main.js'), ...process.argv.slice(2)],
-  { cwd: root, stdio: ['ignore', 'inherit', 'inherit'], detached: true },
+  { cwd: root, stdio: ['ignore', 'inherit', 'inherit', 'ipc'], detached: true },
 );
 let lastForwarded = 0;
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
