@@ -11,7 +11,7 @@ import {
   useCancelInsightOperationMutation,
   useInsightOperationQuery,
 } from '../../lib/comparisons/use-backup-comparison';
-import { ComparisonCounts } from './comparison-counts';
+import { ComparisonCounts, type ChangeLabels } from './comparison-counts';
 import { DifferencesList } from './differences-list';
 
 export interface ComparisonViewProps {
@@ -20,13 +20,15 @@ export interface ComparisonViewProps {
   title: string;
   /** What "before" and "after" mean here, shown above the differences. */
   legend: ReactNode;
+  /** What added / changed / removed keys are called here (default: those words). */
+  changeLabels?: ChangeLabels;
 }
 
 /**
  * A preview's or diff's run: its progress (with cancel) while it runs, then the counts first and
  * the differences below them once it succeeded; a failure shows its gRPC code and message.
  */
-export function ComparisonView({ operationId, title, legend }: ComparisonViewProps) {
+export function ComparisonView({ operationId, title, legend, changeLabels }: ComparisonViewProps) {
   const operation = useInsightOperationQuery(operationId);
   const status = operation.data;
   const succeeded = status?.state === StoreOperationState.SUCCEEDED;
@@ -83,7 +85,7 @@ export function ComparisonView({ operationId, title, legend }: ComparisonViewPro
   if (!report) return <Spinner label={`Loading the ${title.toLowerCase()}…`} />;
   return (
     <div className="stack">
-      <ComparisonCounts counts={report.counts} label={`${title} counts`} />
+      <ComparisonCounts counts={report.counts} label={`${title} counts`} labels={changeLabels} />
       <p className="muted bk-small">
         {legend}
         {report.keyPrefix && (
@@ -93,7 +95,7 @@ export function ComparisonView({ operationId, title, legend }: ComparisonViewPro
           </>
         )}
       </p>
-      <DifferencesList operationId={operationId} />
+      <DifferencesList operationId={operationId} labels={changeLabels} />
     </div>
   );
 }

@@ -6,13 +6,16 @@ import { ErrorBanner } from '../ui/error-banner';
 import { JsonDiffView } from '../ui/json-diff-view';
 import { Spinner } from '../ui/spinner';
 import { useBackupDifferencesQuery } from '../../lib/comparisons/use-backup-comparison';
+import { DEFAULT_CHANGE_LABELS, type ChangeLabels } from './comparison-counts';
 
-const CHANGES: Record<BackupDifferenceChange, [string, BadgeTone]> = {
-  [BackupDifferenceChange.UNSPECIFIED]: ['Unknown', 'neutral'],
-  [BackupDifferenceChange.ADDED]: ['Added', 'success'],
-  [BackupDifferenceChange.CHANGED]: ['Changed', 'warning'],
-  [BackupDifferenceChange.REMOVED]: ['Removed', 'danger'],
-};
+function changesOf(labels: ChangeLabels): Record<BackupDifferenceChange, [string, BadgeTone]> {
+  return {
+    [BackupDifferenceChange.UNSPECIFIED]: ['Unknown', 'neutral'],
+    [BackupDifferenceChange.ADDED]: [labels.added, 'success'],
+    [BackupDifferenceChange.CHANGED]: [labels.changed, 'warning'],
+    [BackupDifferenceChange.REMOVED]: [labels.removed, 'danger'],
+  };
+}
 
 const FILTERS = [
   BackupDifferenceChange.ADDED,
@@ -24,7 +27,14 @@ const FILTERS = [
  * A comparison's differences one keyset page at a time, each key with its value before and after
  * as a JSON diff. The trail of page tokens stays in the component (it lives in a dialog).
  */
-export function DifferencesList({ operationId }: { operationId: string }) {
+export function DifferencesList({
+  operationId,
+  labels = DEFAULT_CHANGE_LABELS,
+}: {
+  operationId: string;
+  labels?: ChangeLabels;
+}) {
+  const CHANGES = changesOf(labels);
   const [tokens, setTokens] = useState<string[]>([]);
   const [only, setOnly] = useState<BackupDifferenceChange | undefined>(undefined);
   const pageToken = tokens.at(-1) ?? '';

@@ -11,6 +11,8 @@ export interface ConfirmDialogProps {
   cancelLabel?: string;
   tone?: 'primary' | 'danger';
   busy?: boolean;
+  /** The confirm button stays disabled until what it needs is there (an acknowledgment). */
+  confirmDisabled?: boolean;
   onConfirm: () => void;
   onCancel: () => void;
 }
@@ -23,6 +25,7 @@ export function ConfirmDialog({
   cancelLabel = 'Keep it',
   tone = 'primary',
   busy = false,
+  confirmDisabled = false,
   onConfirm,
   onCancel,
 }: ConfirmDialogProps) {
@@ -36,7 +39,7 @@ export function ConfirmDialog({
           <Button onClick={onCancel} disabled={busy} autoFocus>
             {cancelLabel}
           </Button>
-          <Button variant={tone} onClick={onConfirm} busy={busy}>
+          <Button variant={tone} onClick={onConfirm} busy={busy} disabled={confirmDisabled}>
             {confirmLabel}
           </Button>
         </>

@@ -4,6 +4,7 @@ import {
   type BackupDifferenceChange,
   type BackupDiffRequestSchema,
   type RestorePreviewRequestSchema,
+  type RevertPreviewRequestSchema,
 } from '@store/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { detailPollInterval } from '../polling';
@@ -16,6 +17,16 @@ export function useStartRestorePreviewMutation() {
   return useMutation({
     mutationFn: (request: MessageInitShape<typeof RestorePreviewRequestSchema>) =>
       api.backupInsight.startRestorePreview(request),
+    meta: { silent: true },
+  });
+}
+
+/** Starts a preview of reverting an in-place restore (viewer). */
+export function useStartRevertPreviewMutation() {
+  const api = useApi();
+  return useMutation({
+    mutationFn: (request: MessageInitShape<typeof RevertPreviewRequestSchema>) =>
+      api.backupInsight.startRevertPreview(request),
     meta: { silent: true },
   });
 }

@@ -19,10 +19,11 @@ export function familyOf(kind: StoreOperationKind): OperationFamily {
   return BACKUP_KINDS.has(kind) ? 'backup' : 'schema';
 }
 
-/** Previews and diffs: only BackupInsightService sees them, so the operations pages do not. */
+/** Restore and revert previews and diffs: only BackupInsightService sees them, so the operations pages do not. */
 const BACKUP_INSIGHT_KINDS: ReadonlySet<StoreOperationKind> = new Set([
   StoreOperationKind.RESTORE_PREVIEW,
   StoreOperationKind.BACKUP_DIFF,
+  StoreOperationKind.REVERT_PREVIEW,
 ]);
 
 /** Every named kind the operations pages list, for filters. */

@@ -6,12 +6,11 @@ import {
   type StoreRestoreResult,
 } from '@store/contract';
 import { useState } from 'react';
-import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
-import { ErrorBanner } from '../../../components/ui/error-banner';
 import { GuardedButton } from '../../../components/ui/guarded-button';
 import { useBackupCapabilities } from '../../../lib/capabilities/use-backup-capabilities';
 import { useActiveTenant } from '../../../lib/services';
 import { useRevertRestoreMutation } from '../hooks/use-revert-restore-mutation';
+import { RevertRestoreDialog } from './revert-restore-dialog';
 
 /** Whether a finished restore can be reverted: a SUCCEEDED in-place restore that replaced a tree. */
 export function isRevertible(
@@ -27,8 +26,9 @@ export function isRevertible(
 
 /**
  * Revert of a finished in-place restore (RevertRestore with the stored restore result), after a
- * confirmation naming the tenant and the tree. The server refuses a second revert, or one after
- * the tree changed; the refusal is shown here.
+ * confirmation that previews the revert and says what happens to the writes made since the
+ * restore (RevertRestoreDialog). The server refuses a second revert, or one after the tree was
+ * restored again; the refusal is shown in the confirmation.
  */
 export function RevertRestoreButton({
   operation,
@@ -43,9 +43,10 @@ export function RevertRestoreButton({
   const [confirming, setConfirming] = useState(false);
 
   if (!isRevertible(operation, restore)) return null;
-  const close = () => {
-    setConfirming(false);
+  const close = () => setConfirming(false);
+  const open = () => {
     revert.reset();
+    setConfirming(true);
   };
   return (
     <>
@@ -58,32 +59,15 @@ export function RevertRestoreButton({
         <GuardedButton
           variant="danger"
           {...caps.guard(StoreBackupApiOperation.REVERT_RESTORE)}
-          onClick={() => setConfirming(true)}
+          onClick={open}
         >
           Revert restore
         </GuardedButton>
       )}
-      <ConfirmDialog
-        open={confirming}
-        title="Revert this restore?"
-        confirmLabel="Revert restore"
-        cancelLabel="Keep the restored data"
-        tone="danger"
-        busy={revert.isPending}
-        onCancel={close}
-        onConfirm={() => revert.mutate(restore, { onSuccess: () => setConfirming(false) })}
-      >
-        <p>
-          Swap tree <strong>{restore.targetTreeId}</strong> in tenant <strong>{tenant}</strong> back
-          to the contents it had before restore{' '}
-          <strong className="mono">{restore.operationId}</strong> of backup{' '}
-          <span className="mono">{restore.backupId}</span>?
-        </p>
-        <p className="muted">
-          Writes made to the tree since the restore are refused by the server.
-        </p>
-        {revert.error && <ErrorBanner title="The server refused the revert" error={revert.error} />}
-      </ConfirmDialog>
+      {/* Mounted only while open: each opening previews the tree as it is then. */}
+      {confirming && (
+        <RevertRestoreDialog restore={restore} tenant={tenant} revert={revert} onClose={close} />
+      )}
     </>
   );
 }
