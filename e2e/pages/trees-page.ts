@@ -29,6 +29,11 @@ export class TreesPage {
     return this.importDialog.getByTestId('import-report');
   }
 
+  /** "Read 300 lines in the export-artifact shape (gzip)": the shapes the import read. */
+  get importShapes(): Locator {
+    return this.importReport.getByTestId('import-shapes');
+  }
+
   treeRow(treeId: string): Locator {
     return this.page.getByRole('row', { name: new RegExp(`^${treeId}\\b`) });
   }
