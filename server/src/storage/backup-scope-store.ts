@@ -2,19 +2,25 @@ import type { Selectable, Updateable } from 'kysely';
 import type { BackupScopesTable } from './schema.js';
 import type { TreeDb } from './tree-db.js';
 
-/** SQL of per-tree backup scopes: the full and incremental schedules and the run status. */
+/**
+ * SQL of backup scopes: per scope (tree + key prefix, '' for the whole tree) its full and
+ * incremental schedules and its run status. Two prefixes of one tree are two scopes.
+ */
 
 export type ScheduleKind = 'full' | 'incremental';
 
-/** A scope row as the engine reads it. */
-export interface ScopeRow {
+/** A scope: a tenant's tree and a key prefix ('' for the whole tree). */
+export interface ScopeKey {
   tenant: string;
   treeName: string;
+  keyPrefix: string;
+}
+
+/** A scope row as the engine reads it. */
+export interface ScopeRow extends ScopeKey {
   fullIntervalMs: number | null;
-  fullKeyPrefix: string | null;
   fullNextRunAt: number | null;
   incrementalIntervalMs: number | null;
-  incrementalKeyPrefix: string | null;
   incrementalNextRunAt: number | null;
   lastFullRunAt: number | null;
   lastFullSuccessAt: number | null;
@@ -29,11 +35,10 @@ function toRow(r: Selectable<BackupScopesTable>): ScopeRow {
   return {
     tenant: r.tenant,
     treeName: r.tree_name,
+    keyPrefix: r.key_prefix,
     fullIntervalMs: num(r.full_interval_ms),
-    fullKeyPrefix: r.full_key_prefix,
     fullNextRunAt: num(r.full_next_run_at),
     incrementalIntervalMs: num(r.incremental_interval_ms),
-    incrementalKeyPrefix: r.incremental_key_prefix,
     incrementalNextRunAt: num(r.incremental_next_run_at),
     lastFullRunAt: num(r.last_full_run_at),
     lastFullSuccessAt: num(r.last_full_success_at),
@@ -44,15 +49,14 @@ function toRow(r: Selectable<BackupScopesTable>): ScopeRow {
 }
 
 /** A scope row with no schedule and no runs yet. */
-function emptyScope(tenant: string, treeName: string, now: number) {
+function emptyScope(scope: ScopeKey, now: number) {
   return {
-    tenant,
-    tree_name: treeName,
+    tenant: scope.tenant,
+    tree_name: scope.treeName,
+    key_prefix: scope.keyPrefix,
     full_interval_ms: null,
-    full_key_prefix: null,
     full_next_run_at: null,
     incremental_interval_ms: null,
-    incremental_key_prefix: null,
     incremental_next_run_at: null,
     last_full_run_at: null,
     last_full_success_at: null,
@@ -63,65 +67,56 @@ function emptyScope(tenant: string, treeName: string, now: number) {
   };
 }
 
-async function ensureScope(handle: TreeDb, tenant: string, treeName: string, now: number) {
-  await handle.db
-    .insertInto('backup_scopes')
-    .values(emptyScope(tenant, treeName, now))
-    .onConflict((oc) => oc.columns(['tenant', 'tree_name']).doNothing())
-    .execute();
-}
+const SCOPE_COLUMNS = ['tenant', 'tree_name', 'key_prefix'] as const;
 
-/** The scope row of a tree, or undefined. */
-export async function getScope(
-  handle: TreeDb,
-  tenant: string,
-  treeName: string,
-): Promise<ScopeRow | undefined> {
+/** The row of a scope, or undefined. */
+export async function getScope(handle: TreeDb, scope: ScopeKey): Promise<ScopeRow | undefined> {
   const row = await handle.db
     .selectFrom('backup_scopes')
     .selectAll()
-    .where('tenant', '=', tenant)
-    .where('tree_name', '=', treeName)
+    .where('tenant', '=', scope.tenant)
+    .where('tree_name', '=', scope.treeName)
+    .where('key_prefix', '=', scope.keyPrefix)
     .executeTakeFirst();
   return row && toRow(row);
 }
 
-/** Registers (or replaces) a schedule; its first run is one interval from now. */
+function scheduleColumns(kind: ScheduleKind, intervalMs: number | null, next: number | null) {
+  return kind === 'full'
+    ? { full_interval_ms: intervalMs, full_next_run_at: next }
+    : { incremental_interval_ms: intervalMs, incremental_next_run_at: next };
+}
+
+/** Registers (or replaces) a scope's schedule; its first run is one interval from now. */
 export async function setSchedule(
   handle: TreeDb,
-  s: {
-    tenant: string;
-    treeName: string;
-    kind: ScheduleKind;
-    intervalMs: number | null;
-    keyPrefix: string | null;
-    now: number;
-  },
+  s: ScopeKey & { kind: ScheduleKind; intervalMs: number; now: number },
 ): Promise<void> {
-  await ensureScope(handle, s.tenant, s.treeName, s.now);
-  const next = s.intervalMs === null ? null : s.now + s.intervalMs;
-  const values =
-    s.kind === 'full'
-      ? { full_interval_ms: s.intervalMs, full_key_prefix: s.keyPrefix, full_next_run_at: next }
-      : {
-          incremental_interval_ms: s.intervalMs,
-          incremental_key_prefix: s.keyPrefix,
-          incremental_next_run_at: next,
-        };
+  const set = { ...scheduleColumns(s.kind, s.intervalMs, s.now + s.intervalMs), updated_at: s.now };
+  await handle.db
+    .insertInto('backup_scopes')
+    .values({ ...emptyScope(s, s.now), ...set })
+    .onConflict((oc) => oc.columns(SCOPE_COLUMNS).doUpdateSet(set))
+    .execute();
+}
+
+/** Removes a scope's schedule of one kind (its run status stays); idempotent. */
+export async function clearSchedule(
+  handle: TreeDb,
+  s: ScopeKey & { kind: ScheduleKind; now: number },
+): Promise<void> {
   await handle.db
     .updateTable('backup_scopes')
-    .set({ ...values, updated_at: s.now })
+    .set({ ...scheduleColumns(s.kind, null, null), updated_at: s.now })
     .where('tenant', '=', s.tenant)
     .where('tree_name', '=', s.treeName)
+    .where('key_prefix', '=', s.keyPrefix)
     .execute();
 }
 
 /** A schedule whose run is due. */
-export interface DueSchedule {
-  tenant: string;
-  treeName: string;
+export interface DueSchedule extends ScopeKey {
   kind: ScheduleKind;
-  keyPrefix: string | null;
   intervalMs: number;
   nextRunAt: number;
 }
@@ -142,12 +137,11 @@ export async function listDueSchedules(
     .execute();
   const due: DueSchedule[] = [];
   for (const r of rows.map(toRow)) {
+    const scope = { tenant: r.tenant, treeName: r.treeName, keyPrefix: r.keyPrefix };
     if (r.fullNextRunAt !== null && r.fullIntervalMs !== null && r.fullNextRunAt <= now) {
       due.push({
-        tenant: r.tenant,
-        treeName: r.treeName,
+        ...scope,
         kind: 'full',
-        keyPrefix: r.fullKeyPrefix,
         intervalMs: r.fullIntervalMs,
         nextRunAt: r.fullNextRunAt,
       });
@@ -158,10 +152,8 @@ export async function listDueSchedules(
       r.incrementalNextRunAt <= now
     ) {
       due.push({
-        tenant: r.tenant,
-        treeName: r.treeName,
+        ...scope,
         kind: 'incremental',
-        keyPrefix: r.incrementalKeyPrefix,
         intervalMs: r.incrementalIntervalMs,
         nextRunAt: r.incrementalNextRunAt,
       });
@@ -183,7 +175,8 @@ export async function claimScheduledRun(
   const query = handle.db
     .updateTable('backup_scopes')
     .where('tenant', '=', due.tenant)
-    .where('tree_name', '=', due.treeName);
+    .where('tree_name', '=', due.treeName)
+    .where('key_prefix', '=', due.keyPrefix);
   const result = await (
     due.kind === 'full'
       ? query.set({ full_next_run_at: next }).where('full_next_run_at', '=', due.nextRunAt)
@@ -194,12 +187,35 @@ export async function claimScheduledRun(
   return result.numUpdatedRows > 0n;
 }
 
-/** Records a capture run of a tree: started, or ended with an outcome. */
+/**
+ * The key prefixes ('' for the whole tree) of the tree's single-scope captures still queued or
+ * running: the scheduler skips a scope's run only while a capture of that same scope is active.
+ */
+export async function activeCapturePrefixes(
+  handle: TreeDb,
+  tenant: string,
+  treeName: string,
+): Promise<Set<string>> {
+  const rows = await handle.db
+    .selectFrom('operations')
+    .select('request_json')
+    .where('tenant', '=', tenant)
+    .where('target_id', '=', treeName)
+    .where('kind', 'in', ['BACKUP', 'INCREMENTAL_BACKUP'])
+    .where('state', 'in', ['QUEUED', 'RUNNING'])
+    .execute();
+  return new Set(
+    rows.map(
+      (r) =>
+        (JSON.parse(r.request_json) as { scope?: { keyPrefix?: string } }).scope?.keyPrefix ?? '',
+    ),
+  );
+}
+
+/** Records a capture run of a scope: started, or ended with an outcome. */
 export async function recordScopeRun(
   handle: TreeDb,
-  run: {
-    tenant: string;
-    treeName: string;
+  run: ScopeKey & {
     kind: ScheduleKind;
     outcome: 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'SKIPPED';
     now: number;
@@ -213,11 +229,11 @@ export async function recordScopeRun(
   if (run.outcome === 'SUCCEEDED') {
     set[full ? 'last_full_success_at' : 'last_incremental_success_at'] = run.now;
   }
-  // One statement (every capture records its start and its end): the tree's first run
+  // One statement (every capture records its start and its end): the scope's first run
   // inserts the row with this run in it, later ones update it.
   await handle.db
     .insertInto('backup_scopes')
-    .values({ ...emptyScope(run.tenant, run.treeName, run.now), ...set })
-    .onConflict((oc) => oc.columns(['tenant', 'tree_name']).doUpdateSet(set))
+    .values({ ...emptyScope(run, run.now), ...set })
+    .onConflict((oc) => oc.columns(SCOPE_COLUMNS).doUpdateSet(set))
     .execute();
 }

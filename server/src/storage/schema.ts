@@ -219,15 +219,18 @@ export interface BackupRestoresTable {
   installed_sequence: number | null;
 }
 
-/** Per tree: its full and incremental schedules (null interval = none) and run status. */
+/**
+ * Per scope (tree + key prefix): its full and incremental schedules (null interval = none) and
+ * its run status.
+ */
 export interface BackupScopesTable {
   tenant: string;
   tree_name: string;
+  /** The scope's key prefix; '' for the whole tree (a scope is tree + key prefix). */
+  key_prefix: string;
   full_interval_ms: number | null;
-  full_key_prefix: string | null;
   full_next_run_at: number | null;
   incremental_interval_ms: number | null;
-  incremental_key_prefix: string | null;
   incremental_next_run_at: number | null;
   last_full_run_at: number | null;
   last_full_success_at: number | null;

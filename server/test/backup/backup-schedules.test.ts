@@ -26,6 +26,7 @@ describe.each(DIALECTS)('backup schedules and health on %s', (dialect) => {
 
   it('clamps the interval up to the minimum, refuses a non-positive one, and cancels idempotently', async () => {
     const scope = { treeId: 'clamp' };
+    await s.put('clamp', { a: 1 });
     const made = await s.backup.scheduleBackup({
       scope,
       incremental: false,
@@ -52,11 +53,95 @@ describe.each(DIALECTS)('backup schedules and health on %s', (dialect) => {
     expect(
       await codeOf(s.backup.scheduleBackup({ scope, incremental: false, interval: forever })),
     ).toBe(Code.InvalidArgument);
+    // A Duration finer than a millisecond (here one 100 ns tick past an hour) is rounded up
+    // to the next whole millisecond (docs/contract.md, "Durations for ticks").
+    const subTick = create(DurationSchema, { seconds: 3_600n, nanos: 100 });
+    const rounded = await s.backup.scheduleBackup({ scope, incremental: false, interval: subTick });
+    expect(durationToMs(rounded.effectiveInterval)).toBe(3_600_001);
     await s.backup.cancelSchedule({ scope, incremental: false });
     await s.backup.cancelSchedule({ scope, incremental: false });
     await s.backup.cancelSchedule({ scope, incremental: true });
-    // The tree was never written: its status is absent (spec 000, Resources rule 3).
+    const cancelled = await s.backup.getScopeStatus({ scope });
+    expect([cancelled.fullScheduleRegistered, cancelled.incrementalScheduleRegistered]).toEqual([
+      false,
+      false,
+    ]);
+  });
+
+  it('a schedule of a tree that does not exist is NotFound, and its status stays absent', async () => {
+    const scope = { treeId: 'never-written', keyPrefix: 'a/' };
+    const hourly = durationFromMs(3_600_000);
+    expect(
+      await codeOf(s.backup.scheduleBackup({ scope, incremental: false, interval: hourly })),
+    ).toBe(Code.NotFound);
+    // Cancel stays idempotent, and the scope is absent (spec 000, Resources rule 3).
+    await s.backup.cancelSchedule({ scope, incremental: false });
     expect((await s.backup.getScopeStatus({ scope })).found).toBe(false);
+  });
+
+  it('two key prefixes of one tree are two schedules: each has its own cadence, and CancelSchedule removes only its own', async () => {
+    await s.put('prefixed', { 'eu/1': 1, 'us/1': 2 });
+    const whole = { treeId: 'prefixed' };
+    const eu = { treeId: 'prefixed', keyPrefix: 'eu/' };
+    const us = { treeId: 'prefixed', keyPrefix: 'us/' };
+    const every = (hours: number) => durationFromMs(hours * 3_600_000);
+    await s.backup.scheduleBackup({ scope: eu, incremental: false, interval: every(1) });
+    await s.backup.scheduleBackup({ scope: us, incremental: false, interval: every(2) });
+    await s.backup.scheduleBackup({ scope: whole, incremental: true, interval: every(3) });
+    const intervals = async (scope: { treeId: string; keyPrefix?: string }) => {
+      const status = await s.backup.getScopeStatus({ scope });
+      expect([status.scope?.treeId, status.scope?.keyPrefix ?? '']).toEqual([
+        'prefixed',
+        scope.keyPrefix ?? '',
+      ]);
+      return [status.runtimeFullBackupInterval, status.runtimeIncrementalBackupInterval].map(
+        (d) => d && durationToMs(d) / 3_600_000,
+      );
+    };
+    expect(await intervals(eu)).toEqual([1, undefined]);
+    expect(await intervals(us)).toEqual([2, undefined]);
+    expect(await intervals(whole)).toEqual([undefined, 3]);
+
+    await s.backup.cancelSchedule({ scope: eu, incremental: false });
+    expect(await intervals(eu)).toEqual([undefined, undefined]);
+    expect(await intervals(us)).toEqual([2, undefined]);
+    expect(await intervals(whole)).toEqual([undefined, 3]);
+    // Cancelling the whole tree's full schedule (there is none) leaves the prefixes' alone.
+    await s.backup.cancelSchedule({ scope: whole, incremental: false });
+    expect(await intervals(us)).toEqual([2, undefined]);
+    await s.backup.cancelSchedule({ scope: us, incremental: false });
+    await s.backup.cancelSchedule({ scope: whole, incremental: true });
+  });
+
+  it('schedules of two prefixes due together both fire, each capturing its prefix, with its own run status', async () => {
+    await s.put('twins', { 'a/1': 1, 'a/2': 2, 'b/1': 3 });
+    const a = { treeId: 'twins', keyPrefix: 'a/' };
+    const b = { treeId: 'twins', keyPrefix: 'b/' };
+    await s.backup.scheduleBackup({ scope: a, incremental: false, interval: durationFromMs(1000) });
+    await s.backup.scheduleBackup({ scope: b, incremental: false, interval: durationFromMs(1000) });
+    const deadline = Date.now() + 15_000;
+    let prefixes = new Set<string | undefined>();
+    while (Date.now() < deadline && prefixes.size < 2) {
+      const page = await s.backup.listBackups({ treeId: 'twins' });
+      prefixes = new Set(page.backups.map((m) => m.keyPrefix));
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    await s.backup.cancelSchedule({ scope: a, incremental: false });
+    await s.backup.cancelSchedule({ scope: b, incremental: false });
+    expect([...prefixes].sort()).toEqual(['a/', 'b/']);
+    const page = await s.backup.listBackups({ treeId: 'twins' });
+    const entries = (prefix: string) =>
+      page.backups.filter((m) => m.keyPrefix === prefix).map((m) => Number(m.entryCount));
+    expect(new Set(entries('a/'))).toEqual(new Set([2]));
+    expect(new Set(entries('b/'))).toEqual(new Set([1]));
+    for (const scope of [a, b]) {
+      const status = await s.backup.getScopeStatus({ scope });
+      expect(status.lastFullSuccessUtc, scope.keyPrefix).toBeDefined();
+      expect(status.chainDepth).toBe(1);
+    }
+    // The whole tree was never captured: its own scope has no runs.
+    const whole = await s.backup.getScopeStatus({ scope: { treeId: 'twins' } });
+    expect([whole.found, whole.lastFullRunUtc, whole.chainDepth]).toEqual([true, undefined, 0]);
   });
 
   it('a short-interval incremental schedule produces a full backup first, then incrementals, and the scope status shows them', async () => {

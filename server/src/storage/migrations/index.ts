@@ -10,6 +10,7 @@ import { deadLetterReplay } from './0009-dead-letter-replay.js';
 import { backupComparisons } from './0011-backup-comparisons.js';
 import { restoreInstalledSequence } from './0012-restore-installed-sequence.js';
 import { deadLetterDiscard } from './0013-dead-letter-discard.js';
+import { backupScopesByScope } from './0014-backup-scopes-by-scope.js';
 
 /**
  * Every migration, in order. Names sort in apply order; a released migration is never edited
@@ -27,6 +28,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
     '0011-backup-comparisons': backupComparisons(dialect),
     '0012-restore-installed-sequence': restoreInstalledSequence(dialect),
     '0013-dead-letter-discard': deadLetterDiscard(dialect),
+    '0014-backup-scopes-by-scope': backupScopesByScope(dialect),
   };
   return { getMigrations: async () => migrations };
 }

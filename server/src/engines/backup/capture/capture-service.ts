@@ -202,6 +202,7 @@ export class CaptureService {
       await recordScopeRun(this.storage, {
         tenant,
         treeName: row.treeName,
+        keyPrefix: row.keyPrefix ?? '',
         kind: row.baseBackupId ? 'incremental' : 'full',
         outcome: 'SUCCEEDED',
         now: row.completedAt,
@@ -240,6 +241,7 @@ export class CaptureService {
         await recordScopeRun(tx, {
           tenant: ctx.tenant,
           treeName: spec.treeName,
+          keyPrefix: spec.keyPrefix,
           kind: kindOf(i),
           outcome: 'RUNNING',
           now: createdAt,
@@ -281,6 +283,7 @@ export class CaptureService {
           await recordScopeRun(tx, {
             tenant: ctx.tenant,
             treeName: spec.treeName,
+            keyPrefix: spec.keyPrefix,
             kind: kindOf(i),
             outcome: 'SUCCEEDED',
             now: completedAt,
@@ -304,6 +307,7 @@ export class CaptureService {
         await recordScopeRun(this.storage, {
           tenant: ctx.tenant,
           treeName: spec.treeName,
+          keyPrefix: spec.keyPrefix,
           kind: kindOf(i),
           outcome: 'FAILED',
           now: this.clock(),

@@ -1,5 +1,6 @@
 import { claimHealthCheck, listDueHealthChecks } from '../../../storage/backup-health-store.js';
 import {
+  activeCapturePrefixes,
   claimScheduledRun,
   listDueSchedules,
   recordScopeRun,
@@ -12,7 +13,7 @@ import type { CaptureRequest } from '../backup-types.js';
 
 export interface BackgroundOptions {
   storage: Storage;
-  runner: Pick<OperationRunner, 'submit' | 'list'>;
+  runner: Pick<OperationRunner, 'submit'>;
   clock: () => number;
   tickMs: number;
   healthMonitoring: boolean;
@@ -81,28 +82,25 @@ export class BackupBackground {
   private async fire(due: DueSchedule): Promise<void> {
     const { storage, clock, runner } = this.options;
     const tree = await resolveTree(storage, due.tenant, due.treeName);
-    const active = tree
-      ? await runner.list(due.tenant, {
-          states: ['QUEUED', 'RUNNING'],
-          kinds: ['BACKUP', 'INCREMENTAL_BACKUP'],
-          targetId: due.treeName,
-          pageSize: 1,
-        })
-      : undefined;
+    // A scope's run waits only for a capture of that same scope: another prefix of the tree
+    // is another schedule with its own cadence.
+    const busy =
+      tree !== undefined &&
+      (await activeCapturePrefixes(storage, due.tenant, due.treeName)).has(due.keyPrefix);
     // Nothing to back up yet, or the previous run still going: skip this one, say so.
-    if (!tree || (active && active.operations.length > 0)) {
+    if (!tree || busy) {
       await recordScopeRun(storage, {
-        tenant: due.tenant,
-        treeName: due.treeName,
+        ...scopeOf(due),
         kind: due.kind,
         outcome: 'SKIPPED',
         now: clock(),
       });
       return;
     }
+    const prefixNote = due.keyPrefix === '' ? '' : ` ${due.keyPrefix}`;
     const request: CaptureRequest = {
-      name: `scheduled ${due.kind} ${due.treeName} ${new Date(clock()).toISOString()}`,
-      scope: { treeId: due.treeName, ...(due.keyPrefix !== null && { keyPrefix: due.keyPrefix }) },
+      name: `scheduled ${due.kind} ${due.treeName}${prefixNote} ${new Date(clock()).toISOString()}`,
+      scope: { treeId: due.treeName, ...(due.keyPrefix !== '' && { keyPrefix: due.keyPrefix }) },
       pageSize: 0,
       labels: { schedule: due.kind },
       ...(due.kind === 'incremental' && { baseBackupId: '' }),
@@ -115,4 +113,8 @@ export class BackupBackground {
       createdBy: 'scheduler',
     });
   }
+}
+
+function scopeOf(due: DueSchedule) {
+  return { tenant: due.tenant, treeName: due.treeName, keyPrefix: due.keyPrefix };
 }

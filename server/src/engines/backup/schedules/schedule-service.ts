@@ -1,8 +1,13 @@
-import { latestBackupOfTree } from '../../../storage/backup-store.js';
-import { getScope, setSchedule, type ScopeRow } from '../../../storage/backup-scope-store.js';
+import {
+  clearSchedule,
+  getScope,
+  setSchedule,
+  type ScopeRow,
+} from '../../../storage/backup-scope-store.js';
+import { getBackupRow, latestBackupOfTree } from '../../../storage/backup-store.js';
 import type { Storage } from '../../../storage/database.js';
-import { getBackupRow } from '../../../storage/backup-store.js';
 import { resolveTree } from '../../../storage/tree-store.js';
+import { notFound } from '../../errors.js';
 import type { ScopeInput } from '../backup-types.js';
 import { validateInterval, validateScope } from '../validation.js';
 
@@ -20,13 +25,17 @@ export interface ScopeStatus {
   lastIncrementalRunAt: number | null;
   lastIncrementalSuccessAt: number | null;
   lastRunOutcome: RunOutcome;
-  /** Backups in the chain of the tree's newest backup (full = 1; none = 0). */
+  /** Backups in the chain of the scope's newest backup (full = 1; none = 0). */
   chainDepth: number;
   fullIntervalMs: number | null;
   incrementalIntervalMs: number | null;
 }
 
-/** Registers, cancels and reports recurring captures of a scope (spec 000, Behaviour rules 1–2). */
+/**
+ * Registers, cancels and reports recurring captures of a scope (spec 000, Behaviour rules 1–2).
+ * A scope is the whole selector, tree and key prefix: two prefixes of one tree are two schedules,
+ * each with its own cadence and run status, and CancelSchedule removes only its own.
+ */
 export class ScheduleService {
   constructor(
     private readonly storage: Storage,
@@ -34,7 +43,11 @@ export class ScheduleService {
     private readonly clock: () => number,
   ) {}
 
-  /** Registers a schedule, clamped up to the scheduler minimum; returns the effective interval. */
+  /**
+   * Registers a schedule of the scope (tree + key prefix), clamped up to the scheduler minimum;
+   * returns the effective interval. A tree that does not exist is NotFound, as a capture of it
+   * is: a schedule could only skip every run, and its status would read "absent".
+   */
   async schedule(
     tenant: string,
     scope: ScopeInput,
@@ -43,42 +56,45 @@ export class ScheduleService {
   ): Promise<number> {
     const valid = validateScope(scope);
     const effective = Math.max(Math.ceil(validateInterval(intervalMs)), this.minIntervalMs);
+    if (!(await resolveTree(this.storage, tenant, valid.treeId))) {
+      throw notFound(`tree ${valid.treeId} does not exist; write to it before scheduling backups`);
+    }
     await setSchedule(this.storage, {
-      tenant,
-      treeName: valid.treeId,
+      ...scopeKey(tenant, valid),
       kind: incremental ? 'incremental' : 'full',
       intervalMs: effective,
-      keyPrefix: valid.keyPrefix === '' ? null : valid.keyPrefix,
       now: this.clock(),
     });
     return effective;
   }
 
-  /** Removes a schedule; idempotent (spec 000, Behaviour rule 2). */
+  /** Removes the scope's own schedule of one kind; idempotent (spec 000, Behaviour rule 2). */
   async cancel(tenant: string, scope: ScopeInput, incremental: boolean): Promise<void> {
     const valid = validateScope(scope);
-    if (!(await getScope(this.storage, tenant, valid.treeId))) return;
-    await setSchedule(this.storage, {
-      tenant,
-      treeName: valid.treeId,
+    await clearSchedule(this.storage, {
+      ...scopeKey(tenant, valid),
       kind: incremental ? 'incremental' : 'full',
-      intervalMs: null,
-      keyPrefix: null,
       now: this.clock(),
     });
   }
 
-  /** The scope's status; found false when the tree does not exist (spec 000, rule 3). */
+  /**
+   * The scope's status (spec 000, rule 3: found false when the target is absent). A schedule
+   * registered before ScheduleBackup refused absent trees keeps its scope visible, so an
+   * operator can still see and cancel it.
+   */
   async status(tenant: string, scope: ScopeInput): Promise<ScopeStatus> {
     const valid = validateScope(scope);
     const tree = await resolveTree(this.storage, tenant, valid.treeId);
-    const row: ScopeRow | undefined = await getScope(this.storage, tenant, valid.treeId);
+    const row: ScopeRow | undefined = await getScope(this.storage, scopeKey(tenant, valid));
+    const fullScheduleRegistered = row?.fullIntervalMs != null;
+    const incrementalScheduleRegistered = row?.incrementalIntervalMs != null;
     const status: ScopeStatus = {
-      found: tree !== undefined,
+      found: tree !== undefined || fullScheduleRegistered || incrementalScheduleRegistered,
       treeId: valid.treeId,
       keyPrefix: valid.keyPrefix,
-      fullScheduleRegistered: row?.fullIntervalMs != null,
-      incrementalScheduleRegistered: row?.incrementalIntervalMs != null,
+      fullScheduleRegistered,
+      incrementalScheduleRegistered,
       lastFullRunAt: row?.lastFullRunAt ?? null,
       lastFullSuccessAt: row?.lastFullSuccessAt ?? null,
       lastIncrementalRunAt: row?.lastIncrementalRunAt ?? null,
@@ -89,8 +105,10 @@ export class ScheduleService {
       incrementalIntervalMs: row?.incrementalIntervalMs ?? null,
     };
     if (!tree) return status;
+    // The chain of the scope's own newest backup (backups of another prefix are not its chain).
     let current = await latestBackupOfTree(this.storage, tenant, valid.treeId, {
       physicalTreeId: tree.physicalTreeId,
+      keyPrefix: valid.keyPrefix === '' ? null : valid.keyPrefix,
     });
     while (current && status.chainDepth < 10_000) {
       status.chainDepth += 1;
@@ -100,4 +118,8 @@ export class ScheduleService {
     }
     return status;
   }
+}
+
+function scopeKey(tenant: string, scope: Required<ScopeInput>) {
+  return { tenant, treeName: scope.treeId, keyPrefix: scope.keyPrefix };
 }
