@@ -1,3 +1,4 @@
+import { mkdir } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import { StoreSchemaMode } from '@store/contract';
 import { SchemaPage } from './pages/schema-page';
@@ -62,10 +63,10 @@ test.describe('schema governance', () => {
     await expectNoSeriousA11yViolations(page, testInfo);
   });
 
-  test('a migration across two versions, started from the console, rewrites the entries', async ({
+  test('a migration across two versions is previewed in the console, then confirmed, and rewrites the entries', async ({
     page,
     tenant,
-  }) => {
+  }, testInfo) => {
     const treeId = 'profiles';
     // Entries written while the tree is at version 1.
     await tenant.api.schema.setVersionConfig({
@@ -74,6 +75,17 @@ test.describe('schema governance', () => {
     });
     await put(tenant.api, treeId, 'p1', { name: 'Ada' });
     await put(tenant.api, treeId, 'p2', { name: 'Grace' });
+    // No /name to move: the second step fails for it, so the run dead-letters it.
+    await put(tenant.api, treeId, 'p3', { nick: 'Hopper' });
+    // Every value passes now (none has fullName); Grace's migrated value will not.
+    await tenant.api.schema.setPolicy({
+      treeId,
+      policy: {
+        jsonSchema: JSON.stringify({ properties: { fullName: { type: 'string', maxLength: 3 } } }),
+        version: 1,
+        mode: StoreSchemaMode.ENFORCE,
+      },
+    });
     expect((await valueOf(tenant.api, treeId, 'p1')).version).toBe(1);
 
     const schema = await openSchema(page, tenant.admin.token, treeId);
@@ -87,8 +99,33 @@ test.describe('schema governance', () => {
     await expect(steps.getByText('move /name → /fullName')).toBeVisible();
 
     const versions = schema.section('Versions and migrations');
-    await versions.getByLabel('New target version').fill('3');
-    await versions.getByRole('button', { name: 'Advance and migrate' }).click();
+    // The click opens a preview of the run; nothing is migrated until it is confirmed.
+    const preview = await schema.previewAdvanceAndMigrate(3);
+    await expect(preview.getByTestId('migration-preview-summary')).toHaveText(
+      'Of 3 entries read: 2 entries would be migrated to version 3, 0 already there, 1 would be dead-lettered.',
+    );
+    const perStep = preview.getByRole('table', { name: 'Per step' });
+    await expect(perStep.getByRole('row', { name: /^1 → 2 3 3 0$/ })).toBeVisible();
+    await expect(perStep.getByRole('row', { name: /^2 → 3 3 2 1$/ })).toBeVisible();
+    await expect(preview.getByTestId('migration-preview-failures')).toContainText(
+      'p3: Migration failed at step 2 → 3',
+    );
+    await expect(preview.getByLabel('Value before and after').first()).toContainText(
+      '"active": true',
+    );
+    await expect(preview.getByTestId('migration-preview-policy')).toContainText(
+      '1 entry would fail the Enforce policy (version 1) once migrated',
+    );
+    await mkdir('/tmp/shots', { recursive: true });
+    await preview.screenshot({ path: '/tmp/shots/migration-preview.png' });
+    await preview.getByTestId('migration-preview-failures').scrollIntoViewIfNeeded();
+    await preview.screenshot({ path: '/tmp/shots/migration-preview-failures.png' });
+    await expectNoSeriousA11yViolations(page, testInfo);
+    expect((await valueOf(tenant.api, treeId, 'p1')).version).toBe(1);
+    await expect(page.getByTestId('current-version')).toHaveText('1');
+
+    await preview.getByRole('button', { name: 'Migrate 2 entries and dead-letter 1' }).click();
+    await expect(preview).toBeHidden();
     await expect(page.getByTestId('current-version')).toHaveText('3', { timeout: 20_000 });
     await expect(page.getByTestId('target-version')).toHaveText('3');
 

@@ -49,6 +49,19 @@ export class SchemaPage {
     await form.getByRole('button', { name: 'Save version config' }).click();
   }
 
+  /**
+   * Clicks "Advance and migrate" for a new target: the migration preview dialog opens (nothing
+   * runs yet) and is returned once its report is shown.
+   */
+  async previewAdvanceAndMigrate(newTarget: number): Promise<Locator> {
+    const versions = this.section('Versions and migrations');
+    await versions.getByLabel('New target version').fill(String(newTarget));
+    await versions.getByRole('button', { name: 'Advance and migrate' }).click();
+    const dialog = this.page.getByRole('dialog', { name: /and migrate$/ });
+    await expect(dialog.getByTestId('migration-preview-summary')).toBeVisible({ timeout: 20_000 });
+    return dialog;
+  }
+
   get remediationForm(): Locator {
     return this.page.getByRole('form', { name: 'Remediation' });
   }

@@ -44,8 +44,8 @@ export function MigrationPreviewReportView({ report }: { report: MigrationPrevie
             <>
               <strong>{entries(report.policyRefused)}</strong> would fail the Enforce policy
               (version {policy.version}) once migrated: the write guard would dead-letter such a
-              value (schema violation) when it is next written. The migration writes them as
-              migrated.
+              value (schema violation) when it is next written. The migration itself still writes
+              them.
             </>
           ) : (
             <>
