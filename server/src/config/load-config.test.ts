@@ -1,8 +1,9 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from './load-config.js';
+import { helpText, loadConfig } from './load-config.js';
 import { ConfigError } from './settings.js';
 
 describe('loadConfig', () => {
@@ -74,6 +75,130 @@ describe('loadConfig', () => {
   it('when a flag is unknown or lacks a value, it says which', () => {
     expect(() => loadConfig({ argv: ['--htp-port', '1'] })).toThrow(/--htp-port/);
     expect(() => loadConfig({ argv: ['--http-port'] })).toThrow(/--http-port: needs a value/);
+  });
+
+  it('STORE_ARTIFACT_URL takes a directory or file:// URL, which becomes the artifact directory', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'store-artifacts-'));
+    for (const value of [dir, pathToFileURL(dir).href, `${dir}/`]) {
+      const config = loadConfig({ env: { STORE_ARTIFACT_URL: value } });
+      expect(config.artifactStore).toEqual({ kind: 'directory', path: dir });
+      expect(config.artifactDir).toBe(dir);
+    }
+    const flagged = loadConfig({ argv: [`--artifact-url=file://${dir}`] });
+    expect(flagged.artifactDir).toBe(dir);
+    const relative = loadConfig({ env: { STORE_ARTIFACT_URL: 'some/artifacts' } });
+    expect(relative.artifactDir).toBe(resolve('some/artifacts'));
+  });
+
+  it('without STORE_ARTIFACT_URL, STORE_ARTIFACT_DIR or <data dir>/artifacts is the directory', () => {
+    const byDir = loadConfig({ env: { STORE_ARTIFACT_DIR: '/srv/a' } });
+    expect(byDir.artifactStore).toEqual({ kind: 'directory', path: '/srv/a' });
+    expect(byDir.artifactDir).toBe('/srv/a');
+    const byData = loadConfig({ env: { STORE_DATA_DIR: '/srv/data' } });
+    expect(byData.artifactStore).toEqual({ kind: 'directory', path: '/srv/data/artifacts' });
+  });
+
+  it('refuses STORE_ARTIFACT_URL and STORE_ARTIFACT_DIR naming different places', () => {
+    const env = { STORE_ARTIFACT_URL: '/srv/a', STORE_ARTIFACT_DIR: '/srv/b' };
+    expect(() => loadConfig({ env })).toThrow(/STORE_ARTIFACT_URL and STORE_ARTIFACT_DIR/);
+    const same = { STORE_ARTIFACT_URL: 'file:///srv/a', STORE_ARTIFACT_DIR: '/srv/a/' };
+    expect(loadConfig({ env: same }).artifactDir).toBe('/srv/a');
+  });
+
+  it('checks an s3:// STORE_ARTIFACT_URL in full, then refuses it: this build writes to a directory', () => {
+    const env = {
+      STORE_ARTIFACT_URL: 's3://store-backups/prod/eu',
+      STORE_S3_ENDPOINT: 'http://127.0.0.1:9000',
+      STORE_S3_REGION: 'eu-west-1',
+      STORE_S3_FORCE_PATH_STYLE: 'true',
+    };
+    expect(() => loadConfig({ env })).toThrow(
+      'STORE_ARTIFACT_URL=s3://store-backups/prod/eu is not supported by this build yet',
+    );
+    // A bad bucket fails on its own message first, so the URL was checked.
+    expect(() => loadConfig({ env: { ...env, STORE_ARTIFACT_URL: 's3://Bad_Bucket' } })).toThrow(
+      /STORE_ARTIFACT_URL: "Bad_Bucket" is not an S3 bucket name/,
+    );
+  });
+
+  it('reads the S3 settings from flags, the environment and the file, with their defaults', () => {
+    expect(loadConfig()).toMatchObject({
+      s3Endpoint: undefined,
+      s3Region: 'us-east-1',
+      s3ForcePathStyle: false,
+    });
+    const dir = mkdtempSync(join(tmpdir(), 'store-config-'));
+    const file = join(dir, 'config.json');
+    writeFileSync(file, JSON.stringify({ STORE_S3_REGION: 'eu-central-1' }));
+    const config = loadConfig({
+      argv: ['--config', file, '--s3-force-path-style', 'true'],
+      env: { STORE_S3_ENDPOINT: 'https://minio.internal:9000/' },
+    });
+    expect(config).toMatchObject({
+      s3Endpoint: 'https://minio.internal:9000',
+      s3Region: 'eu-central-1',
+      s3ForcePathStyle: true,
+    });
+  });
+
+  it.each([
+    [
+      { STORE_ARTIFACT_URL: 'ftp://host/x' },
+      /STORE_ARTIFACT_URL: must be a directory, a file:\/\/ URL or an s3/,
+    ],
+    [
+      { STORE_ARTIFACT_URL: 'file://otherhost/x' },
+      /STORE_ARTIFACT_URL: "file:\/\/otherhost\/x" is not a usable file/,
+    ],
+    [{ STORE_ARTIFACT_URL: 's3://b' }, /STORE_ARTIFACT_URL: "b" is not an S3 bucket name/],
+    [{ STORE_ARTIFACT_URL: 's3://bkt/a/../b' }, /STORE_ARTIFACT_URL: .*'\.\.' segments/],
+    [
+      { STORE_ARTIFACT_URL: 's3://bkt:9000/a' },
+      /STORE_ARTIFACT_URL: .*put the server in STORE_S3_ENDPOINT/,
+    ],
+    [{ STORE_ARTIFACT_URL: 's3://bkt/a?versioning=1' }, /STORE_ARTIFACT_URL: .*no \?query/],
+    [
+      { STORE_S3_ENDPOINT: 'minio:9000' },
+      /STORE_S3_ENDPOINT: must be an http:\/\/ or https:\/\/ URL/,
+    ],
+    [{ STORE_S3_ENDPOINT: 'not a url' }, /STORE_S3_ENDPOINT: is not a valid/],
+    [{ STORE_S3_REGION: 'EU West' }, /STORE_S3_REGION: must be a region name/],
+    [
+      { STORE_S3_FORCE_PATH_STYLE: 'sometimes' },
+      /STORE_S3_FORCE_PATH_STYLE: must be true or false/,
+    ],
+  ])('refuses %j with a message naming the setting', (env, message) => {
+    expect(() => loadConfig({ env })).toThrow(ConfigError);
+    expect(() => loadConfig({ env })).toThrow(message);
+  });
+
+  it('never echoes credentials written into an S3 URL', () => {
+    const secret = 'wJalrXUtnFEMIK7MDENGbPxRfiCYSECRETKEY';
+    for (const env of [
+      { STORE_ARTIFACT_URL: `s3://AKIDEXAMPLE:${secret}@bucket/prefix` },
+      { STORE_S3_ENDPOINT: `https://AKIDEXAMPLE:${secret}@minio.internal` },
+    ]) {
+      let message = '';
+      try {
+        loadConfig({ env });
+      } catch (error) {
+        message = (error as Error).message;
+      }
+      expect(message).toMatch(/carries no credentials|carry no credentials/);
+      expect(message).not.toContain(secret);
+    }
+  });
+
+  it('--help lists the artifact and S3 settings', () => {
+    const help = helpText();
+    for (const [flag, env] of [
+      ['--artifact-url', 'STORE_ARTIFACT_URL'],
+      ['--s3-endpoint', 'STORE_S3_ENDPOINT'],
+      ['--s3-region', 'STORE_S3_REGION'],
+      ['--s3-force-path-style', 'STORE_S3_FORCE_PATH_STYLE'],
+    ]) {
+      expect(help).toMatch(new RegExp(`${flag} +${env} `));
+    }
   });
 
   it('accepts a trusted tenant together with allow-all', () => {

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { describeArtifactLocation, type ArtifactLocation } from './artifact-location.js';
 import { ConfigError, SETTINGS, defaults, type ServerConfig } from './settings.js';
 
 export interface ConfigSources {
@@ -38,7 +39,7 @@ export function loadConfig(sources: ConfigSources = {}): ServerConfig {
 
   const result = config as unknown as ServerConfig;
   result.dataDir = resolve(result.dataDir);
-  result.artifactDir = resolve(result.artifactDir ?? join(result.dataDir, 'artifacts'));
+  resolveArtifactLocation(result);
   if (
     result.trustedTenant !== undefined &&
     result.authorizer !== 'allow-all' &&
@@ -52,6 +53,36 @@ export function loadConfig(sources: ConfigSources = {}): ServerConfig {
     throw new ConfigError('STORE_OIDC_CLIENT_ID: required when STORE_OIDC_ISSUER is set');
   }
   return result;
+}
+
+/**
+ * STORE_ARTIFACT_URL, or its older directory-only name STORE_ARTIFACT_DIR, or
+ * `<data dir>/artifacts`: sets both `artifactStore` and the directory the backup engine uses.
+ */
+function resolveArtifactLocation(config: ServerConfig): void {
+  const url = config.artifactStore as ArtifactLocation | undefined;
+  const dir = config.artifactDir as string | undefined;
+  const location: ArtifactLocation = url ?? {
+    kind: 'directory',
+    path: dir ?? join(config.dataDir, 'artifacts'),
+  };
+  if (location.kind === 'directory') location.path = resolve(location.path);
+  if (url !== undefined && dir !== undefined) {
+    if (location.kind !== 'directory' || location.path !== resolve(dir)) {
+      throw new ConfigError(
+        'STORE_ARTIFACT_URL and STORE_ARTIFACT_DIR name different places: set only STORE_ARTIFACT_URL (STORE_ARTIFACT_DIR is its older, directory-only name)',
+      );
+    }
+  }
+  // The backup engine writes to a directory only so far: an s3:// location is checked in full
+  // above, then refused here rather than silently ignored.
+  if (location.kind === 's3') {
+    throw new ConfigError(
+      `STORE_ARTIFACT_URL=${describeArtifactLocation(location)} is not supported by this build yet: backups are written to a directory (a path or file:///path)`,
+    );
+  }
+  config.artifactStore = location;
+  config.artifactDir = location.path;
 }
 
 function parseFlags(argv: readonly string[]): Map<string, string> {

@@ -1,3 +1,10 @@
+import {
+  ArtifactLocationError,
+  parseArtifactLocation,
+  parseS3Endpoint,
+  parseS3Region,
+  type ArtifactLocation,
+} from './artifact-location.js';
 import { parseTrustedProxies } from './trusted-proxies.js';
 
 /**
@@ -8,7 +15,15 @@ export type Authorizer = 'rbac' | 'allow-all' | 'deny-all';
 
 export interface ServerConfig {
   dataDir: string;
+  /** The directory of the artifacts (STORE_ARTIFACT_DIR, or STORE_ARTIFACT_URL's directory). */
   artifactDir: string;
+  /** STORE_ARTIFACT_URL resolved: a directory, or a bucket and prefix in object storage. */
+  artifactStore: ArtifactLocation;
+  /** S3-compatible server (MinIO, Ceph…); undefined: AWS. */
+  s3Endpoint: string | undefined;
+  s3Region: string;
+  /** Path-style requests (`host/bucket/key`), which MinIO-style servers need. */
+  s3ForcePathStyle: boolean;
   databaseUrl: string | undefined;
   postgresSchema: string | undefined;
   host: string;
@@ -202,6 +217,22 @@ const addressList: Parser<string[]> = (raw, name) => {
   return entries;
 };
 
+/** Wraps a parser of artifact-location.ts so its message names the setting. */
+const locationParser =
+  <T>(parse: (raw: string) => T): Parser<T> =>
+  (raw, name) => {
+    try {
+      return parse(raw);
+    } catch (error) {
+      if (error instanceof ArtifactLocationError)
+        throw new ConfigError(`${name}: ${error.message}`);
+      throw error;
+    }
+  };
+
+const optionalEndpoint: Parser<string | undefined> = (raw, name) =>
+  raw.trim() === '' ? undefined : locationParser(parseS3Endpoint)(raw, name);
+
 const headerName: Parser<string> = (raw, name) => {
   if (!/^[A-Za-z0-9-]+$/.test(raw)) throw new ConfigError(`${name}: is not an HTTP header name`);
   return raw.toLowerCase();
@@ -227,7 +258,26 @@ export const SETTINGS: readonly Setting[] = [
     'artifactDir',
     'STORE_ARTIFACT_DIR',
     text,
-    'backup artifacts (default: <data dir>/artifacts)',
+    'backup artifacts (default: <data dir>/artifacts; older name of a STORE_ARTIFACT_URL directory)',
+  ),
+  setting(
+    'artifactStore',
+    'STORE_ARTIFACT_URL',
+    locationParser(parseArtifactLocation),
+    'backup artifacts: a directory, file:///path or s3://bucket/prefix (default: <data dir>/artifacts)',
+  ),
+  setting(
+    's3Endpoint',
+    'STORE_S3_ENDPOINT',
+    optionalEndpoint,
+    'S3-compatible server for s3:// artifacts, e.g. MinIO (default: AWS)',
+  ),
+  setting('s3Region', 'STORE_S3_REGION', locationParser(parseS3Region), 'S3 region'),
+  setting(
+    's3ForcePathStyle',
+    'STORE_S3_FORCE_PATH_STYLE',
+    boolean,
+    'path-style S3 requests (true for MinIO-style servers)',
   ),
   setting(
     'databaseUrl',
@@ -388,10 +438,16 @@ export const SETTINGS: readonly Setting[] = [
   ),
 ];
 
-/** Defaults; artifactDir follows dataDir unless set. */
-export function defaults(): Omit<ServerConfig, 'artifactDir'> & { artifactDir?: string } {
+/** Defaults; the artifact location follows dataDir unless set. */
+export function defaults(): Omit<ServerConfig, 'artifactDir' | 'artifactStore'> & {
+  artifactDir?: string;
+  artifactStore?: ArtifactLocation;
+} {
   return {
     dataDir: './data',
+    s3Endpoint: undefined,
+    s3Region: 'us-east-1',
+    s3ForcePathStyle: false,
     databaseUrl: undefined,
     postgresSchema: undefined,
     host: '127.0.0.1',
