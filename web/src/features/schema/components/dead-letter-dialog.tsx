@@ -4,7 +4,7 @@ import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { Time } from '../../../components/ui/time';
 import { paths } from '../../../lib/paths';
-import { reasonLabel } from '../api/dead-letter-reader';
+import { reasonLabel } from '../api/dead-letter-reason';
 import { prettyJson } from '../api/json-syntax';
 
 /** One dead letter: its value as formatted JSON and every error the server recorded. */

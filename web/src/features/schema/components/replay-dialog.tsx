@@ -10,7 +10,7 @@ import { GuardedButton } from '../../../components/ui/guarded-button';
 import { describeError } from '../../../lib/errors';
 import { useRoles } from '../../../lib/identity/use-roles';
 import { useToast } from '../../../lib/services';
-import { reasonLabel } from '../api/dead-letter-reader';
+import { reasonLabel } from '../api/dead-letter-reason';
 import { checkJson, formatSyntaxError, prettyJson } from '../api/json-syntax';
 import { useReplayDeadLetterMutation, useValidateValueQuery } from '../hooks/use-schema-insight';
 import { JsonTextField } from './json-text-field';

@@ -12,8 +12,11 @@ import { GuardedButton } from '../../../components/ui/guarded-button';
 import { Spinner } from '../../../components/ui/spinner';
 import { Table } from '../../../components/ui/table';
 import { Time } from '../../../components/ui/time';
+import { formatCount } from '../../../lib/format';
 import { useRoles } from '../../../lib/identity/use-roles';
-import { reasonLabel } from '../api/dead-letter-reader';
+import { reasonLabel } from '../api/dead-letter-reason';
+import { useCountPendingDeadLettersQuery } from '../hooks/use-dead-letter-discard';
+import { useCountDeadLettersQuery } from '../hooks/use-dead-letters';
 import { useListDeadLetterRecordsQuery } from '../hooks/use-schema-insight';
 import { BulkReplay } from './bulk-replay';
 import { ReplayDialog } from './replay-dialog';
@@ -25,8 +28,21 @@ export function ReplaySection({ treeId }: { treeId: string }) {
   const [includeReplayed, setIncludeReplayed] = useState(false);
   const [tokens, setTokens] = useState<string[]>([]);
   const pageToken = tokens.at(-1) ?? '';
-  const query = useListDeadLetterRecordsQuery(treeId, { pageToken, includeReplayed, keyPrefix });
+  const query = useListDeadLetterRecordsQuery(treeId, {
+    pageToken,
+    includeReplayed,
+    filter: { keyPrefix },
+  });
   const [open, setOpen] = useState<DeadLetterRecord | null>(null);
+  // The same count as the Dead letters section (CountDeadLetters); under a prefix, the server's
+  // count of that selection: both apply the server's one definition of a pending letter.
+  const total = useCountDeadLettersQuery(treeId);
+  const underPrefix = useCountPendingDeadLettersQuery(
+    treeId,
+    { selection: { case: 'filter', value: { keyPrefix } } },
+    { enabled: keyPrefix !== '' },
+  );
+  const pending = keyPrefix === '' ? total.data : underPrefix.data;
   const roles = useRoles();
   const canReplay = roles.atLeast('operator');
 
@@ -35,6 +51,12 @@ export function ReplaySection({ treeId }: { treeId: string }) {
       <p className="muted">
         A fixed value goes through the write guard like any write: if the policy in force accepts
         it, it is written with a new sequence and the letter is kept as replayed (who and when).
+      </p>
+      <p>
+        <strong data-testid="replay-pending-count">
+          {pending === undefined ? '…' : formatCount(pending)}
+        </strong>{' '}
+        pending dead letters{keyPrefix ? ` under "${keyPrefix}"` : ''} to fix.
       </p>
       <div className="schema-form-row">
         <Field label="Key prefix">

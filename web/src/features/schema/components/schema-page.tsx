@@ -74,7 +74,7 @@ function TreeSchema({ treeId }: { treeId: string }) {
       <VersionSection treeId={treeId} caps={caps} />
       <RemediationSection treeId={treeId} caps={caps} />
       <ComplianceSection treeId={treeId} caps={caps} />
-      <DeadLettersSection treeId={treeId} caps={caps} />
+      <DeadLettersSection treeId={treeId} />
       <ReplaySection treeId={treeId} />
     </>
   );

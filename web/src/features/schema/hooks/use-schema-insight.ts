@@ -54,7 +54,11 @@ export function useCancelSchemaInsightMutation() {
 /** One page of the tree's dead letters with ids and replay history. */
 export function useListDeadLetterRecordsQuery(
   treeId: string,
-  request: { pageToken: string; includeReplayed: boolean; keyPrefix: string },
+  request: {
+    pageToken: string;
+    includeReplayed: boolean;
+    filter: MessageInitShape<typeof DeadLetterFilterSchema>;
+  },
 ) {
   const client = useSchemaInsightClient();
   const input = {
@@ -62,7 +66,7 @@ export function useListDeadLetterRecordsQuery(
     pageSize: 20,
     pageToken: request.pageToken,
     includeReplayed: request.includeReplayed,
-    filter: { keyPrefix: request.keyPrefix },
+    filter: request.filter,
   };
   return useQuery({
     queryKey: rpcKey(SchemaInsightService.method.listDeadLetters, input),
@@ -86,8 +90,11 @@ export function useValidateValueQuery(treeId: string, valueJson: string | null) 
   });
 }
 
-/** The queries a replay changes: letters, entries, counts, the tree list. */
-function useInvalidateAfterReplay() {
+/**
+ * The queries a replay or a discard changes: letters, entries, counts, the tree list. Both
+ * dead-letter sections read these queries, so they refresh together and show the same numbers.
+ */
+export function useInvalidateDeadLetterViews() {
   const queryClient = useQueryClient();
   return useCallback(
     () =>
@@ -103,7 +110,7 @@ function useInvalidateAfterReplay() {
 /** Replays one letter, with the edited value. */
 export function useReplayDeadLetterMutation(treeId: string) {
   const client = useSchemaInsightClient();
-  const invalidate = useInvalidateAfterReplay();
+  const invalidate = useInvalidateDeadLetterViews();
   return useMutation({
     mutationFn: (replay: { deadLetterId: bigint; valueJson: string }) =>
       client.replayDeadLetter({ treeId, ...replay }),
@@ -124,7 +131,7 @@ export function useStartDeadLetterReplayMutation(treeId: string) {
 
 /** Refreshes letters, entries and counts once a bulk replay has finished. */
 export function useRefreshWhenFinished(status: SchemaInsightOperationStatus | null | undefined) {
-  const invalidate = useInvalidateAfterReplay();
+  const invalidate = useInvalidateDeadLetterViews();
   const finished = Boolean(status?.finishedAt);
   useEffect(() => {
     if (finished) void invalidate();

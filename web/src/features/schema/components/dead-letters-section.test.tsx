@@ -1,0 +1,171 @@
+import { Code, ConnectError, type ConnectRouter } from '@connectrpc/connect';
+import {
+  IdentityService,
+  SchemaControlService,
+  StoreSchemaApiOperation,
+  StoreSchemaDeadLetterReason,
+  StoreSchemaMode,
+  TreeDataService,
+} from '@store/contract';
+import { SchemaInsightService } from '@store/contract/gen/store/insight/v1/schema_insight_pb.js';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { whoAmI } from '../../../testing/fixtures';
+import { createTestApp, renderApp, testSession } from '../../../testing/render-app';
+
+const ALL_OPERATIONS = Object.values(StoreSchemaApiOperation).filter(
+  (v): v is StoreSchemaApiOperation => typeof v === 'number',
+);
+
+/** A tree with `count` pending letters bad-00…; discards remove them, as the server would. */
+function server(role: 'viewer' | 'operator', count: number) {
+  let pending = Array.from({ length: count }, (_, i) => i + 1);
+  const discards: { expected: bigint; case: string | undefined }[] = [];
+  const key = (id: number) => `bad-${String(id - 1).padStart(2, '0')}`;
+  const routes = (router: ConnectRouter) => {
+    router.service(IdentityService, {
+      whoAmI: () => whoAmI({ tenants: [{ tenantId: 'acme', roles: [role] }] }),
+    });
+    router.service(TreeDataService, { listTrees: () => ({ trees: [] }) });
+    router.service(SchemaControlService, {
+      probeCapabilities: (req) => ({ treeId: req.treeId, allowedOperations: ALL_OPERATIONS }),
+      getPolicy: () => ({
+        found: true,
+        policy: { jsonSchema: '{}', mode: StoreSchemaMode.ENFORCE },
+      }),
+      getVersionConfig: () => ({ found: false }),
+      getRemediationStatus: () => ({}),
+      listComplianceScans: () => ({ operations: [] }),
+      countDeadLetters: () => ({ count: pending.length }),
+    });
+    router.service(SchemaInsightService, {
+      listDeadLetters: (req) => {
+        const after = Number(req.pageToken || 0);
+        const prefix = req.filter?.keyPrefix ?? '';
+        const taken = pending.filter((id) => id > after && key(id).startsWith(prefix));
+        const page = taken.slice(0, req.pageSize);
+        return {
+          deadLetters: page.map((id) => ({
+            deadLetterId: BigInt(id),
+            entry: {
+              key: key(id),
+              valueJson: `{"n":${id}}`,
+              reason: StoreSchemaDeadLetterReason.SCHEMA_VIOLATION,
+              errors: [`/n: must be string (${id})`],
+            },
+          })),
+          nextPageToken: taken.length > page.length ? String(page.at(-1)) : '',
+        };
+      },
+      countPendingDeadLetters: () => ({ count: BigInt(pending.length) }),
+      discardDeadLetters: (req) => {
+        const chosen = req.selection?.selection;
+        discards.push({ expected: req.expectedCount, case: chosen?.case });
+        const taken =
+          chosen?.case === 'deadLetterId'
+            ? pending.filter((id) => BigInt(id) === chosen.value)
+            : pending;
+        if (BigInt(taken.length) !== req.expectedCount) {
+          throw new ConnectError('the selection now takes more', Code.FailedPrecondition);
+        }
+        pending = pending.filter((id) => !taken.includes(id));
+        return { discardedCount: BigInt(taken.length) };
+      },
+    });
+  };
+  return {
+    discards,
+    /** A letter written after the page was counted. */
+    arrive: () => pending.push(count + 1),
+    app: createTestApp(routes, { session: testSession }),
+  };
+}
+
+const section = async () => within(await screen.findByRole('region', { name: 'Dead letters' }));
+const replaySection = () => within(screen.getByRole('region', { name: 'Fix and replay' }));
+
+describe('dead letters section', () => {
+  it('pages the pending letters 20 at a time and shows one in detail', async () => {
+    const { app } = server('viewer', 45);
+    renderApp(app, '/schema/orders');
+    const letters = await section();
+    const table = await letters.findByRole('table', { name: 'Dead letters 1–20' });
+    expect(within(table).getAllByRole('row')).toHaveLength(21);
+    fireEvent.click(letters.getByRole('button', { name: 'Next page' }));
+    const second = await letters.findByRole('table', { name: 'Dead letters 21–40' });
+    await within(second).findByRole('cell', { name: 'bad-20' });
+    await waitFor(() =>
+      expect(
+        (letters.getByRole('button', { name: 'Next page' }) as HTMLButtonElement).disabled,
+      ).toBe(false),
+    );
+    fireEvent.click(letters.getByRole('button', { name: 'Next page' }));
+    const last = await letters.findByRole('table', { name: 'Dead letters 41–45' });
+    await waitFor(() =>
+      expect(
+        (letters.getByRole('button', { name: 'Next page' }) as HTMLButtonElement).disabled,
+      ).toBe(true),
+    );
+    fireEvent.click(within(last).getByRole('button', { name: 'View dead letter bad-44' }));
+    const dialog = screen.getByRole('dialog', { name: 'Dead letter bad-44' });
+    expect(within(dialog).getByText('/n: must be string (45)')).toBeTruthy();
+  });
+
+  it('discards one letter, then all, each after a confirm naming the count; both sections agree', async () => {
+    const { app, discards } = server('operator', 3);
+    renderApp(app, '/schema/orders');
+    const letters = await section();
+    const discardOne = await letters.findByRole('button', { name: 'Discard dead letter bad-01' });
+    await waitFor(() => expect((discardOne as HTMLButtonElement).disabled).toBe(false));
+    fireEvent.click(discardOne);
+    const one = within(screen.getByRole('dialog', { name: 'Discard the dead letter of bad-01?' }));
+    fireEvent.click(one.getByRole('button', { name: 'Discard 1 dead letter' }));
+    await waitFor(() => expect(letters.getByTestId('dead-letter-count').textContent).toBe('2'));
+    expect(replaySection().getByTestId('replay-pending-count').textContent).toBe('2');
+
+    fireEvent.click(letters.getByRole('button', { name: 'Discard all (2)' }));
+    const all = within(screen.getByRole('dialog', { name: 'Discard all 2 dead letters?' }));
+    expect(all.getByText(/tree/).textContent).toContain(
+      'All 2 pending dead letters of tree orders',
+    );
+    fireEvent.click(all.getByRole('button', { name: 'Discard 2 dead letters' }));
+    await waitFor(() => expect(letters.getByTestId('dead-letter-count').textContent).toBe('0'));
+    expect(replaySection().getByTestId('replay-pending-count').textContent).toBe('0');
+    expect(letters.getByText('No dead letters')).toBeTruthy();
+    expect(discards).toEqual([
+      { expected: 1n, case: 'deadLetterId' },
+      { expected: 2n, case: 'all' },
+    ]);
+  });
+
+  it('when letters arrive after the count, the discard is refused and the confirm shows the new count', async () => {
+    const { app, arrive, discards } = server('operator', 2);
+    renderApp(app, '/schema/orders');
+    const letters = await section();
+    const all = await letters.findByRole('button', { name: 'Discard all (2)' });
+    await waitFor(() => expect((all as HTMLButtonElement).disabled).toBe(false));
+    fireEvent.click(all);
+    arrive();
+    const dialog = within(screen.getByRole('dialog', { name: 'Discard all 2 dead letters?' }));
+    fireEvent.click(dialog.getByRole('button', { name: 'Discard 2 dead letters' }));
+    expect(await dialog.findByText(/changed since they were counted/)).toBeTruthy();
+    const again = await screen.findByRole('button', { name: 'Discard 3 dead letters' });
+    fireEvent.click(again);
+    await waitFor(() => expect(letters.getByTestId('dead-letter-count').textContent).toBe('0'));
+    expect(discards.map((d) => d.expected)).toEqual([2n, 3n]);
+  });
+
+  it('a viewer sees the letters but discard is disabled, with the reason', async () => {
+    const { app } = server('viewer', 1);
+    renderApp(app, '/schema/orders');
+    const letters = await section();
+    const row = (await letters.findByRole('button', {
+      name: 'Discard dead letter bad-00',
+    })) as HTMLButtonElement;
+    await waitFor(() => expect(row.title).toBe('Discarding needs the operator role'));
+    expect(row.disabled).toBe(true);
+    expect(
+      (letters.getByRole('button', { name: 'Discard all (1)' }) as HTMLButtonElement).disabled,
+    ).toBe(true);
+  });
+});

@@ -1,0 +1,133 @@
+import { Code, ConnectError } from '@connectrpc/connect';
+import { useState } from 'react';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { ErrorBanner } from '../../../components/ui/error-banner';
+import { Field } from '../../../components/ui/field';
+import { formatCount } from '../../../lib/format';
+import { useActiveTenant, useToast } from '../../../lib/services';
+import { describeFilter, toWireFilter, type LetterFilter } from '../api/dead-letter-filter';
+import {
+  useDiscardDeadLettersMutation,
+  type DiscardSelection,
+} from '../hooks/use-dead-letter-discard';
+
+/** What the user asked to discard; `count` is the live count the confirm shows and sends. */
+export type DiscardRequest =
+  | { kind: 'one'; deadLetterId: bigint; key: string }
+  | { kind: 'filtered'; filter: LetterFilter; count: bigint }
+  | { kind: 'all'; count: bigint };
+
+const NOTE_MAX = 500;
+
+/** The confirm of a discard, naming the tree, the tenant, the selection and its count. */
+export function DiscardDialog({
+  treeId,
+  request,
+  onClose,
+}: {
+  treeId: string;
+  request: DiscardRequest | null;
+  onClose: () => void;
+}) {
+  const tenant = useActiveTenant();
+  const toast = useToast();
+  const discard = useDiscardDeadLettersMutation(treeId);
+  const [note, setNote] = useState('');
+  const close = () => {
+    discard.reset();
+    setNote('');
+    onClose();
+  };
+  const count = request === null ? 0n : request.kind === 'one' ? 1n : request.count;
+  const letters = count === 1n ? 'dead letter' : 'dead letters';
+  const changed =
+    discard.error !== null && ConnectError.from(discard.error).code === Code.FailedPrecondition;
+
+  return (
+    <ConfirmDialog
+      open={request !== null}
+      title={request ? titleOf(request) : 'Discard dead letters?'}
+      confirmLabel={`Discard ${formatCount(count)} ${letters}`}
+      tone="danger"
+      busy={discard.isPending}
+      onCancel={close}
+      onConfirm={() => {
+        if (!request) return;
+        discard.mutate(
+          { selection: selectionOf(request), expectedCount: count, note },
+          {
+            onSuccess: (answer) => {
+              toast({
+                tone: 'success',
+                title: `Discarded ${formatCount(answer.discardedCount)} ${letters} of ${treeId}`,
+              });
+              close();
+            },
+          },
+        );
+      }}
+    >
+      {request && (
+        <div className="stack">
+          <p>
+            {whatOf(request, count)} of tree <strong>{treeId}</strong> in tenant{' '}
+            <strong>{tenant}</strong> {count === 1n ? 'stops' : 'stop'} being pending: no listing,
+            count or replay takes {count === 1n ? 'it' : 'them'} any more. Each is kept with who
+            discarded it, when and the note below for the audit retention period, then deleted.
+          </p>
+          <Field
+            label="Note (optional)"
+            hint={`Why; kept with the letters and in the audit trail.`}
+          >
+            {(control) => (
+              <input
+                {...control}
+                className="input"
+                maxLength={NOTE_MAX}
+                value={note}
+                onChange={(event) => setNote(event.target.value)}
+              />
+            )}
+          </Field>
+          {discard.error !== null && (
+            <ErrorBanner
+              title={
+                changed
+                  ? 'The dead letters changed since they were counted: the count above is now up to date, check it and confirm again'
+                  : 'Discarding failed'
+              }
+              error={discard.error}
+            />
+          )}
+        </div>
+      )}
+    </ConfirmDialog>
+  );
+}
+
+function titleOf(request: DiscardRequest): string {
+  if (request.kind === 'one') return `Discard the dead letter of ${request.key}?`;
+  const n = formatCount(request.count);
+  return request.kind === 'all' ? `Discard all ${n} dead letters?` : `Discard ${n} dead letters?`;
+}
+
+function whatOf(request: DiscardRequest, count: bigint): string {
+  if (request.kind === 'one') {
+    return `Dead letter ${String(request.deadLetterId)} (key ${request.key})`;
+  }
+  const n = formatCount(count);
+  return request.kind === 'all'
+    ? `All ${n} pending dead letters`
+    : `The ${n} pending dead letters ${describeFilter(request.filter)}`;
+}
+
+function selectionOf(request: DiscardRequest): DiscardSelection {
+  switch (request.kind) {
+    case 'one':
+      return { selection: { case: 'deadLetterId', value: request.deadLetterId } };
+    case 'filtered':
+      return { selection: { case: 'filter', value: toWireFilter(request.filter) } };
+    case 'all':
+      return { selection: { case: 'all', value: true } };
+  }
+}
