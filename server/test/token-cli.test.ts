@@ -1,11 +1,19 @@
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Code, ConnectError, createClient } from '@connectrpc/connect';
 import { IdentityService } from '@store/contract';
+import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './support/test-server.js';
-import { newStorageLocation, removeStorageLocation } from './support/test-storage.js';
+import {
+  DIALECTS,
+  TEST_DATABASE_URL,
+  newStorageLocation,
+  removeStorageLocation,
+} from './support/test-storage.js';
 
 const run = promisify(execFile);
 const cli = fileURLToPath(new URL('../src/cli/token-cli.ts', import.meta.url));
@@ -25,6 +33,8 @@ describe('npm run token', () => {
   });
 
   it('creates a token shown once, lists it without the secret, and revokes it', async () => {
+    // The server made the store; the CLI works on it while the server runs.
+    t = await startTestServer('sqlite', {}, location);
     const created = await token(
       'create',
       '--tenant',
@@ -43,7 +53,6 @@ describe('npm run token', () => {
     expect(listed.stdout).toContain('active');
     expect(listed.stdout).not.toContain(secret);
 
-    t = await startTestServer('sqlite', {}, location);
     const whoAmI = () =>
       createClient(IdentityService, t!.grpc).whoAmI(
         {},
@@ -77,3 +86,62 @@ describe('npm run token', () => {
     );
   });
 });
+
+describe.each(DIALECTS)('npm run token where the server never ran, on %s', (dialect) => {
+  const location = newStorageLocation(dialect);
+  afterAll(() => removeStorageLocation(location));
+  const tokenCli = (env: Record<string, string>) =>
+    run(
+      process.execPath,
+      ['--import', 'tsx', cli, 'create', '--tenant', 'acme', '--role', 'admin'],
+      {
+        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+        cwd: fileURLToPath(new URL('..', import.meta.url)),
+      },
+    ).then(
+      () => ({ code: 0, stderr: '' }),
+      (e: { code: number; stderr: string }) => e,
+    );
+
+  it('refuses, naming the setting and the server default, and creates nothing', async () => {
+    if (dialect === 'sqlite') {
+      const dataDir = join(location.dataDir, 'never-started');
+      const refused = await tokenCli({ STORE_DATA_DIR: dataDir });
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain(`No store in STORE_DATA_DIR=${dataDir} (no store.sqlite).`);
+      expect(refused.stderr).toContain("The server's default is ./data");
+      expect(existsSync(dataDir)).toBe(false);
+      return;
+    }
+    const env = { DATABASE_URL: location.databaseUrl!, STORE_PG_SCHEMA: location.postgresSchema! };
+    const refused = await tokenCli(env);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`STORE_PG_SCHEMA=${location.postgresSchema}`);
+    expect(refused.stderr).toContain("the server's migrations never ran there");
+    expect(refused.stderr).toContain("The server's default schema is the search path's");
+    expect(await schemaExists(location.postgresSchema!)).toBe(false);
+
+    // A schema that exists but holds no store's tables is refused too, and left empty.
+    await query(`create schema ${location.postgresSchema}`);
+    expect((await tokenCli(env)).code).toBe(2);
+    const tables = await query('select count(*)::int as n from pg_tables where schemaname = $1', [
+      location.postgresSchema!,
+    ]);
+    expect(tables.rows[0]).toEqual({ n: 0 });
+  });
+});
+
+async function query(text: string, values: unknown[] = []) {
+  const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await client.connect();
+  try {
+    return await client.query(text, values);
+  } finally {
+    await client.end();
+  }
+}
+
+async function schemaExists(schema: string): Promise<boolean> {
+  const found = await query('select 1 from pg_namespace where nspname = $1', [schema]);
+  return found.rowCount === 1;
+}

@@ -7,12 +7,13 @@ import { randomUUID } from 'node:crypto';
 import { AuditStore } from '../storage/audit-store.js';
 import { openStorage } from '../storage/database.js';
 import { TokenStore } from '../storage/token-store.js';
+import { missingStoreReason } from './existing-store.js';
 
 const USAGE = `Usage:
   npm run token -- create --tenant <tenant> --role <viewer|operator|admin> [--role …] [--name <text>] [--ttl <n>(m|h|d)]
   npm run token -- list [--tenant <tenant>]
   npm run token -- revoke <token id>
-Storage comes from STORE_DATA_DIR / DATABASE_URL, as for the server.`;
+Storage comes from STORE_DATA_DIR / DATABASE_URL, as for the server, and must hold the server's store.`;
 
 function parseTtl(value: string): number {
   const match = /^(\d+)([mhd])$/.exec(value);
@@ -35,7 +36,14 @@ async function main(argv: string[]): Promise<number> {
       (flags[arg] ??= []).push(value);
     } else positional.push(arg);
   }
+  if (command !== 'create' && command !== 'list' && command !== 'revoke') {
+    console.log(USAGE);
+    return command === undefined || command === 'help' ? 0 : 2;
+  }
   const config = loadConfig({ env: process.env });
+  // Never a second database by accident: opening storage would create and migrate one.
+  const missing = await missingStoreReason(config, process.env);
+  if (missing !== undefined) throw new ConfigError(missing);
   const storage = await openStorage({
     dataDir: config.dataDir,
     databaseUrl: config.databaseUrl,
@@ -97,9 +105,6 @@ async function main(argv: string[]): Promise<number> {
         console.log(revoked ? `revoked ${id}` : `no active token ${id}`);
         return revoked ? 0 : 1;
       }
-      default:
-        console.log(USAGE);
-        return command === undefined || command === 'help' ? 0 : 2;
     }
   } finally {
     await storage.close();

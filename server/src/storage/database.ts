@@ -37,7 +37,8 @@ export interface Storage extends TreeDb {
   close(): Promise<void>;
 }
 
-const SQLITE_FILE = 'store.sqlite';
+/** The SQLite store's file name inside the data directory. */
+export const SQLITE_FILE = 'store.sqlite';
 
 /** Opens the configured database and applies pending migrations. */
 export async function openStorage(options: StorageOptions): Promise<Storage> {
