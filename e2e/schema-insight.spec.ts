@@ -108,4 +108,51 @@ test.describe('policy dry-run and dead-letter replay (issue 16)', () => {
       schema.replaySection.getByRole('cell', { name: /^Replayed by \S+/ }),
     ).toBeVisible();
   });
+
+  test('an operator discards one dead letter, then all of them; both sections count the same', async ({
+    page,
+    tenant,
+  }, testInfo) => {
+    const treeId = 'outbox';
+    await tenant.api.schema.setPolicy({
+      treeId,
+      policy: { jsonSchema: PERSON, mode: StoreSchemaMode.ENFORCE, version: 1 },
+    });
+    for (const key of ['m1', 'm2', 'm3', 'm4']) {
+      expect((await put(tenant.api, treeId, key, { age: 1 })).deadLettered).toBe(true);
+    }
+
+    const operator = issueToken(tenant.name, ['operator']);
+    const schema = await openSchema(page, operator.token, treeId);
+    await expect(schema.deadLettersSection.getByTestId('dead-letter-count')).toHaveText('4');
+    expect(await schema.pendingCounts()).toEqual({ deadLetters: '4', replay: '4' });
+
+    const one = await schema.askDiscard('m2');
+    await expect(one).toContainText(`of tree ${treeId} in tenant ${tenant.name}`);
+    await one.getByLabel('Note (optional)').fill('a test write');
+    await one.screenshot({ path: '/tmp/shots/discard-one-dialog.png' });
+    await schema.confirmDiscard(one);
+    await expect(schema.deadLettersSection.getByTestId('dead-letter-count')).toHaveText('3');
+    await expect(schema.replaySection.getByTestId('replay-pending-count')).toHaveText('3');
+    await expect(
+      schema.deadLettersSection.getByRole('cell', { name: 'm2', exact: true }),
+    ).toHaveCount(0);
+    await expect(schema.replaySection.getByRole('cell', { name: 'm2', exact: true })).toHaveCount(
+      0,
+    );
+    await schema.deadLettersSection.screenshot({ path: '/tmp/shots/discard-after-one.png' });
+
+    const all = await schema.askDiscardAll(3);
+    await expect(all).toContainText('All 3 pending dead letters');
+    await expectNoSeriousA11yViolations(page, testInfo);
+    await all.screenshot({ path: '/tmp/shots/discard-all-dialog.png' });
+    await schema.confirmDiscard(all);
+    await expect(schema.deadLettersSection.getByTestId('dead-letter-count')).toHaveText('0');
+    await expect(schema.replaySection.getByTestId('replay-pending-count')).toHaveText('0');
+    await expect(schema.replaySection.getByText('No dead letters to fix')).toBeVisible();
+    await page.screenshot({ path: '/tmp/shots/discard-all-done.png', fullPage: true });
+
+    // The server agrees (the audit records are checked by server/test/dead-letter-discard.test.ts).
+    expect((await tenant.api.schema.countDeadLetters({ treeId })).count).toBe(0);
+  });
 });

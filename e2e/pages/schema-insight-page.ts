@@ -38,4 +38,42 @@ export class SchemaInsightPage extends SchemaPage {
   async showReplayed(): Promise<void> {
     await this.replaySection.getByLabel('Show replayed letters').check();
   }
+
+  get deadLettersSection(): Locator {
+    return this.section('Dead letters');
+  }
+
+  /** Opens the confirm of one letter's discard (by key); returns the dialog. */
+  async askDiscard(key: string): Promise<Locator> {
+    await this.deadLettersSection
+      .getByRole('button', { name: `Discard dead letter ${key}` })
+      .click();
+    const dialog = this.page.getByRole('dialog', { name: `Discard the dead letter of ${key}?` });
+    await expect(dialog).toBeVisible();
+    return dialog;
+  }
+
+  /** Opens the confirm of "Discard all (N)"; returns the dialog. */
+  async askDiscardAll(count: number): Promise<Locator> {
+    await this.deadLettersSection.getByRole('button', { name: `Discard all (${count})` }).click();
+    const dialog = this.page.getByRole('dialog', { name: `Discard all ${count} dead letters?` });
+    await expect(dialog).toBeVisible();
+    return dialog;
+  }
+
+  /** Confirms an open discard dialog and waits for it to close. */
+  async confirmDiscard(dialog: Locator, note = ''): Promise<void> {
+    if (note) await dialog.getByLabel('Note (optional)').fill(note);
+    await dialog.getByRole('button', { name: /^Discard \d+ dead letters?$/ }).click();
+    await expect(dialog).toBeHidden();
+  }
+
+  /** The pending count each dead-letter section shows. */
+  async pendingCounts(): Promise<{ deadLetters: string; replay: string }> {
+    return {
+      deadLetters:
+        (await this.deadLettersSection.getByTestId('dead-letter-count').textContent()) ?? '',
+      replay: (await this.replaySection.getByTestId('replay-pending-count').textContent()) ?? '',
+    };
+  }
 }
