@@ -142,6 +142,50 @@ describe('registration', () => {
   });
 });
 
+describe.each([
+  ['backup (spec 000)', addStoreBackupApi, BackupControlService.method.listBackupOperations],
+  ['schema (spec 001)', addStoreSchemaApi, SchemaControlService.method.listSchemaOperations],
+] as const)('repeat registration of the %s API', (_, add, list) => {
+  const service = list.parent;
+
+  it('keeps the first registration’s seams: its authorizer runs on every call, the repeat’s never', async () => {
+    const host = new StoreApiHost(logger);
+    const runs = { first: 0, repeat: 0 };
+    add(host, { resultMappers: {}, operations: noOperations }, (setup) => {
+      allowAnonymous(setup);
+      setup.authorizer = { name: 'first', isAuthorized: () => (runs.first++, true) };
+    });
+    add(host, { resultMappers: {}, operations: noOperations }, (setup) => {
+      setup.authorizer = { name: 'repeat', isAuthorized: () => (runs.repeat++, false) };
+    });
+    const transport = await serve(host);
+    expect(await callMethod(transport, service, list, {})).toBe('ok');
+    // Two registrations, two interceptors (the spec's warning), both with the first's seams.
+    expect(runs).toEqual({ first: 2, repeat: 0 });
+  });
+
+  it('layers each call’s configure onto the options the earlier calls configured, for every interceptor of the service', async () => {
+    const host = new StoreApiHost(logger);
+    let seen: string | undefined;
+    const first = add(host, { resultMappers: {}, operations: noOperations }, allowAnonymous);
+    const repeat = add(host, { resultMappers: {}, operations: noOperations }, (setup) => {
+      seen = setup.options.trustedTenant;
+      // A whole new options object, as the shipped host's configure assigns, is layered too.
+      setup.options = { ...setup.options, credentialHeaderName: 'x-store-token' };
+    });
+    expect(seen).toBe('lab');
+    expect(repeat).toBe(first);
+    const transport = await serve(host);
+    // Both interceptors read the layered header: the default one is no longer a credential,
+    // so a junk value there leaves the caller anonymous (allowed here); in the new one it is
+    // a bad credential.
+    expect(await callMethod(transport, service, list, { authorization: 'Bearer junk' })).toBe('ok');
+    expect(await callMethod(transport, service, list, { 'x-store-token': 'Bearer junk' })).toBe(
+      Code.Unauthenticated,
+    );
+  });
+});
+
 /** Real engines on fresh storage, as a host that composes the library would build them. */
 async function realEngines(dialect: (typeof DIALECTS)[number]) {
   const storage = await openTestStorage(dialect);
