@@ -2,6 +2,7 @@ import { StoreOperationState } from '@store/contract';
 import {
   BackupComparePage,
   RestoreDialog,
+  RevertDialog,
   readCounts,
   readDifferences,
 } from './pages/backup-insight-pages';
@@ -86,6 +87,45 @@ test.describe('restore preview and backup diff', () => {
       else expected.set(d.key, d.after);
     }
     expect(await tree(tenant.api)).toEqual(expected);
+  });
+
+  test('a revert preview shows the write made since the restore; the revert needs its acknowledgment and discards it', async ({
+    page,
+    tenant,
+  }, testInfo) => {
+    await put(tenant.api, { a: { v: 1 }, b: { v: 2 } });
+    const backupId = await backup(tenant.api, 'before edits');
+    await put(tenant.api, { a: { v: 'edited' }, c: { v: 3 } });
+    const beforeRestore = await tree(tenant.api);
+
+    await signInWithToken(page, tenant.admin.token);
+    const restore = new RestoreDialog(page, 'before edits');
+    await restore.openInPlace(backupId);
+    await restore.confirm();
+    await expect(page.getByRole('heading', { name: /^Status/ })).toContainText('Succeeded');
+    const operationUrl = page.url();
+    // A fix made after the restore: the revert would silently lose it without the guard.
+    await put(tenant.api, { fixed: { v: 'after restore' } });
+
+    const revert = new RevertDialog(page);
+    await revert.open(operationUrl);
+    const { counts, differences } = await revert.readPreview();
+    expect(counts).toEqual({ 'Brought back': 1, 'Changed back': 1, Removed: 1, Unchanged: 1 });
+    expect(differences.map((d) => [d.key, d.change, d.before, d.after])).toEqual([
+      ['a', 'Changed back', { v: 1 }, { v: 'edited' }],
+      ['c', 'Brought back', undefined, { v: 3 }],
+      ['fixed', 'Removed', { v: 'after restore' }, undefined],
+    ]);
+    await expect(revert.writes).toContainText('1 write made since the restore will be discarded.');
+    const confirm = revert.confirmButton('Revert and discard 1 write');
+    await expect(confirm).toBeDisabled();
+    await revert.acknowledgeDiscard();
+    await expect(confirm).toBeEnabled();
+    await expectNoSeriousA11yViolations(page, testInfo);
+    await revert.dialog.screenshot({ path: testInfo.outputPath('revert-dialog.png') });
+    await confirm.click();
+    await expect(page.getByText(/Reverted: tree/)).toBeVisible();
+    expect(await tree(tenant.api)).toEqual(beforeRestore);
   });
 
   test('two backups ticked in the catalog are compared', async ({ page, tenant }, testInfo) => {

@@ -151,6 +151,9 @@ test.describe('backups', () => {
     const revert = page.getByRole('dialog', { name: 'Revert this restore?' });
     await expect(revert).toContainText(tenant.name);
     await expect(revert).toContainText(TREE);
+    await expect(revert.getByTestId('revert-writes')).toHaveText(
+      'No writes since the restore: the revert discards nothing written after it.',
+    );
     await revert.getByRole('button', { name: 'Revert restore' }).click();
     await expect(page.getByText(/Reverted: tree/)).toBeVisible();
 

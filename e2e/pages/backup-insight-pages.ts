@@ -105,6 +105,57 @@ export class RestoreDialog {
   }
 }
 
+/** The counts of a revert preview, which names its changes after what the revert does. */
+export interface ShownRevertCounts {
+  'Brought back': number;
+  'Changed back': number;
+  Removed: number;
+  Unchanged: number;
+}
+
+/** The Revert restore confirmation of a finished restore's operation page. */
+export class RevertDialog {
+  constructor(readonly page: Page) {}
+
+  get dialog(): Locator {
+    return this.page.getByRole('dialog', { name: 'Revert this restore?' });
+  }
+
+  get preview(): Locator {
+    return this.dialog.getByRole('region', { name: 'Revert preview' });
+  }
+
+  /** What the dialog says about the writes made since the restore, once the preview counted. */
+  get writes(): Locator {
+    return this.dialog.getByTestId('revert-writes');
+  }
+
+  /** Opens it from the restore's operation page (at `operationUrl`). */
+  async open(operationUrl: string): Promise<void> {
+    await this.page.goto(operationUrl);
+    await this.page.getByRole('button', { name: 'Revert restore' }).click();
+    await expect(this.dialog).toBeVisible();
+  }
+
+  async readPreview(): Promise<{ counts: ShownRevertCounts; differences: ShownDifference[] }> {
+    const counts = (await readCounts(this.preview)) as unknown as ShownRevertCounts;
+    const differences = await readDifferences(this.preview);
+    return { counts, differences };
+  }
+
+  /** The confirm button: "Revert restore", or "Revert and discard N writes" when there are any. */
+  confirmButton(label: string | RegExp = /^Revert/): Locator {
+    return this.dialog.getByRole('button', { name: label });
+  }
+
+  /** Ticks the acknowledgment that the writes made since the restore are discarded. */
+  async acknowledgeDiscard(): Promise<void> {
+    await this.dialog
+      .getByRole('checkbox', { name: /^Discard the .* made since the restore$/ })
+      .check();
+  }
+}
+
 /** The catalog's "select two → compare" and the compare page it leads to. */
 export class BackupComparePage {
   constructor(readonly page: Page) {}

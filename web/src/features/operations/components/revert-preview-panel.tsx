@@ -41,7 +41,11 @@ export function RevertPreviewPanel({
 
   return (
     // Focusable: it scrolls inside the dialog, and keyboard users must reach that too.
-    <section className="restore-preview stack" aria-label="Revert preview" tabIndex={0}>
+    <section
+      className="restore-preview revert-preview stack"
+      aria-label="Revert preview"
+      tabIndex={0}
+    >
       <h3 className="restore-preview__title">What the revert would change</h3>
       {start.error && <ErrorBanner title="Could not preview the revert" error={start.error} />}
       {start.isPending && <Spinner label="Starting the preview…" />}

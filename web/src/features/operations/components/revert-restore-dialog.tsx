@@ -100,7 +100,7 @@ export function RevertRestoreDialog({
       ) : writes === undefined ? (
         <p className="muted">Checking for writes made to the tree since the restore…</p>
       ) : hasWrites ? (
-        <div className="warning-banner stack" role="alert" data-testid="revert-writes">
+        <div className="warning-banner revert-writes" role="alert" data-testid="revert-writes">
           <p>
             <strong>{writesLabel(writes)} made since the restore will be discarded.</strong> Keys
             written or deleted in tree {restore.targetTreeId} after the restore lose those changes:
