@@ -76,7 +76,10 @@ describe('backup detail', () => {
   });
 
   it('asks to confirm an in-place restore naming tenant and tree, and sends the options', async () => {
-    const { app, calls } = backupsServer({ described: described() });
+    const { app, calls } = backupsServer({
+      described: described(),
+      insight: { treeChanged: () => false },
+    });
     const { router } = renderApp(app, '/backups/bk-1');
     fireEvent.click(await enabledButton('Restore'));
     const dialog = screen.getByRole('dialog');
@@ -95,7 +98,10 @@ describe('backup detail', () => {
     const confirm = within(dialog).getByRole('group', { name: 'Confirm the in-place restore' });
     expect(confirm.textContent).toContain('tree orders in tenant acme');
     expect(calls.startRestore).toEqual([]);
-    fireEvent.click(within(confirm).getByRole('button', { name: 'Restore in place' }));
+    // Enabled once the preview of this request has succeeded.
+    const restore = within(confirm).getByRole('button', { name: 'Restore in place' });
+    await waitFor(() => expect((restore as HTMLButtonElement).disabled).toBe(false));
+    fireEvent.click(restore);
     await waitFor(() => expect(router.state.location.pathname).toBe('/operations/op-restore'));
     expect(calls.startRestore[0]).toMatchObject({
       backupId: 'bk-1',

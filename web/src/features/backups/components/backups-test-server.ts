@@ -49,8 +49,11 @@ export function backupsServer(
     described?: backupV1.BackupChainResponse | null;
     /** Whether DeleteBackup refuses a non-cascade delete (dependants exist). */
     refuseDelete?: boolean;
-    /** BackupInsightService: whether its preview's tree has changed by now (asked per call). */
-    insight?: { treeChanged: () => boolean };
+    /**
+     * BackupInsightService: whether its preview's tree has changed by now (asked per call), and
+     * the state a preview reports (default SUCCEEDED).
+     */
+    insight?: { treeChanged: () => boolean; previewState?: () => StoreOperationState };
     /** The chunks ExportArtifact streams (none unless given). */
     exported?: Uint8Array[];
   } = {},
@@ -123,9 +126,9 @@ export function backupsServer(
   return { calls, app: createTestApp(routes, { session: testSession }) };
 }
 
-/** A BackupInsightService whose every preview succeeded at tree sequence 7 with two differences. */
+/** A BackupInsightService whose previews (once succeeded) read tree sequence 7, two differences. */
 function previewService(
-  insight: { treeChanged: () => boolean },
+  insight: { treeChanged: () => boolean; previewState?: () => StoreOperationState },
   previews: RestorePreviewRequest[],
 ): Partial<ServiceImpl<typeof BackupInsightService>> {
   return {
@@ -140,7 +143,7 @@ function previewService(
       status: {
         operationId: request.operationId,
         kind: StoreOperationKind.RESTORE_PREVIEW,
-        state: StoreOperationState.SUCCEEDED,
+        state: insight.previewState?.() ?? StoreOperationState.SUCCEEDED,
       },
     }),
     getBackupComparison: (request) => {

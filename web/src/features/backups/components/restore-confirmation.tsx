@@ -1,9 +1,19 @@
 import type { BackupManifest } from '@store/contract';
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useId, useMemo, useState } from 'react';
 import { Button } from '../../../components/ui/button';
+import { ErrorBanner } from '../../../components/ui/error-banner';
 import { formatCount } from '../../../lib/format';
 import type { RestoreDraft } from '../api/restore-draft';
-import { useCheckPreviewFreshness } from '../../../lib/comparisons/use-backup-comparison';
+import {
+  restoreGate,
+  restoreRequestKey,
+  TREE_CHANGED_REASON,
+  type RestorePreviewRecord,
+} from '../api/restore-guard';
+import {
+  useCheckPreviewFreshness,
+  useInsightOperationQuery,
+} from '../../../lib/comparisons/use-backup-comparison';
 import { RestorePreviewPanel } from './restore-preview-panel';
 
 export interface RestoreConfirmationProps {
@@ -13,6 +23,9 @@ export interface RestoreConfirmationProps {
   /** The tree the restore replaces. */
   target: string;
   pending: boolean;
+  /** The dialog's last preview, kept across Back and Continue; null when there is none. */
+  preview: RestorePreviewRecord | null;
+  onPreview: (preview: RestorePreviewRecord | null) => void;
   onBack: () => void;
   onRestore: () => void;
 }
@@ -24,17 +37,27 @@ interface Staleness {
 
 /**
  * The second step of an in-place restore: the preview of what it would change, then the
- * confirmation naming tenant and tree. Right before restoring it asks whether the tree changed
- * after the preview; if so it says so and needs a second, explicit "Restore anyway".
+ * confirmation naming tenant and tree. "Restore in place" stays disabled, its reason beside it,
+ * until the preview of exactly this request has succeeded. Right before restoring it asks whether
+ * the tree changed since the preview; if so it restores nothing and asks for a new preview.
  */
 export function RestoreConfirmation(props: RestoreConfirmationProps) {
-  const { manifest, draft, tenant, target, pending, onBack, onRestore } = props;
-  const [previewId, setPreviewId] = useState('');
+  const { manifest, draft, tenant, target, pending, preview, onPreview, onBack, onRestore } = props;
   const [stale, setStale] = useState<Staleness | null>(null);
+  const [checkError, setCheckError] = useState<unknown>(null);
   const [checking, setChecking] = useState(false);
-  // A new key restarts the preview panel (after the tree changed).
+  // A new key restarts the preview panel (preview again).
   const [round, setRound] = useState(0);
+  const reasonId = useId();
   const checkFreshness = useCheckPreviewFreshness();
+  const requestKey = restoreRequestKey(manifest.backupId, manifest.treeId, draft);
+  // A preview made for another request (the dialog went back, something changed) does not count.
+  const previewId = preview?.request === requestKey ? preview.operationId : '';
+  const previewState = useInsightOperationQuery(previewId).data?.state;
+  const gate = restoreGate({
+    previewState: previewId ? previewState : undefined,
+    treeChanged: !!stale,
+  });
   const request = useMemo(
     () => ({
       backupId: manifest.backupId,
@@ -45,34 +68,45 @@ export function RestoreConfirmation(props: RestoreConfirmationProps) {
     }),
     [manifest.backupId, manifest.treeId, draft.cold, draft.keyPrefix],
   );
-  const onStarted = useCallback((id: string) => setPreviewId(id), []);
+  const onStarted = useCallback(
+    (operationId: string) => onPreview({ request: requestKey, operationId }),
+    [onPreview, requestKey],
+  );
 
   const restore = async () => {
-    if (previewId && !stale) {
-      setChecking(true);
-      try {
-        const answer = await checkFreshness(previewId);
-        if (answer.report && answer.treeChanged) {
-          setStale({ previewed: answer.report.treeSequence, now: answer.currentTreeSequence });
-          return;
-        }
-      } catch {
-        // The check is advice: when it cannot be made the restore goes ahead as confirmed.
-      } finally {
-        setChecking(false);
+    if (!gate.open) return;
+    setChecking(true);
+    setCheckError(null);
+    try {
+      const answer = await checkFreshness(previewId);
+      if (answer.report && answer.treeChanged) {
+        setStale({ previewed: answer.report.treeSequence, now: answer.currentTreeSequence });
+        return;
       }
+    } catch (error) {
+      // Unchecked is not fresh: the restore waits until the check can be made.
+      setCheckError(error);
+      return;
+    } finally {
+      setChecking(false);
     }
     onRestore();
   };
   const previewAgain = () => {
     setStale(null);
-    setPreviewId('');
+    setCheckError(null);
+    onPreview(null);
     setRound(round + 1);
   };
 
   return (
     <div className="stack" role="group" aria-label="Confirm the in-place restore">
-      <RestorePreviewPanel key={round} request={request} onStarted={onStarted} />
+      <RestorePreviewPanel
+        key={round}
+        request={request}
+        operationId={previewId || undefined}
+        onStarted={onStarted}
+      />
       <p>
         Replace the contents of tree <strong>{target}</strong> in tenant <strong>{tenant}</strong>{' '}
         with backup <strong className="mono">{manifest.backupId}</strong>
@@ -89,21 +123,39 @@ export function RestoreConfirmation(props: RestoreConfirmationProps) {
         operation page once it has finished.
       </p>
       {stale && (
-        <div className="warning-banner" role="alert">
+        // The button's reason, too: it says why the restore stays disabled.
+        <div id={reasonId} className="warning-banner" role="alert">
           <p>
-            Tree <strong>{target}</strong> changed after this preview was made (sequence{' '}
-            {formatCount(stale.previewed)} → {formatCount(stale.now)}): the restore will not do
-            exactly what the preview shows, and it replaces those newer writes too.
+            <strong>{TREE_CHANGED_REASON}</strong> Tree <strong>{target}</strong> changed after this
+            preview was made (sequence {formatCount(stale.previewed)} → {formatCount(stale.now)}):
+            restoring now would not do what the preview shows.
           </p>
-          <Button onClick={previewAgain}>Preview again</Button>
         </div>
+      )}
+      {checkError !== null && (
+        <ErrorBanner
+          title="Could not check whether the tree changed since the preview"
+          error={checkError}
+        />
+      )}
+      {!gate.open && !stale && (
+        <p id={reasonId} className="muted" data-testid="restore-gate-reason">
+          {gate.reason}
+        </p>
       )}
       <div className="bk-actions">
         <Button onClick={onBack} disabled={pending} autoFocus>
           Back
         </Button>
-        <Button variant="danger" onClick={() => void restore()} busy={pending || checking}>
-          {stale ? 'Restore anyway' : 'Restore in place'}
+        {!gate.open && gate.previewAgain && <Button onClick={previewAgain}>Preview again</Button>}
+        <Button
+          variant="danger"
+          onClick={() => void restore()}
+          busy={pending || checking}
+          disabled={!gate.open}
+          aria-describedby={gate.open ? undefined : reasonId}
+        >
+          Restore in place
         </Button>
       </div>
     </div>

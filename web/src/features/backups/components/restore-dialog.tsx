@@ -12,6 +12,7 @@ import {
   type RestoreDraft,
   type RestoreErrors,
 } from '../api/restore-draft';
+import type { RestorePreviewRecord } from '../api/restore-guard';
 import { useStartRestoreMutation } from '../hooks/use-start-restore-mutation';
 import { FormFooter, KeyPrefixField, StepSizeField } from './backup-form-parts';
 import { HealthOverride } from './health-override';
@@ -59,6 +60,8 @@ function RestoreForm({ manifest, coldAllowed, onClose }: Omit<RestoreDialogProps
   const [submitted, setSubmitted] = useState(false);
   // IN_PLACE replaces live data: a second step names the tenant and the tree.
   const [confirming, setConfirming] = useState(false);
+  // The last restore preview, kept across Back / Continue: the same request need not preview again.
+  const [preview, setPreview] = useState<RestorePreviewRecord | null>(null);
   const start = useStartRestoreMutation();
   const overrideNeeded = needsHealthOverride(manifest);
   const target = restoreTarget(manifest.treeId, draft);
@@ -91,6 +94,8 @@ function RestoreForm({ manifest, coldAllowed, onClose }: Omit<RestoreDialogProps
         tenant={tenant}
         target={target}
         pending={start.isPending}
+        preview={preview}
+        onPreview={setPreview}
         onBack={() => setConfirming(false)}
         onRestore={send}
       />
