@@ -19,18 +19,20 @@ import {
   useScheduleBackupMutation,
   type ScheduleOutcome,
 } from '../hooks/use-schedule-mutations';
+import type { ScheduleScope } from '../hooks/use-scope-status-query';
 
 export interface ScheduleCardProps {
-  treeId: string;
+  /** The scope (tree + key prefix) whose schedule this card registers and cancels. */
+  scope: ScheduleScope;
   incremental: boolean;
   /** The registered interval in ms, or null when no schedule of this kind is registered. */
   registeredMs: number | null;
   capabilities: Capabilities<StoreBackupApiOperation>;
 }
 
-/** Register, change or cancel the full or the incremental schedule of one tree. */
+/** Register, change or cancel the full or the incremental schedule of one scope. */
 export function ScheduleCard({
-  treeId,
+  scope,
   incremental,
   registeredMs,
   capabilities,
@@ -50,6 +52,7 @@ export function ScheduleCard({
   const title = incremental ? 'Incremental backups' : 'Full backups';
   const headingId = `schedule-${kind}`;
   const parsed = parseInterval(amount, unit);
+  const scopeName = describeScope(scope);
 
   const submit = (event: SubmitEvent) => {
     event.preventDefault();
@@ -57,14 +60,14 @@ export function ScheduleCard({
     if (!parsed.ok) return;
     setOutcome(null);
     schedule.mutate(
-      { treeId, incremental, intervalMs: parsed.ms },
+      { scope, incremental, intervalMs: parsed.ms },
       {
         onSuccess: (registered) => {
           setOutcome(registered);
           const clamped = registered.effectiveMs !== registered.intervalMs;
           toast({
             tone: clamped ? 'info' : 'success',
-            title: `${incremental ? 'Incremental' : 'Full'} schedule registered for ${treeId}`,
+            title: `${incremental ? 'Incremental' : 'Full'} schedule registered for ${scopeName}`,
             detail: describeEffectiveInterval(registered.intervalMs, registered.effectiveMs),
           });
         },
@@ -74,11 +77,11 @@ export function ScheduleCard({
 
   const confirmCancel = () =>
     cancel.mutate(
-      { treeId, incremental },
+      { scope, incremental },
       {
         onSuccess: () => {
           setOutcome(null);
-          toast({ tone: 'success', title: `${title} of ${treeId} no longer scheduled` });
+          toast({ tone: 'success', title: `${title} of ${scopeName} no longer scheduled` });
         },
         onSettled: () => setConfirmingCancel(false),
       },
@@ -141,11 +144,25 @@ export function ScheduleCard({
         onConfirm={confirmCancel}
       >
         <p>
-          Stop the recurring {kind} backups of tree <strong>{treeId}</strong> in tenant{' '}
-          <strong>{tenant}</strong>?
+          Stop the recurring {kind} backups of tree <strong>{scope.treeId}</strong>
+          {scope.keyPrefix !== '' && (
+            <>
+              {' '}
+              under key prefix <strong>{scope.keyPrefix}</strong>
+            </>
+          )}{' '}
+          in tenant <strong>{tenant}</strong>?
         </p>
-        <p className="muted">Existing backups stay. Register the schedule again to resume.</p>
+        <p className="muted">
+          Existing backups stay, and so do other prefixes&apos; schedules. Register the schedule
+          again to resume.
+        </p>
       </ConfirmDialog>
     </section>
   );
+}
+
+/** "orders", or "orders under eu/" for a key prefix. */
+export function describeScope(scope: ScheduleScope): string {
+  return scope.keyPrefix === '' ? scope.treeId : `${scope.treeId} under ${scope.keyPrefix}`;
 }

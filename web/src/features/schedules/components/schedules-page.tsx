@@ -6,18 +6,29 @@ import { PageHeader } from '../../../components/ui/page-header';
 import { Spinner } from '../../../components/ui/spinner';
 import { useBackupCapabilities } from '../../../lib/capabilities/use-backup-capabilities';
 import { useActiveTenant } from '../../../lib/services';
-import { useScopeStatusQuery } from '../hooks/use-scope-status-query';
-import { ScheduleCard } from './schedule-card';
+import { useScopeStatusQuery, type ScheduleScope } from '../hooks/use-scope-status-query';
+import { KeyPrefixPicker } from './key-prefix-picker';
+import { ScheduleCard, describeScope } from './schedule-card';
 import { ScopeStatusPanel } from './scope-status-panel';
 import { TreePicker } from './tree-picker';
 
-/** /schedules?tree=… — a tree's scope status and its full and incremental schedules. */
+/**
+ * /schedules?tree=…&prefix=… — a scope's status and its full and incremental schedules. A scope
+ * is tree + key prefix (none: the whole tree); each has schedules of its own.
+ */
 export function SchedulesPage() {
   const tenant = useActiveTenant();
   const [params, setParams] = useSearchParams();
   const treeId = params.get('tree') ?? '';
-  const selectTree = (next: string) =>
-    setParams(next === '' ? {} : { tree: next }, { replace: true });
+  const keyPrefix = params.get('prefix') ?? '';
+  const selectScope = (next: ScheduleScope) =>
+    setParams(
+      {
+        ...(next.treeId !== '' && { tree: next.treeId }),
+        ...(next.keyPrefix !== '' && { prefix: next.keyPrefix }),
+      },
+      { replace: true },
+    );
 
   return (
     <>
@@ -25,32 +36,39 @@ export function SchedulesPage() {
         title="Schedules"
         description={
           <>
-            Recurring full and incremental backups per tree in tenant <strong>{tenant}</strong>.
+            Recurring full and incremental backups per scope (a tree, or a key prefix of it) in
+            tenant <strong>{tenant}</strong>.
           </>
         }
       />
-      <TreePicker value={treeId} onChange={selectTree} />
+      <TreePicker value={treeId} onChange={(next) => selectScope({ treeId: next, keyPrefix })} />
+      <KeyPrefixPicker
+        key={keyPrefix}
+        value={keyPrefix}
+        onChange={(next) => selectScope({ treeId, keyPrefix: next })}
+      />
       {treeId === '' ? (
         <EmptyState title="Choose a tree">
           Its schedules, last runs and outcomes appear here.
         </EmptyState>
       ) : (
-        <TreeSchedules key={treeId} treeId={treeId} />
+        <ScopeSchedules key={`${treeId}\u0000${keyPrefix}`} scope={{ treeId, keyPrefix }} />
       )}
     </>
   );
 }
 
-function TreeSchedules({ treeId }: { treeId: string }) {
+function ScopeSchedules({ scope }: { scope: ScheduleScope }) {
   const tenant = useActiveTenant();
-  const status = useScopeStatusQuery(treeId);
+  const { treeId } = scope;
+  const status = useScopeStatusQuery(scope);
   const capabilities = useBackupCapabilities(treeId);
 
   if (status.isPending) return <Spinner label="Loading the scope status…" />;
   if (status.isError) {
     return (
       <ErrorBanner
-        title={`Could not load the status of ${treeId}`}
+        title={`Could not load the status of ${describeScope(scope)}`}
         error={status.error}
         onRetry={() => void status.refetch()}
       />
@@ -71,7 +89,7 @@ function TreeSchedules({ treeId }: { treeId: string }) {
       <ScopeStatusPanel status={data} />
       <div className="schedule-cards">
         <ScheduleCard
-          treeId={treeId}
+          scope={scope}
           incremental={false}
           registeredMs={
             data.fullScheduleRegistered ? durationToMs(data.runtimeFullBackupInterval) : null
@@ -79,7 +97,7 @@ function TreeSchedules({ treeId }: { treeId: string }) {
           capabilities={capabilities}
         />
         <ScheduleCard
-          treeId={treeId}
+          scope={scope}
           incremental
           registeredMs={
             data.incrementalScheduleRegistered

@@ -5,7 +5,7 @@ import { Badge, type BadgeTone } from '../../../components/ui/badge';
 import { Time } from '../../../components/ui/time';
 import { formatInterval } from '../../../lib/interval';
 
-/** GetScopeStatus of a tree: what is scheduled, when it last ran and succeeded, chain depth. */
+/** GetScopeStatus of a scope: what is scheduled, when it last ran and succeeded, chain depth. */
 export function ScopeStatusPanel({ status }: { status: BackupScopeStatusResponse }) {
   const outcome = outcomeOf(status.lastRunOutcome);
   return (
@@ -14,6 +14,11 @@ export function ScopeStatusPanel({ status }: { status: BackupScopeStatusResponse
         Scope status
       </h2>
       <dl className="facts">
+        <dt>Scope</dt>
+        <dd>
+          Tree {status.scope?.treeId}
+          {status.scope?.keyPrefix ? `, key prefix ${status.scope.keyPrefix}` : ' (whole tree)'}
+        </dd>
         <dt>Full schedule</dt>
         <dd>{registration(status.fullScheduleRegistered, status.runtimeFullBackupInterval)}</dd>
         <dt>Incremental schedule</dt>

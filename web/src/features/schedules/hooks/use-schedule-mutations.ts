@@ -1,9 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useApi } from '../../../lib/services';
-import { scopeStatusKey } from './use-scope-status-query';
+import { scopeSelector, scopeStatusKey, type ScheduleScope } from './use-scope-status-query';
 
 export interface ScheduleRequest {
-  treeId: string;
+  scope: ScheduleScope;
   incremental: boolean;
   intervalMs: number;
 }
@@ -13,14 +13,14 @@ export interface ScheduleOutcome extends ScheduleRequest {
   effectiveMs: number;
 }
 
-/** Registers (or replaces) a full or incremental schedule; the scope status refreshes. */
+/** Registers (or replaces) a scope's full or incremental schedule; its status refreshes. */
 export function useScheduleBackupMutation() {
   const api = useApi();
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (request: ScheduleRequest): Promise<ScheduleOutcome> => {
       const effectiveMs = await api.backup.scheduleBackup(
-        { treeId: request.treeId },
+        scopeSelector(request.scope),
         request.incremental,
         request.intervalMs,
       );
@@ -28,21 +28,21 @@ export function useScheduleBackupMutation() {
     },
     meta: { errorTitle: 'Schedule not registered' },
     onSuccess: (outcome) =>
-      queryClient.invalidateQueries({ queryKey: scopeStatusKey(outcome.treeId) }),
+      queryClient.invalidateQueries({ queryKey: scopeStatusKey(outcome.scope) }),
   });
 }
 
-/** Removes a full or incremental schedule (idempotent on the server). */
+/** Removes a scope's full or incremental schedule, and only that scope's (idempotent). */
 export function useCancelScheduleMutation() {
   const api = useApi();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (request: { treeId: string; incremental: boolean }) => {
-      await api.backup.cancelSchedule({ treeId: request.treeId }, request.incremental);
+    mutationFn: async (request: { scope: ScheduleScope; incremental: boolean }) => {
+      await api.backup.cancelSchedule(scopeSelector(request.scope), request.incremental);
       return request;
     },
     meta: { errorTitle: 'Schedule not cancelled' },
     onSuccess: (request) =>
-      queryClient.invalidateQueries({ queryKey: scopeStatusKey(request.treeId) }),
+      queryClient.invalidateQueries({ queryKey: scopeStatusKey(request.scope) }),
   });
 }
