@@ -38,8 +38,8 @@ describe.each(DIALECTS)('previewing the revert of a restore on %s', (dialect) =>
       (await s.backup.startBackup({ name: 'full', scope: { treeId } })).operationId,
     );
     if (capture.result.case !== 'capture') throw new Error('no capture');
+    const { backupId } = capture.result.value;
     return async () => {
-      const backupId = capture.result.value.backupId;
       const status = await s.finish((await s.backup.startRestore({ backupId, mode })).operationId);
       if (status.result.case !== 'restore') throw new Error(`restore: ${status.error?.message}`);
       const { $typeName: _, ...response } = status.result.value as StoreRestoreResult;
