@@ -1,6 +1,6 @@
 import { Code, ConnectError, createClient } from '@connectrpc/connect';
 import { createGrpcTransport } from '@connectrpc/connect-node';
-import { SchemaControlService } from '@store/contract';
+import { BackupControlService, SchemaControlService } from '@store/contract';
 import { BackupInsightService } from '@store/contract/gen/store/insight/v1/backup_insight_pb.js';
 import { SchemaInsightService } from '@store/contract/gen/store/insight/v1/schema_insight_pb.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -50,6 +50,13 @@ describe.each(DIALECTS)('operation id limits of the start RPCs on %s', (dialect)
     newer = (await s.backup.listBackups({ treeId: 'lim' })).backups.find(
       (b) => b.backupId !== full,
     )!.backupId;
+    // An in-place restore of a tree of its own, for the revert preview (one restore since).
+    await s.put('rev', { r: { n: 1 } });
+    const revBackup = await s.backup.startBackup({ name: 'rev', scope: { treeId: 'rev' } });
+    await s.finish(revBackup.operationId);
+    const revId = (await s.backup.listBackups({ treeId: 'rev' })).backups[0]!.backupId;
+    const restore = await s.backup.startRestore({ backupId: revId, operationId: 'rev-restore' });
+    await s.finish(restore.operationId);
     await schema.setPolicy({ treeId: 'lim', policy: { jsonSchema: '{"type":"object"}' } });
     await schema.setVersionConfig({
       treeId: 'lim',
@@ -130,6 +137,18 @@ describe.each(DIALECTS)('operation id limits of the start RPCs on %s', (dialect)
         }),
     ],
     [
+      'StartRevertPreview',
+      (id) =>
+        backupInsight.startRevertPreview({
+          restoreOperationId: 'rev-restore',
+          trackingOperationId: id,
+        }),
+    ],
+    [
+      'StartMigrationPreview',
+      (id) => schemaInsight.startMigrationPreview({ treeId: 'lim', operationId: id }),
+    ],
+    [
       'StartPolicyDryRun',
       (id) => schemaInsight.startPolicyDryRun({ treeId: 'lim', jsonSchema: '{}', operationId: id }),
     ],
@@ -138,6 +157,19 @@ describe.each(DIALECTS)('operation id limits of the start RPCs on %s', (dialect)
       (id) => schemaInsight.startDeadLetterReplay({ treeId: 'lim', operationId: id }),
     ],
   ];
+
+  it('the table holds every start RPC of the four services that take a tracking id', () => {
+    const services = [
+      BackupControlService,
+      SchemaControlService,
+      BackupInsightService,
+      SchemaInsightService,
+    ];
+    const everyStart = services.flatMap((service) =>
+      service.methods.filter((m) => m.name.startsWith('Start')).map((m) => m.name),
+    );
+    expect(starts.map(([name]) => name).sort()).toEqual(everyStart.sort());
+  });
 
   it.each(starts)('%s: a 5 000-character tracking id is InvalidArgument', async (name, start) => {
     // Tracking ids are the tenant's: one of its own for each start RPC.
