@@ -217,6 +217,8 @@ export type BackupComparisonReport = Message<"store.insight.v1.BackupComparisonR
 
   /**
    * Preview: the tree's sequence high-water mark when the preview read it (0: no such tree).
+   * Revert preview: the restored physical tree's, which RevertRestore takes back as
+   * acknowledged_through_sequence.
    *
    * @generated from field: int64 tree_sequence = 8;
    */
