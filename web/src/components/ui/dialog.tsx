@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 
 export interface DialogProps {
   open: boolean;
@@ -10,12 +10,43 @@ export interface DialogProps {
 }
 
 /**
- * A modal on the native <dialog>: the browser traps focus, closes on Escape and restores focus
- * to the opener, which a hand-rolled overlay would have to re-implement.
+ * Puts focus back where it was before a dialog opened. The browser does this itself only when a
+ * <dialog> is closed with close(); ours are unmounted when `open` turns false, which dropped focus
+ * on <body> (and keyboard users back at the top of the page). When the opener is gone (its row
+ * was deleted) or can no longer take focus, the page's main landmark gets it instead.
+ */
+function useReturnFocus(open: boolean) {
+  // The opener is read while rendering the opening, before anything inside the dialog (an
+  // autoFocus button, showModal) can take the focus.
+  const [opener, setOpener] = useState<Element | null>(null);
+  const [wasOpen, setWasOpen] = useState(false);
+  if (open !== wasOpen) {
+    setWasOpen(open);
+    setOpener(open ? document.activeElement : null);
+  }
+
+  useEffect(() => {
+    if (!open) return;
+    return () => {
+      const target =
+        opener instanceof HTMLElement && opener !== document.body && opener.isConnected
+          ? opener
+          : null;
+      target?.focus();
+      if (target && document.activeElement === target) return;
+      document.getElementById('main')?.focus();
+    };
+  }, [open, opener]);
+}
+
+/**
+ * A modal on the native <dialog>: the browser traps focus and closes on Escape; focus returns to
+ * the opener however the dialog closes (Escape, Cancel, confirm, backdrop).
  */
 export function Dialog({ open, title, onClose, children, footer }: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
+  useReturnFocus(open);
 
   useEffect(() => {
     const dialog = ref.current;
