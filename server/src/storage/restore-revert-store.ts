@@ -40,24 +40,41 @@ export async function writesSinceRestore(
   return Number(row.n);
 }
 
+/**
+ * What the caller saw in the revert preview and agrees to discard: the count of writes since the
+ * restore and the restored tree's sequence high-water mark at the preview. The count alone misses
+ * a second write to a key it already counted; the mark moves with every write.
+ */
+export interface RevertAcknowledgment {
+  writes: number;
+  throughSequence: number;
+}
+
 export type RevertOutcome =
   | { status: 'reverted'; discardedWrites: number }
   | { status: 'previous_gone' }
   | { status: 'moved' }
-  /** Writes were made since the restore and `acknowledgedWrites` does not name their count. */
+  /** The tree was written since the preview whose mark the acknowledgment carries. */
+  | { status: 'written_since_preview'; treeSequence: number }
+  /** Writes were made since the restore and the acknowledgment does not name their count. */
   | { status: 'unacknowledged_writes'; writes: number };
 
 /**
  * Swaps a tree back from a restored physical tree to the one it replaced, only while the tree
- * still points at the restored one (compare-and-set) and only when the writes made since the
- * restore are none or exactly the number acknowledged, keeping the numbering monotonic. The count
- * is taken under the tree's row lock, which every write takes too, so no write slips in between.
+ * still points at the restored one (compare-and-set), only when nothing was written since the
+ * preview the acknowledgment comes from, and only when the writes made since the restore are none
+ * or exactly the number acknowledged; keeping the numbering monotonic. The mark and the count are
+ * read under the tree's row lock, which every write takes too, so no write slips in between.
  */
 export async function revertRestoredTree(
   handle: TreeDb,
-  revert: { restore: RevertibleRestore; acknowledgedWrites: number | undefined; now: number },
+  revert: {
+    restore: RevertibleRestore;
+    acknowledgment: RevertAcknowledgment | undefined;
+    now: number;
+  },
 ): Promise<RevertOutcome> {
-  const { restore, acknowledgedWrites, now } = revert;
+  const { restore, acknowledgment, now } = revert;
   return withTransaction(handle, async (tx) => {
     const current = await selectTreeForUpdate(tx, restore.tenant, restore.targetTree);
     if (!current || current.physicalTreeId !== restore.restoredPhysicalTreeId) {
@@ -65,12 +82,16 @@ export async function revertRestoredTree(
     }
     const previous = await getPhysicalTree(tx, restore.previousPhysicalTreeId);
     if (!previous) return { status: 'previous_gone' };
-    const writes = await writesSinceRestore(tx, restore);
-    const acknowledged =
-      acknowledgedWrites === undefined ? writes === 0 : acknowledgedWrites === writes;
-    if (!acknowledged) return { status: 'unacknowledged_writes', writes };
     const restored = await getPhysicalTree(tx, restore.restoredPhysicalTreeId);
-    await raiseLastSequence(tx, restore.previousPhysicalTreeId, restored?.lastSequence ?? 0);
+    const treeSequence = restored?.lastSequence ?? 0;
+    if (acknowledgment && acknowledgment.throughSequence !== treeSequence) {
+      return { status: 'written_since_preview', treeSequence };
+    }
+    const writes = await writesSinceRestore(tx, restore);
+    if (writes !== (acknowledgment?.writes ?? 0)) {
+      return { status: 'unacknowledged_writes', writes };
+    }
+    await raiseLastSequence(tx, restore.previousPhysicalTreeId, treeSequence);
     const swap = await swapPhysicalTree(tx, {
       tenant: restore.tenant,
       treeName: restore.targetTree,

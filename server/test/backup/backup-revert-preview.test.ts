@@ -1,10 +1,11 @@
 // The revert preview: what RevertRestore of an in-place restore would remove, change back and
 // bring back, and how many writes made since the restore it would discard, computed by the
 // restore preview's comparison machinery (BackupInsightService, viewer) and changing nothing.
-import { Code, createClient } from '@connectrpc/connect';
+import { Code, ConnectError, createClient } from '@connectrpc/connect';
 import { createGrpcTransport } from '@connectrpc/connect-node';
 import {
   BackupComparisonKind,
+  type BackupComparisonReport,
   BackupDifferenceChange,
   BackupInsightService,
   StoreOperationKind,
@@ -16,6 +17,25 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearerInterceptor } from '../support/bearer.js';
 import { DIALECTS } from '../support/test-storage.js';
 import { codeOf, startBackupServer, type BackupServer } from './backup-fixture.js';
+
+/** What RevertRestore takes from a revert preview's report: its count and sequence mark. */
+function acknowledgmentOf(report: BackupComparisonReport | undefined) {
+  if (!report) throw new Error('no report');
+  return {
+    acknowledgedWritesSinceRestore: report.writesSinceRestore,
+    acknowledgedThroughSequence: report.treeSequence,
+  };
+}
+
+/** The error a call failed with; throws when it succeeded. */
+async function refusalOf(call: Promise<unknown>): Promise<ConnectError> {
+  try {
+    await call;
+  } catch (error) {
+    return ConnectError.from(error);
+  }
+  throw new Error('the call succeeded');
+}
 
 describe.each(DIALECTS)('previewing the revert of a restore on %s', (dialect) => {
   let s: BackupServer;
@@ -91,22 +111,54 @@ describe.each(DIALECTS)('previewing the revert of a restore on %s', (dialect) =>
     ]);
     expect(await s.read('pv')).toEqual({ a: 1, b: 9, c: 1, e: 5 });
 
-    // A write after the preview: the preview is stale and its acknowledged count no longer holds.
+    // A write after the preview: the preview is stale and its acknowledgment no longer holds.
     await s.put('pv', { f: 6 });
     expect((await viewer.getBackupComparison({ operationId })).treeChanged).toBe(true);
-    const acknowledged = report?.writesSinceRestore ?? 0n;
-    expect(
-      await codeOf(
-        s.backup.revertRestore({ ...response, acknowledgedWritesSinceRestore: acknowledged }),
-      ),
-    ).toBe(Code.FailedPrecondition);
-    await s.backup.revertRestore({ ...response, acknowledgedWritesSinceRestore: 3n });
+    expect(await codeOf(s.backup.revertRestore({ ...response, ...acknowledgmentOf(report) }))).toBe(
+      Code.FailedPrecondition,
+    );
+    const again = await preview(response.operationId);
+    const fresh = (await viewer.getBackupComparison({ operationId: again })).report;
+    expect(fresh?.writesSinceRestore).toBe(3n);
+    await s.backup.revertRestore({ ...response, ...acknowledgmentOf(fresh) });
     expect(await s.read('pv')).toEqual({ a: 2, b: 1, d: 4 });
 
     // Reverted: there is nothing left to preview.
     expect(
       await codeOf(viewer.startRevertPreview({ restoreOperationId: response.operationId })),
     ).toBe(Code.FailedPrecondition);
+  });
+
+  it('a second write to a key the preview counted refuses the revert with that preview; a new preview reverts', async () => {
+    await s.put('same', { a: 1 });
+    const restore = await restoreOf('same');
+    await s.put('same', { a: 2 });
+    const response = await restore();
+    await s.put('same', { k: 'previewed' });
+    const first = (
+      await viewer.getBackupComparison({ operationId: await preview(response.operationId) })
+    ).report;
+    expect(first?.writesSinceRestore).toBe(1n);
+
+    // The same key again: the count of keys written since the restore is still 1.
+    await s.put('same', { k: 'never shown' });
+    const refusal = await refusalOf(
+      s.backup.revertRestore({ ...response, ...acknowledgmentOf(first) }),
+    );
+    expect(refusal.code).toBe(Code.FailedPrecondition);
+    expect(refusal.rawMessage).toMatch(
+      /^tree same was written since the preview .*; preview the revert again$/,
+    );
+    expect(await s.read('same')).toEqual({ a: 1, k: 'never shown' });
+
+    const again = await preview(response.operationId);
+    const second = (await viewer.getBackupComparison({ operationId: again })).report;
+    expect(second?.writesSinceRestore).toBe(1n);
+    expect(second?.treeSequence).toBeGreaterThan(first?.treeSequence ?? 0n);
+    const { differences } = await viewer.listBackupDifferences({ operationId: again });
+    expect(differences.find((d) => d.key === 'k')?.beforeJson).toBe('"never shown"');
+    await s.backup.revertRestore({ ...response, ...acknowledgmentOf(second) });
+    expect(await s.read('same')).toEqual({ a: 2 });
   });
 
   it('with no write since the restore it counts none', async () => {

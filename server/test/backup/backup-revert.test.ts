@@ -1,8 +1,9 @@
 // RevertRestore trusts nothing of the response it is given but its operation id (DESIGN.md §3):
 // every forged field, a restore overtaken by a later one, a previous tree that is gone, and
 // another tenant's restore are refused, and the tree is left as it was. And it never drops a
-// write silently: writes made since the restore refuse it unless their count is acknowledged,
-// and the audit record of the revert says how many it discarded.
+// write silently: writes made since the restore refuse it unless their count and the tree's
+// sequence mark (both from the revert preview) are acknowledged, and the audit record of the
+// revert says how many it discarded.
 import { Code, ConnectError, createClient } from '@connectrpc/connect';
 import {
   BackupControlService,
@@ -12,6 +13,7 @@ import {
 } from '@store/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dropPhysicalTree } from '../../src/storage/physical-tree-store.js';
+import { resolveTree } from '../../src/storage/tree-store.js';
 import { auditClient, bearer } from '../audit/audit-support.js';
 import { DIALECTS } from '../support/test-storage.js';
 import { ADMIN_TOKEN, codeOf, startBackupServer, type BackupServer } from './backup-fixture.js';
@@ -54,6 +56,13 @@ describe.each(DIALECTS)('reverting a restore on %s', (dialect) => {
     return response;
   }
 
+  /** The tree's sequence mark now: what a revert preview would report as tree_sequence. */
+  async function sequenceOf(treeId: string): Promise<bigint> {
+    const tree = await resolveTree(s.t.server.storage, 'default', treeId);
+    if (!tree) throw new Error(`no tree ${treeId}`);
+    return BigInt(tree.lastSequence);
+  }
+
   /** The audit detail of the latest successful RevertRestore of `backupId`. */
   async function revertAuditDetail(backupId: string): Promise<string | undefined> {
     await s.t.server.audit.flush();
@@ -92,30 +101,75 @@ describe.each(DIALECTS)('reverting a restore on %s', (dialect) => {
     expect(await s.read('busy')).toEqual({ a: 1, c: 4 });
   });
 
-  it('acknowledging the exact count reverts and the audit names the discarded writes; another count is refused', async () => {
+  it('acknowledging the exact count and sequence reverts and the audit names the discarded writes; another count is refused', async () => {
     const backupId = await fullBackupOf('ack', { a: 1 });
     await s.put('ack', { a: 2 });
     const response = await restoreInPlace(backupId);
     await s.put('ack', { fixed: true });
+    const acknowledgedThroughSequence = await sequenceOf('ack');
 
     const stale = await refusalOf(
-      s.backup.revertRestore({ ...response, acknowledgedWritesSinceRestore: 0n }),
+      s.backup.revertRestore({
+        ...response,
+        acknowledgedWritesSinceRestore: 0n,
+        acknowledgedThroughSequence,
+      }),
     );
     expect(stale.code).toBe(Code.FailedPrecondition);
     expect(stale.rawMessage).toBe(
       '1 write was made to tree ack since the restore, not the 0 acknowledged; ' +
         'preview the revert again',
     );
-    expect(
-      await codeOf(s.backup.revertRestore({ ...response, acknowledgedWritesSinceRestore: -1n })),
-    ).toBe(Code.InvalidArgument);
+    const malformed = [
+      { acknowledgedWritesSinceRestore: -1n, acknowledgedThroughSequence },
+      { acknowledgedWritesSinceRestore: 1n, acknowledgedThroughSequence: -1n },
+      // One without the other: a count alone cannot tell a counted key written again.
+      { acknowledgedWritesSinceRestore: 1n },
+      { acknowledgedThroughSequence },
+    ];
+    for (const fields of malformed) {
+      expect(await codeOf(s.backup.revertRestore({ ...response, ...fields }))).toBe(
+        Code.InvalidArgument,
+      );
+    }
     expect(await s.read('ack')).toEqual({ a: 1, fixed: true });
 
-    await s.backup.revertRestore({ ...response, acknowledgedWritesSinceRestore: 1n });
+    await s.backup.revertRestore({
+      ...response,
+      acknowledgedWritesSinceRestore: 1n,
+      acknowledgedThroughSequence,
+    });
     expect(await s.read('ack')).toEqual({ a: 2 });
     expect(await revertAuditDetail(backupId)).toBe(
       'tree ack reverted; discarded 1 acknowledged write made since the restore',
     );
+  });
+
+  it('a second write to a key already counted moves the sequence: the acknowledgment is refused and nothing is discarded', async () => {
+    const backupId = await fullBackupOf('again', { a: 1 });
+    await s.put('again', { a: 2 });
+    const response = await restoreInPlace(backupId);
+    await s.put('again', { k: 'seen' });
+    const acknowledged = {
+      acknowledgedWritesSinceRestore: 1n,
+      acknowledgedThroughSequence: await sequenceOf('again'),
+    };
+    await s.put('again', { k: 'unseen' }); // the same key: the count stays 1
+
+    const refusal = await refusalOf(s.backup.revertRestore({ ...response, ...acknowledged }));
+    expect(refusal.code).toBe(Code.FailedPrecondition);
+    expect(refusal.rawMessage).toBe(
+      `tree again was written since the preview (sequence ${acknowledged.acknowledgedThroughSequence + 1n}, ` +
+        `previewed ${acknowledged.acknowledgedThroughSequence}); preview the revert again`,
+    );
+    expect(await s.read('again')).toEqual({ a: 1, k: 'unseen' });
+
+    await s.backup.revertRestore({
+      ...response,
+      acknowledgedWritesSinceRestore: 1n,
+      acknowledgedThroughSequence: await sequenceOf('again'),
+    });
+    expect(await s.read('again')).toEqual({ a: 2 });
   });
 
   it('a response with any field changed is FailedPrecondition and swaps nothing', async () => {

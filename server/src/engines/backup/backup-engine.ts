@@ -19,7 +19,11 @@ import type {
 import { CaptureService } from './capture/capture-service.js';
 import { CatalogService } from './catalog/catalog-service.js';
 import { checkBackupHealth } from './health/health-check.js';
-import { revertRestore, type RevertOutcome } from './restore/revert.js';
+import {
+  revertRestore,
+  type RevertAcknowledgmentFields,
+  type RevertOutcome,
+} from './restore/revert.js';
 import { RestoreService, validateRestoreRequest } from './restore/restore-service.js';
 import { BackupBackground } from './schedules/background-loops.js';
 import { ScheduleService } from './schedules/schedule-service.js';
@@ -222,9 +226,9 @@ export class BackupEngine {
   revertRestore(
     tenant: string,
     response: RestoreResult,
-    acknowledgedWrites?: number,
+    acknowledgment: RevertAcknowledgmentFields = {},
   ): Promise<RevertOutcome> {
-    return revertRestore(this.storage, tenant, response, acknowledgedWrites, this.clock());
+    return revertRestore(this.storage, tenant, response, acknowledgment, this.clock());
   }
 
   /** Streams a catalogued artifact's stored bytes, verified; NotFound for unknown ids. */

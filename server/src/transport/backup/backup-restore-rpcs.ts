@@ -56,7 +56,8 @@ export function restoreRpcs(engine: BackupEngine): Impl {
     },
     async revertRestore(request, context) {
       const { tenant } = callScopeOf(context);
-      const acknowledged = request.acknowledgedWritesSinceRestore;
+      const writes = request.acknowledgedWritesSinceRestore;
+      const throughSequence = request.acknowledgedThroughSequence;
       const outcome = await engine.revertRestore(
         tenant,
         {
@@ -69,7 +70,10 @@ export function restoreRpcs(engine: BackupEngine): Impl {
           shadowPhysicalTreeId: request.shadowPhysicalTreeId,
           previousPhysicalTreeId: request.previousPhysicalTreeId,
         },
-        acknowledged === undefined ? undefined : Number(acknowledged),
+        {
+          writes: writes === undefined ? undefined : Number(writes),
+          throughSequence: throughSequence === undefined ? undefined : Number(throughSequence),
+        },
       );
       // The audit record says what the revert dropped (revert never loses a write silently).
       const facts = context.values.get(auditFactsKey);

@@ -3,6 +3,7 @@ import type { Storage } from '../../../storage/database.js';
 import type { TreeDb } from '../../../storage/tree-db.js';
 import {
   revertRestoredTree,
+  type RevertAcknowledgment,
   type RevertibleRestore,
 } from '../../../storage/restore-revert-store.js';
 import { failedPrecondition, invalidArgument, notFound } from '../../errors.js';
@@ -48,23 +49,58 @@ export interface RevertOutcome {
   discardedWrites: number;
 }
 
+/** The acknowledgment fields of a RevertRestore call, as sent (either may be absent). */
+export interface RevertAcknowledgmentFields {
+  writes?: number | undefined;
+  throughSequence?: number | undefined;
+}
+
+/**
+ * The acknowledgment a revert checks: both fields or neither (a count without the preview's
+ * sequence cannot tell whether a counted key was written again since the preview).
+ */
+export function checkedAcknowledgment(
+  fields: RevertAcknowledgmentFields,
+): RevertAcknowledgment | undefined {
+  const { writes, throughSequence } = fields;
+  if (writes !== undefined && writes < 0) {
+    throw invalidArgument('acknowledged_writes_since_restore', 'must not be negative');
+  }
+  if (throughSequence !== undefined && throughSequence < 0) {
+    throw invalidArgument('acknowledged_through_sequence', 'must not be negative');
+  }
+  if (writes === undefined && throughSequence === undefined) return undefined;
+  if (throughSequence === undefined) {
+    throw invalidArgument(
+      'acknowledged_through_sequence',
+      'is required with acknowledged_writes_since_restore (send both from the revert preview)',
+    );
+  }
+  if (writes === undefined) {
+    throw invalidArgument(
+      'acknowledged_writes_since_restore',
+      'is required with acknowledged_through_sequence (send both from the revert preview)',
+    );
+  }
+  return { writes, throughSequence };
+}
+
 /**
  * Reverts an IN_PLACE restore (DESIGN.md §3). Nothing in `response` is trusted but its operation
  * id: the stored restore supplies the physical trees, and a response whose other fields differ
  * from the stored one is refused, so a forged response can never swap a tree to a chosen id.
  * Writes made to the tree since the restore are never dropped silently: with any, the revert is
- * refused unless `acknowledgedWrites` names exactly how many (the revert preview shows them).
+ * refused unless the acknowledgment names exactly how many (the revert preview shows them) and
+ * the tree's sequence mark is still the one the preview saw (nothing written since it).
  */
 export async function revertRestore(
   storage: Storage,
   tenant: string,
   response: RestoreResult,
-  acknowledgedWrites: number | undefined,
+  fields: RevertAcknowledgmentFields,
   now: number,
 ): Promise<RevertOutcome> {
-  if (acknowledgedWrites !== undefined && acknowledgedWrites < 0) {
-    throw invalidArgument('acknowledged_writes_since_restore', 'must not be negative');
-  }
+  const acknowledgment = checkedAcknowledgment(fields);
   const stored = await storedRestore(storage, tenant, response.operationId);
   const result = JSON.parse(stored.resultJson) as RestoreResult;
   const matches =
@@ -79,20 +115,25 @@ export async function revertRestore(
     throw failedPrecondition('the restore response does not match the stored restore');
   }
   const restore = revertibleRestore(stored);
-  const outcome = await revertRestoredTree(storage, { restore, acknowledgedWrites, now });
+  const outcome = await revertRestoredTree(storage, { restore, acknowledgment, now });
   const tree = stored.targetTree;
   switch (outcome.status) {
     case 'previous_gone':
       throw failedPrecondition('the physical tree the restore replaced no longer exists');
     case 'moved':
       throw failedPrecondition(`tree ${tree} changed since the restore; not reverted`);
+    case 'written_since_preview':
+      throw failedPrecondition(
+        `tree ${tree} was written since the preview (sequence ${outcome.treeSequence}, ` +
+          `previewed ${acknowledgment?.throughSequence ?? 0}); preview the revert again`,
+      );
     case 'unacknowledged_writes': {
       const made = `${writesPhrase(outcome.writes)} made to tree ${tree} since the restore`;
       const them = outcome.writes === 1 ? 'it' : 'them';
       throw failedPrecondition(
-        acknowledgedWrites === undefined
+        acknowledgment === undefined
           ? `${made}; preview the revert and acknowledge to discard ${them}`
-          : `${made}, not the ${acknowledgedWrites} acknowledged; preview the revert again`,
+          : `${made}, not the ${acknowledgment.writes} acknowledged; preview the revert again`,
       );
     }
     case 'reverted':
