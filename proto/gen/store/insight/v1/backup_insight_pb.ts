@@ -4,8 +4,8 @@
 
 import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
-import type { Timestamp } from "@bufbuild/protobuf/wkt";
-import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
+import type { Duration, Timestamp } from "@bufbuild/protobuf/wkt";
+import { file_google_protobuf_duration, file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
 import { file_store_api_v1_alias } from "../../api/v1/alias_pb.js";
 import type { BackupScopeSelector } from "../../api/v1/backup_records_pb.js";
 import { file_store_api_v1_backup_records } from "../../api/v1/backup_records_pb.js";
@@ -17,7 +17,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file store/insight/v1/backup_insight.proto.
  */
 export const file_store_insight_v1_backup_insight: GenFile = /*@__PURE__*/
-  fileDesc("CiVzdG9yZS9pbnNpZ2h0L3YxL2JhY2t1cF9pbnNpZ2h0LnByb3RvEhBzdG9yZS5pbnNpZ2h0LnYxIusBChVSZXN0b3JlUHJldmlld1JlcXVlc3QSEQoJYmFja3VwX2lkGAEgASgJEhsKDnRhcmdldF90cmVlX2lkGAIgASgJSACIAQESMAoFc2NvcGUYAyABKAsyIS5zdG9yZS5hcGkudjEuQmFja3VwU2NvcGVTZWxlY3RvchIMCgRjb2xkGAQgASgIEiIKFXRyYWNraW5nX29wZXJhdGlvbl9pZBgFIAEoCUgBiAEBOhHypBkNb2luLmJrcHJldnJlcUIRCg9fdGFyZ2V0X3RyZWVfaWRCGAoWX3RyYWNraW5nX29wZXJhdGlvbl9pZCLEAQoRQmFja3VwRGlmZlJlcXVlc3QSFgoOZnJvbV9iYWNrdXBfaWQYASABKAkSFAoMdG9fYmFja3VwX2lkGAIgASgJEjAKBXNjb3BlGAMgASgLMiEuc3RvcmUuYXBpLnYxLkJhY2t1cFNjb3BlU2VsZWN0b3ISIgoVdHJhY2tpbmdfb3BlcmF0aW9uX2lkGAQgASgJSACIAQE6EfKkGQ1vaW4uYmtkaWZmcmVxQhgKFl90cmFja2luZ19vcGVyYXRpb25faWQiiAEKFFJldmVydFByZXZpZXdSZXF1ZXN0EhwKFHJlc3RvcmVfb3BlcmF0aW9uX2lkGAEgASgJEiIKFXRyYWNraW5nX29wZXJhdGlvbl9pZBgCIAEoCUgAiAEBOhTypBkQb2luLmJrcmV2cHJldnJlcUIYChZfdHJhY2tpbmdfb3BlcmF0aW9uX2lkIm4KFkJhY2t1cENvbXBhcmlzb25Db3VudHMSDQoFYWRkZWQYASABKAMSDwoHY2hhbmdlZBgCIAEoAxIPCgdyZW1vdmVkGAMgASgDEhEKCXVuY2hhbmdlZBgEIAEoAzoQ8qQZDG9pbi5ia2NvdW50cyL/AgoWQmFja3VwQ29tcGFyaXNvblJlcG9ydBIUCgxvcGVyYXRpb25faWQYASABKAkSNAoEa2luZBgCIAEoDjImLnN0b3JlLmluc2lnaHQudjEuQmFja3VwQ29tcGFyaXNvbktpbmQSDwoHdHJlZV9pZBgDIAEoCRISCgprZXlfcHJlZml4GAQgASgJEhIKCmZyb21fY2hhaW4YBSADKAkSEAoIdG9fY2hhaW4YBiADKAkSOAoGY291bnRzGAcgASgLMiguc3RvcmUuaW5zaWdodC52MS5CYWNrdXBDb21wYXJpc29uQ291bnRzEhUKDXRyZWVfc2VxdWVuY2UYCCABKAMSLwoLY29tcGFyZWRfYXQYCSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhwKFHJlc3RvcmVfb3BlcmF0aW9uX2lkGAogASgJEhwKFHdyaXRlc19zaW5jZV9yZXN0b3JlGAsgASgDOhDypBkMb2luLmJrcmVwb3J0IkEKF0JhY2t1cENvbXBhcmlzb25SZXF1ZXN0EhQKDG9wZXJhdGlvbl9pZBgBIAEoCToQ8qQZDG9pbi5ia2NtcHJlcSKcAQoYQmFja3VwQ29tcGFyaXNvblJlc3BvbnNlEjgKBnJlcG9ydBgBIAEoCzIoLnN0b3JlLmluc2lnaHQudjEuQmFja3VwQ29tcGFyaXNvblJlcG9ydBIUCgx0cmVlX2NoYW5nZWQYAiABKAgSHQoVY3VycmVudF90cmVlX3NlcXVlbmNlGAMgASgDOhHypBkNb2luLmJrY21wcmVzcCL4AQoQQmFja3VwRGlmZmVyZW5jZRILCgNrZXkYASABKAkSOAoGY2hhbmdlGAIgASgOMiguc3RvcmUuaW5zaWdodC52MS5CYWNrdXBEaWZmZXJlbmNlQ2hhbmdlEhgKC2JlZm9yZV9qc29uGAMgASgJSACIAQESFwoKYWZ0ZXJfanNvbhgEIAEoCUgBiAEBEh0KFWJlZm9yZV9zY2hlbWFfdmVyc2lvbhgFIAEoDRIcChRhZnRlcl9zY2hlbWFfdmVyc2lvbhgGIAEoDToO8qQZCm9pbi5ia2RpZmZCDgoMX2JlZm9yZV9qc29uQg0KC19hZnRlcl9qc29uIqYBChhCYWNrdXBEaWZmZXJlbmNlc1JlcXVlc3QSFAoMb3BlcmF0aW9uX2lkGAEgASgJEhEKCXBhZ2Vfc2l6ZRgCIAEoBRISCgpwYWdlX3Rva2VuGAMgASgJEjkKB2NoYW5nZXMYBCADKA4yKC5zdG9yZS5pbnNpZ2h0LnYxLkJhY2t1cERpZmZlcmVuY2VDaGFuZ2U6EvKkGQ5vaW4uYmtkaWZmc3JlcSJ+ChVCYWNrdXBEaWZmZXJlbmNlc1BhZ2USNwoLZGlmZmVyZW5jZXMYASADKAsyIi5zdG9yZS5pbnNpZ2h0LnYxLkJhY2t1cERpZmZlcmVuY2USFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJOhPypBkPb2luLmJrZGlmZnNwYWdlIkYKHUJhY2t1cEluc2lnaHRPcGVyYXRpb25SZXF1ZXN0EhQKDG9wZXJhdGlvbl9pZBgBIAEoCToP8qQZC29pbi5ia29wcmVxImwKJEJhY2t1cEluc2lnaHRPcGVyYXRpb25TdGF0dXNSZXNwb25zZRIyCgZzdGF0dXMYASABKAsyIi5zdG9yZS5hcGkudjEuU3RvcmVPcGVyYXRpb25TdGF0dXM6EPKkGQxvaW4uYmtvcHN0YXQq4gQKHlN0b3JlQmFja3VwSW5zaWdodEFwaU9wZXJhdGlvbhIyCi5TVE9SRV9CQUNLVVBfSU5TSUdIVF9BUElfT1BFUkFUSU9OX1VOU1BFQ0lGSUVEEAASPAo4U1RPUkVfQkFDS1VQX0lOU0lHSFRfQVBJX09QRVJBVElPTl9TVEFSVF9SRVNUT1JFX1BSRVZJRVcQARI4CjRTVE9SRV9CQUNLVVBfSU5TSUdIVF9BUElfT1BFUkFUSU9OX1NUQVJUX0JBQ0tVUF9ESUZGEAISPAo4U1RPUkVfQkFDS1VQX0lOU0lHSFRfQVBJX09QRVJBVElPTl9HRVRfQkFDS1VQX0NPTVBBUklTT04QAxI+CjpTVE9SRV9CQUNLVVBfSU5TSUdIVF9BUElfT1BFUkFUSU9OX0xJU1RfQkFDS1VQX0RJRkZFUkVOQ0VTEAQSSgpGU1RPUkVfQkFDS1VQX0lOU0lHSFRfQVBJX09QRVJBVElPTl9HRVRfQkFDS1VQX0lOU0lHSFRfT1BFUkFUSU9OX1NUQVRVUxAFEkUKQVNUT1JFX0JBQ0tVUF9JTlNJR0hUX0FQSV9PUEVSQVRJT05fTElTVF9CQUNLVVBfSU5TSUdIVF9PUEVSQVRJT05TEAYSRgpCU1RPUkVfQkFDS1VQX0lOU0lHSFRfQVBJX09QRVJBVElPTl9DQU5DRUxfQkFDS1VQX0lOU0lHSFRfT1BFUkFUSU9OEAcSOwo3U1RPUkVfQkFDS1VQX0lOU0lHSFRfQVBJX09QRVJBVElPTl9TVEFSVF9SRVZFUlRfUFJFVklFVxAIKr0BChRCYWNrdXBDb21wYXJpc29uS2luZBImCiJCQUNLVVBfQ09NUEFSSVNPTl9LSU5EX1VOU1BFQ0lGSUVEEAASKgomQkFDS1VQX0NPTVBBUklTT05fS0lORF9SRVNUT1JFX1BSRVZJRVcQARImCiJCQUNLVVBfQ09NUEFSSVNPTl9LSU5EX0JBQ0tVUF9ESUZGEAISKQolQkFDS1VQX0NPTVBBUklTT05fS0lORF9SRVZFUlRfUFJFVklFVxADKrIBChZCYWNrdXBEaWZmZXJlbmNlQ2hhbmdlEigKJEJBQ0tVUF9ESUZGRVJFTkNFX0NIQU5HRV9VTlNQRUNJRklFRBAAEiIKHkJBQ0tVUF9ESUZGRVJFTkNFX0NIQU5HRV9BRERFRBABEiQKIEJBQ0tVUF9ESUZGRVJFTkNFX0NIQU5HRV9DSEFOR0VEEAISJAogQkFDS1VQX0RJRkZFUkVOQ0VfQ0hBTkdFX1JFTU9WRUQQAzKVBwoUQmFja3VwSW5zaWdodFNlcnZpY2USYgoTU3RhcnRSZXN0b3JlUHJldmlldxInLnN0b3JlLmluc2lnaHQudjEuUmVzdG9yZVByZXZpZXdSZXF1ZXN0GiIuc3RvcmUuYXBpLnYxLlN0b3JlT3BlcmF0aW9uSGFuZGxlEloKD1N0YXJ0QmFja3VwRGlmZhIjLnN0b3JlLmluc2lnaHQudjEuQmFja3VwRGlmZlJlcXVlc3QaIi5zdG9yZS5hcGkudjEuU3RvcmVPcGVyYXRpb25IYW5kbGUSYAoSU3RhcnRSZXZlcnRQcmV2aWV3EiYuc3RvcmUuaW5zaWdodC52MS5SZXZlcnRQcmV2aWV3UmVxdWVzdBoiLnN0b3JlLmFwaS52MS5TdG9yZU9wZXJhdGlvbkhhbmRsZRJsChNHZXRCYWNrdXBDb21wYXJpc29uEikuc3RvcmUuaW5zaWdodC52MS5CYWNrdXBDb21wYXJpc29uUmVxdWVzdBoqLnN0b3JlLmluc2lnaHQudjEuQmFja3VwQ29tcGFyaXNvblJlc3BvbnNlEmwKFUxpc3RCYWNrdXBEaWZmZXJlbmNlcxIqLnN0b3JlLmluc2lnaHQudjEuQmFja3VwRGlmZmVyZW5jZXNSZXF1ZXN0Gicuc3RvcmUuaW5zaWdodC52MS5CYWNrdXBEaWZmZXJlbmNlc1BhZ2USigEKH0dldEJhY2t1cEluc2lnaHRPcGVyYXRpb25TdGF0dXMSLy5zdG9yZS5pbnNpZ2h0LnYxLkJhY2t1cEluc2lnaHRPcGVyYXRpb25SZXF1ZXN0GjYuc3RvcmUuaW5zaWdodC52MS5CYWNrdXBJbnNpZ2h0T3BlcmF0aW9uU3RhdHVzUmVzcG9uc2USaAobTGlzdEJhY2t1cEluc2lnaHRPcGVyYXRpb25zEicuc3RvcmUuYXBpLnYxLlN0b3JlT3BlcmF0aW9uTGlzdFJlcXVlc3QaIC5zdG9yZS5hcGkudjEuU3RvcmVPcGVyYXRpb25QYWdlEocBChxDYW5jZWxCYWNrdXBJbnNpZ2h0T3BlcmF0aW9uEi8uc3RvcmUuaW5zaWdodC52MS5CYWNrdXBJbnNpZ2h0T3BlcmF0aW9uUmVxdWVzdBo2LnN0b3JlLmluc2lnaHQudjEuQmFja3VwSW5zaWdodE9wZXJhdGlvblN0YXR1c1Jlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp, file_store_api_v1_alias, file_store_api_v1_backup_records, file_store_api_v1_operations]);
+  fileDesc("CiVzdG9yZS9pbnNpZ2h0L3YxL2JhY2t1cF9pbnNpZ2h0LnByb3RvEhBzdG9yZS5pbnNpZ2h0LnYxIusBChVSZXN0b3JlUHJldmlld1JlcXVlc3QSEQoJYmFja3VwX2lkGAEgASgJEhsKDnRhcmdldF90cmVlX2lkGAIgASgJSACIAQESMAoFc2NvcGUYAyABKAsyIS5zdG9yZS5hcGkudjEuQmFja3VwU2NvcGVTZWxlY3RvchIMCgRjb2xkGAQgASgIEiIKFXRyYWNraW5nX29wZXJhdGlvbl9pZBgFIAEoCUgBiAEBOhHypBkNb2luLmJrcHJldnJlcUIRCg9fdGFyZ2V0X3RyZWVfaWRCGAoWX3RyYWNraW5nX29wZXJhdGlvbl9pZCLEAQoRQmFja3VwRGlmZlJlcXVlc3QSFgoOZnJvbV9iYWNrdXBfaWQYASABKAkSFAoMdG9fYmFja3VwX2lkGAIgASgJEjAKBXNjb3BlGAMgASgLMiEuc3RvcmUuYXBpLnYxLkJhY2t1cFNjb3BlU2VsZWN0b3ISIgoVdHJhY2tpbmdfb3BlcmF0aW9uX2lkGAQgASgJSACIAQE6EfKkGQ1vaW4uYmtkaWZmcmVxQhgKFl90cmFja2luZ19vcGVyYXRpb25faWQiiAEKFFJldmVydFByZXZpZXdSZXF1ZXN0EhwKFHJlc3RvcmVfb3BlcmF0aW9uX2lkGAEgASgJEiIKFXRyYWNraW5nX29wZXJhdGlvbl9pZBgCIAEoCUgAiAEBOhTypBkQb2luLmJrcmV2cHJldnJlcUIYChZfdHJhY2tpbmdfb3BlcmF0aW9uX2lkIm4KFkJhY2t1cENvbXBhcmlzb25Db3VudHMSDQoFYWRkZWQYASABKAMSDwoHY2hhbmdlZBgCIAEoAxIPCgdyZW1vdmVkGAMgASgDEhEKCXVuY2hhbmdlZBgEIAEoAzoQ8qQZDG9pbi5ia2NvdW50cyL/AgoWQmFja3VwQ29tcGFyaXNvblJlcG9ydBIUCgxvcGVyYXRpb25faWQYASABKAkSNAoEa2luZBgCIAEoDjImLnN0b3JlLmluc2lnaHQudjEuQmFja3VwQ29tcGFyaXNvbktpbmQSDwoHdHJlZV9pZBgDIAEoCRISCgprZXlfcHJlZml4GAQgASgJEhIKCmZyb21fY2hhaW4YBSADKAkSEAoIdG9fY2hhaW4YBiADKAkSOAoGY291bnRzGAcgASgLMiguc3RvcmUuaW5zaWdodC52MS5CYWNrdXBDb21wYXJpc29uQ291bnRzEhUKDXRyZWVfc2VxdWVuY2UYCCABKAMSLwoLY29tcGFyZWRfYXQYCSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhwKFHJlc3RvcmVfb3BlcmF0aW9uX2lkGAogASgJEhwKFHdyaXRlc19zaW5jZV9yZXN0b3JlGAsgASgDOhDypBkMb2luLmJrcmVwb3J0IkEKF0JhY2t1cENvbXBhcmlzb25SZXF1ZXN0EhQKDG9wZXJhdGlvbl9pZBgBIAEoCToQ8qQZDG9pbi5ia2NtcHJlcSKcAQoYQmFja3VwQ29tcGFyaXNvblJlc3BvbnNlEjgKBnJlcG9ydBgBIAEoCzIoLnN0b3JlLmluc2lnaHQudjEuQmFja3VwQ29tcGFyaXNvblJlcG9ydBIUCgx0cmVlX2NoYW5nZWQYAiABKAgSHQoVY3VycmVudF90cmVlX3NlcXVlbmNlGAMgASgDOhHypBkNb2luLmJrY21wcmVzcCL4AQoQQmFja3VwRGlmZmVyZW5jZRILCgNrZXkYASABKAkSOAoGY2hhbmdlGAIgASgOMiguc3RvcmUuaW5zaWdodC52MS5CYWNrdXBEaWZmZXJlbmNlQ2hhbmdlEhgKC2JlZm9yZV9qc29uGAMgASgJSACIAQESFwoKYWZ0ZXJfanNvbhgEIAEoCUgBiAEBEh0KFWJlZm9yZV9zY2hlbWFfdmVyc2lvbhgFIAEoDRIcChRhZnRlcl9zY2hlbWFfdmVyc2lvbhgGIAEoDToO8qQZCm9pbi5ia2RpZmZCDgoMX2JlZm9yZV9qc29uQg0KC19hZnRlcl9qc29uIqYBChhCYWNrdXBEaWZmZXJlbmNlc1JlcXVlc3QSFAoMb3BlcmF0aW9uX2lkGAEgASgJEhEKCXBhZ2Vfc2l6ZRgCIAEoBRISCgpwYWdlX3Rva2VuGAMgASgJEjkKB2NoYW5nZXMYBCADKA4yKC5zdG9yZS5pbnNpZ2h0LnYxLkJhY2t1cERpZmZlcmVuY2VDaGFuZ2U6EvKkGQ5vaW4uYmtkaWZmc3JlcSJ+ChVCYWNrdXBEaWZmZXJlbmNlc1BhZ2USNwoLZGlmZmVyZW5jZXMYASADKAsyIi5zdG9yZS5pbnNpZ2h0LnYxLkJhY2t1cERpZmZlcmVuY2USFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJOhPypBkPb2luLmJrZGlmZnNwYWdlIkYKHUJhY2t1cEluc2lnaHRPcGVyYXRpb25SZXF1ZXN0EhQKDG9wZXJhdGlvbl9pZBgBIAEoCToP8qQZC29pbi5ia29wcmVxImwKJEJhY2t1cEluc2lnaHRPcGVyYXRpb25TdGF0dXNSZXNwb25zZRIyCgZzdGF0dXMYASABKAsyIi5zdG9yZS5hcGkudjEuU3RvcmVPcGVyYXRpb25TdGF0dXM6EPKkGQxvaW4uYmtvcHN0YXQiXAoVQ2F0YWxvZ1N1bW1hcnlSZXF1ZXN0Ei4KC3N0YWxlX2FmdGVyGAEgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uOhPypBkPb2luLmJrY2F0c3VtcmVxIsIBChhCYWNrdXBWZXJpZmljYXRpb25Db3VudHMSFgoObmV2ZXJfdmVyaWZpZWQYASABKAMSFgoOdmVyaWZpZWRfc3RhbGUYAiABKAMSGQoRdmVyaWZpZWRfcmVjZW50bHkYAyABKAMSDwoHaGVhbHRoeRgEIAEoAxIQCghkZWdyYWRlZBgFIAEoAxIPCgdjb3JydXB0GAYgASgDEg8KB21pc3NpbmcYByABKAM6FvKkGRJvaW4uYmt2ZXJpZnljb3VudHMi/wIKEkNhdGFsb2dUcmVlU3VtbWFyeRIPCgd0cmVlX2lkGAEgASgJEhQKDGJhY2t1cF9jb3VudBgCIAEoAxIUCgxzdG9yZWRfYnl0ZXMYAyABKAMSMwoPbGFzdF9zdWNjZXNzX2F0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI0ChFzY2hlZHVsZV9pbnRlcnZhbBgFIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhI0Cgpwcm90ZWN0aW9uGAYgASgOMiAuc3RvcmUuaW5zaWdodC52MS5UcmVlUHJvdGVjdGlvbhJACgx2ZXJpZmljYXRpb24YByABKAsyKi5zdG9yZS5pbnNpZ2h0LnYxLkJhY2t1cFZlcmlmaWNhdGlvbkNvdW50cxI2ChJvbGRlc3RfdmVyaWZpZWRfYXQYCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wOhHypBkNb2luLmJrY2F0dHJlZSKtAwoWQ2F0YWxvZ1N1bW1hcnlSZXNwb25zZRISCgp0cmVlX2NvdW50GAEgASgDEhQKDGJhY2t1cF9jb3VudBgCIAEoAxIUCgxzdG9yZWRfYnl0ZXMYAyABKAMSIwobY2FwdHVyZXNfc3VjY2VlZGVkX2xhc3RfZGF5GAQgASgDEiAKGGNhcHR1cmVzX2ZhaWxlZF9sYXN0X2RheRgFIAEoAxIeChZ1bnByb3RlY3RlZF90cmVlX2NvdW50GAYgASgDEkAKDHZlcmlmaWNhdGlvbhgHIAEoCzIqLnN0b3JlLmluc2lnaHQudjEuQmFja3VwVmVyaWZpY2F0aW9uQ291bnRzEjMKBXRyZWVzGAggAygLMiQuc3RvcmUuaW5zaWdodC52MS5DYXRhbG9nVHJlZVN1bW1hcnkSLgoLc3RhbGVfYWZ0ZXIYCSABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24SLwoLY29tcHV0ZWRfYXQYCiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wOhTypBkQb2luLmJrY2F0c3VtcmVzcCK+AQoXU3RhbGVIZWFsdGhDaGVja1JlcXVlc3QSLQoKb2xkZXJfdGhhbhgBIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhIUCgd0cmVlX2lkGAIgASgJSACIAQESIgoVdHJhY2tpbmdfb3BlcmF0aW9uX2lkGAMgASgJSAGIAQE6FPKkGRBvaW4uYmtzdGFsZWhjcmVxQgoKCF90cmVlX2lkQhgKFl90cmFja2luZ19vcGVyYXRpb25faWQq3wUKHlN0b3JlQmFja3VwSW5zaWdodEFwaU9wZXJhdGlvbhIyCi5TVE9SRV9CQUNLVVBfSU5TSUdIVF9BUElfT1BFUkFUSU9OX1VOU1BFQ0lGSUVEEAASPAo4U1RPUkVfQkFDS1VQX0lOU0lHSFRfQVBJX09QRVJBVElPTl9TVEFSVF9SRVNUT1JFX1BSRVZJRVcQARI4CjRTVE9SRV9CQUNLVVBfSU5TSUdIVF9BUElfT1BFUkFUSU9OX1NUQVJUX0JBQ0tVUF9ESUZGEAISPAo4U1RPUkVfQkFDS1VQX0lOU0lHSFRfQVBJX09QRVJBVElPTl9HRVRfQkFDS1VQX0NPTVBBUklTT04QAxI+CjpTVE9SRV9CQUNLVVBfSU5TSUdIVF9BUElfT1BFUkFUSU9OX0xJU1RfQkFDS1VQX0RJRkZFUkVOQ0VTEAQSSgpGU1RPUkVfQkFDS1VQX0lOU0lHSFRfQVBJX09QRVJBVElPTl9HRVRfQkFDS1VQX0lOU0lHSFRfT1BFUkFUSU9OX1NUQVRVUxAFEkUKQVNUT1JFX0JBQ0tVUF9JTlNJR0hUX0FQSV9PUEVSQVRJT05fTElTVF9CQUNLVVBfSU5TSUdIVF9PUEVSQVRJT05TEAYSRgpCU1RPUkVfQkFDS1VQX0lOU0lHSFRfQVBJX09QRVJBVElPTl9DQU5DRUxfQkFDS1VQX0lOU0lHSFRfT1BFUkFUSU9OEAcSOwo3U1RPUkVfQkFDS1VQX0lOU0lHSFRfQVBJX09QRVJBVElPTl9TVEFSVF9SRVZFUlRfUFJFVklFVxAIEjoKNlNUT1JFX0JBQ0tVUF9JTlNJR0hUX0FQSV9PUEVSQVRJT05fR0VUX0NBVEFMT0dfU1VNTUFSWRAJEj8KO1NUT1JFX0JBQ0tVUF9JTlNJR0hUX0FQSV9PUEVSQVRJT05fU1RBUlRfU1RBTEVfSEVBTFRIX0NIRUNLEAoqvQEKFEJhY2t1cENvbXBhcmlzb25LaW5kEiYKIkJBQ0tVUF9DT01QQVJJU09OX0tJTkRfVU5TUEVDSUZJRUQQABIqCiZCQUNLVVBfQ09NUEFSSVNPTl9LSU5EX1JFU1RPUkVfUFJFVklFVxABEiYKIkJBQ0tVUF9DT01QQVJJU09OX0tJTkRfQkFDS1VQX0RJRkYQAhIpCiVCQUNLVVBfQ09NUEFSSVNPTl9LSU5EX1JFVkVSVF9QUkVWSUVXEAMqsgEKFkJhY2t1cERpZmZlcmVuY2VDaGFuZ2USKAokQkFDS1VQX0RJRkZFUkVOQ0VfQ0hBTkdFX1VOU1BFQ0lGSUVEEAASIgoeQkFDS1VQX0RJRkZFUkVOQ0VfQ0hBTkdFX0FEREVEEAESJAogQkFDS1VQX0RJRkZFUkVOQ0VfQ0hBTkdFX0NIQU5HRUQQAhIkCiBCQUNLVVBfRElGRkVSRU5DRV9DSEFOR0VfUkVNT1ZFRBADKo4BCg5UcmVlUHJvdGVjdGlvbhIfChtUUkVFX1BST1RFQ1RJT05fVU5TUEVDSUZJRUQQABIdChlUUkVFX1BST1RFQ1RJT05fUFJPVEVDVEVEEAESHwobVFJFRV9QUk9URUNUSU9OX05PX1NDSEVEVUxFEAISGwoXVFJFRV9QUk9URUNUSU9OX09WRVJEVUUQAzLlCAoUQmFja3VwSW5zaWdodFNlcnZpY2USYgoTU3RhcnRSZXN0b3JlUHJldmlldxInLnN0b3JlLmluc2lnaHQudjEuUmVzdG9yZVByZXZpZXdSZXF1ZXN0GiIuc3RvcmUuYXBpLnYxLlN0b3JlT3BlcmF0aW9uSGFuZGxlEloKD1N0YXJ0QmFja3VwRGlmZhIjLnN0b3JlLmluc2lnaHQudjEuQmFja3VwRGlmZlJlcXVlc3QaIi5zdG9yZS5hcGkudjEuU3RvcmVPcGVyYXRpb25IYW5kbGUSYAoSU3RhcnRSZXZlcnRQcmV2aWV3EiYuc3RvcmUuaW5zaWdodC52MS5SZXZlcnRQcmV2aWV3UmVxdWVzdBoiLnN0b3JlLmFwaS52MS5TdG9yZU9wZXJhdGlvbkhhbmRsZRJsChNHZXRCYWNrdXBDb21wYXJpc29uEikuc3RvcmUuaW5zaWdodC52MS5CYWNrdXBDb21wYXJpc29uUmVxdWVzdBoqLnN0b3JlLmluc2lnaHQudjEuQmFja3VwQ29tcGFyaXNvblJlc3BvbnNlEmwKFUxpc3RCYWNrdXBEaWZmZXJlbmNlcxIqLnN0b3JlLmluc2lnaHQudjEuQmFja3VwRGlmZmVyZW5jZXNSZXF1ZXN0Gicuc3RvcmUuaW5zaWdodC52MS5CYWNrdXBEaWZmZXJlbmNlc1BhZ2USigEKH0dldEJhY2t1cEluc2lnaHRPcGVyYXRpb25TdGF0dXMSLy5zdG9yZS5pbnNpZ2h0LnYxLkJhY2t1cEluc2lnaHRPcGVyYXRpb25SZXF1ZXN0GjYuc3RvcmUuaW5zaWdodC52MS5CYWNrdXBJbnNpZ2h0T3BlcmF0aW9uU3RhdHVzUmVzcG9uc2USaAobTGlzdEJhY2t1cEluc2lnaHRPcGVyYXRpb25zEicuc3RvcmUuYXBpLnYxLlN0b3JlT3BlcmF0aW9uTGlzdFJlcXVlc3QaIC5zdG9yZS5hcGkudjEuU3RvcmVPcGVyYXRpb25QYWdlEocBChxDYW5jZWxCYWNrdXBJbnNpZ2h0T3BlcmF0aW9uEi8uc3RvcmUuaW5zaWdodC52MS5CYWNrdXBJbnNpZ2h0T3BlcmF0aW9uUmVxdWVzdBo2LnN0b3JlLmluc2lnaHQudjEuQmFja3VwSW5zaWdodE9wZXJhdGlvblN0YXR1c1Jlc3BvbnNlEmYKEUdldENhdGFsb2dTdW1tYXJ5Eicuc3RvcmUuaW5zaWdodC52MS5DYXRhbG9nU3VtbWFyeVJlcXVlc3QaKC5zdG9yZS5pbnNpZ2h0LnYxLkNhdGFsb2dTdW1tYXJ5UmVzcG9uc2USZgoVU3RhcnRTdGFsZUhlYWx0aENoZWNrEikuc3RvcmUuaW5zaWdodC52MS5TdGFsZUhlYWx0aENoZWNrUmVxdWVzdBoiLnN0b3JlLmFwaS52MS5TdG9yZU9wZXJhdGlvbkhhbmRsZWIGcHJvdG8z", [file_google_protobuf_duration, file_google_protobuf_timestamp, file_store_api_v1_alias, file_store_api_v1_backup_records, file_store_api_v1_operations]);
 
 /**
  * What a restore of backup_id would do to its target tree as the tree is now.
@@ -449,6 +449,242 @@ export const BackupInsightOperationStatusResponseSchema: GenMessage<BackupInsigh
   messageDesc(file_store_insight_v1_backup_insight, 11);
 
 /**
+ * The dashboard's numbers in one call: totals, the last day's captures, verification coverage and
+ * each tree's protection (counted by SQL aggregates, not by listing the catalog).
+ *
+ * @generated from message store.insight.v1.CatalogSummaryRequest
+ */
+export type CatalogSummaryRequest = Message<"store.insight.v1.CatalogSummaryRequest"> & {
+  /**
+   * A verification older than this is stale. Absent or zero: 7 days.
+   *
+   * @generated from field: google.protobuf.Duration stale_after = 1;
+   */
+  staleAfter?: Duration | undefined;
+};
+
+/**
+ * Describes the message store.insight.v1.CatalogSummaryRequest.
+ * Use `create(CatalogSummaryRequestSchema)` to create a new message.
+ */
+export const CatalogSummaryRequestSchema: GenMessage<CatalogSummaryRequest> = /*@__PURE__*/
+  messageDesc(file_store_insight_v1_backup_insight, 12);
+
+/**
+ * Health verdict counts of a set of backups, by their last health report.
+ *
+ * @generated from message store.insight.v1.BackupVerificationCounts
+ */
+export type BackupVerificationCounts = Message<"store.insight.v1.BackupVerificationCounts"> & {
+  /**
+   * @generated from field: int64 never_verified = 1;
+   */
+  neverVerified: bigint;
+
+  /**
+   * Verified, but longer ago than stale_after.
+   *
+   * @generated from field: int64 verified_stale = 2;
+   */
+  verifiedStale: bigint;
+
+  /**
+   * @generated from field: int64 verified_recently = 3;
+   */
+  verifiedRecently: bigint;
+
+  /**
+   * By last verdict (verified backups only, however long ago).
+   *
+   * @generated from field: int64 healthy = 4;
+   */
+  healthy: bigint;
+
+  /**
+   * @generated from field: int64 degraded = 5;
+   */
+  degraded: bigint;
+
+  /**
+   * @generated from field: int64 corrupt = 6;
+   */
+  corrupt: bigint;
+
+  /**
+   * @generated from field: int64 missing = 7;
+   */
+  missing: bigint;
+};
+
+/**
+ * Describes the message store.insight.v1.BackupVerificationCounts.
+ * Use `create(BackupVerificationCountsSchema)` to create a new message.
+ */
+export const BackupVerificationCountsSchema: GenMessage<BackupVerificationCounts> = /*@__PURE__*/
+  messageDesc(file_store_insight_v1_backup_insight, 13);
+
+/**
+ * @generated from message store.insight.v1.CatalogTreeSummary
+ */
+export type CatalogTreeSummary = Message<"store.insight.v1.CatalogTreeSummary"> & {
+  /**
+   * @generated from field: string tree_id = 1;
+   */
+  treeId: string;
+
+  /**
+   * @generated from field: int64 backup_count = 2;
+   */
+  backupCount: bigint;
+
+  /**
+   * Bytes of the tree's backup artifacts (manifest byte sizes).
+   *
+   * @generated from field: int64 stored_bytes = 3;
+   */
+  storedBytes: bigint;
+
+  /**
+   * The newest backup's creation or the newest scheduled success, whichever is later.
+   *
+   * @generated from field: google.protobuf.Timestamp last_success_at = 4;
+   */
+  lastSuccessAt?: Timestamp | undefined;
+
+  /**
+   * The shortest full or incremental interval of the tree's schedules; absent: none.
+   *
+   * @generated from field: google.protobuf.Duration schedule_interval = 5;
+   */
+  scheduleInterval?: Duration | undefined;
+
+  /**
+   * @generated from field: store.insight.v1.TreeProtection protection = 6;
+   */
+  protection: TreeProtection;
+
+  /**
+   * @generated from field: store.insight.v1.BackupVerificationCounts verification = 7;
+   */
+  verification?: BackupVerificationCounts | undefined;
+
+  /**
+   * The oldest verification among the tree's verified backups.
+   *
+   * @generated from field: google.protobuf.Timestamp oldest_verified_at = 8;
+   */
+  oldestVerifiedAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message store.insight.v1.CatalogTreeSummary.
+ * Use `create(CatalogTreeSummarySchema)` to create a new message.
+ */
+export const CatalogTreeSummarySchema: GenMessage<CatalogTreeSummary> = /*@__PURE__*/
+  messageDesc(file_store_insight_v1_backup_insight, 14);
+
+/**
+ * @generated from message store.insight.v1.CatalogSummaryResponse
+ */
+export type CatalogSummaryResponse = Message<"store.insight.v1.CatalogSummaryResponse"> & {
+  /**
+   * @generated from field: int64 tree_count = 1;
+   */
+  treeCount: bigint;
+
+  /**
+   * @generated from field: int64 backup_count = 2;
+   */
+  backupCount: bigint;
+
+  /**
+   * @generated from field: int64 stored_bytes = 3;
+   */
+  storedBytes: bigint;
+
+  /**
+   * Capture operations (full, incremental, set) that finished in the last 24 hours.
+   *
+   * @generated from field: int64 captures_succeeded_last_day = 4;
+   */
+  capturesSucceededLastDay: bigint;
+
+  /**
+   * @generated from field: int64 captures_failed_last_day = 5;
+   */
+  capturesFailedLastDay: bigint;
+
+  /**
+   * @generated from field: int64 unprotected_tree_count = 6;
+   */
+  unprotectedTreeCount: bigint;
+
+  /**
+   * @generated from field: store.insight.v1.BackupVerificationCounts verification = 7;
+   */
+  verification?: BackupVerificationCounts | undefined;
+
+  /**
+   * Every tree that exists or has backups, by name.
+   *
+   * @generated from field: repeated store.insight.v1.CatalogTreeSummary trees = 8;
+   */
+  trees: CatalogTreeSummary[];
+
+  /**
+   * @generated from field: google.protobuf.Duration stale_after = 9;
+   */
+  staleAfter?: Duration | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp computed_at = 10;
+   */
+  computedAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message store.insight.v1.CatalogSummaryResponse.
+ * Use `create(CatalogSummaryResponseSchema)` to create a new message.
+ */
+export const CatalogSummaryResponseSchema: GenMessage<CatalogSummaryResponse> = /*@__PURE__*/
+  messageDesc(file_store_insight_v1_backup_insight, 15);
+
+/**
+ * "Verify stale backups": one tracked operation (kind STALE_HEALTH_CHECK, operator) that runs the
+ * health check of every backup never verified or verified longer ago than older_than, with
+ * progress in backups and a summary of the verdicts.
+ *
+ * @generated from message store.insight.v1.StaleHealthCheckRequest
+ */
+export type StaleHealthCheckRequest = Message<"store.insight.v1.StaleHealthCheckRequest"> & {
+  /**
+   * Absent: 7 days; zero: every backup.
+   *
+   * @generated from field: google.protobuf.Duration older_than = 1;
+   */
+  olderThan?: Duration | undefined;
+
+  /**
+   * Only this tree's backups; absent or empty: every tree.
+   *
+   * @generated from field: optional string tree_id = 2;
+   */
+  treeId?: string | undefined;
+
+  /**
+   * @generated from field: optional string tracking_operation_id = 3;
+   */
+  trackingOperationId?: string | undefined;
+};
+
+/**
+ * Describes the message store.insight.v1.StaleHealthCheckRequest.
+ * Use `create(StaleHealthCheckRequestSchema)` to create a new message.
+ */
+export const StaleHealthCheckRequestSchema: GenMessage<StaleHealthCheckRequest> = /*@__PURE__*/
+  messageDesc(file_store_insight_v1_backup_insight, 16);
+
+/**
  * The operation a backup-insight call performs, as presented to the authorizer.
  *
  * @generated from enum store.insight.v1.StoreBackupInsightApiOperation
@@ -498,6 +734,16 @@ export enum StoreBackupInsightApiOperation {
    * @generated from enum value: STORE_BACKUP_INSIGHT_API_OPERATION_START_REVERT_PREVIEW = 8;
    */
   START_REVERT_PREVIEW = 8,
+
+  /**
+   * @generated from enum value: STORE_BACKUP_INSIGHT_API_OPERATION_GET_CATALOG_SUMMARY = 9;
+   */
+  GET_CATALOG_SUMMARY = 9,
+
+  /**
+   * @generated from enum value: STORE_BACKUP_INSIGHT_API_OPERATION_START_STALE_HEALTH_CHECK = 10;
+   */
+  START_STALE_HEALTH_CHECK = 10,
 }
 
 /**
@@ -567,6 +813,45 @@ export enum BackupDifferenceChange {
  */
 export const BackupDifferenceChangeSchema: GenEnum<BackupDifferenceChange> = /*@__PURE__*/
   enumDesc(file_store_insight_v1_backup_insight, 2);
+
+/**
+ * Why a tree counts as unprotected.
+ *
+ * @generated from enum store.insight.v1.TreeProtection
+ */
+export enum TreeProtection {
+  /**
+   * @generated from enum value: TREE_PROTECTION_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * Scheduled, and a backup succeeded within twice the schedule's interval.
+   *
+   * @generated from enum value: TREE_PROTECTION_PROTECTED = 1;
+   */
+  PROTECTED = 1,
+
+  /**
+   * No full or incremental schedule on any scope of the tree.
+   *
+   * @generated from enum value: TREE_PROTECTION_NO_SCHEDULE = 2;
+   */
+  NO_SCHEDULE = 2,
+
+  /**
+   * Scheduled, but no backup succeeded within twice the shortest interval (or none ever did).
+   *
+   * @generated from enum value: TREE_PROTECTION_OVERDUE = 3;
+   */
+  OVERDUE = 3,
+}
+
+/**
+ * Describes the enum store.insight.v1.TreeProtection.
+ */
+export const TreeProtectionSchema: GenEnum<TreeProtection> = /*@__PURE__*/
+  enumDesc(file_store_insight_v1_backup_insight, 3);
 
 /**
  * @generated from service store.insight.v1.BackupInsightService
@@ -645,6 +930,26 @@ export const BackupInsightService: GenService<{
     methodKind: "unary";
     input: typeof BackupInsightOperationRequestSchema;
     output: typeof BackupInsightOperationStatusResponseSchema;
+  },
+  /**
+   * Totals, verification coverage and each tree's protection, for the dashboard (viewer).
+   *
+   * @generated from rpc store.insight.v1.BackupInsightService.GetCatalogSummary
+   */
+  getCatalogSummary: {
+    methodKind: "unary";
+    input: typeof CatalogSummaryRequestSchema;
+    output: typeof CatalogSummaryResponseSchema;
+  },
+  /**
+   * Starts "verify stale backups" (operator, as StartBackupHealthCheck).
+   *
+   * @generated from rpc store.insight.v1.BackupInsightService.StartStaleHealthCheck
+   */
+  startStaleHealthCheck: {
+    methodKind: "unary";
+    input: typeof StaleHealthCheckRequestSchema;
+    output: typeof StoreOperationHandleSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_store_insight_v1_backup_insight, 0);
