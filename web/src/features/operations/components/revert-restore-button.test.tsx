@@ -31,13 +31,26 @@ const restoreResult = {
   deadLetteredOverQuota: 0n,
 };
 
-/** The server's answers: the restore to revert, its revert preview, and RevertRestore. */
+/**
+ * The server's answers: the restore to revert, its revert previews, and RevertRestore. The tree's
+ * sequence mark starts at `treeSequence`; `writeBetween` writes once more to a key already
+ * counted after the first preview (the count stays, the mark moves), and RevertRestore refuses
+ * an acknowledgment whose mark is not the tree's, as the server does.
+ */
 function server(
-  options: { refuse?: boolean; mode?: StoreRestoreMode; writesSinceRestore?: bigint } = {},
+  options: {
+    refuse?: boolean;
+    mode?: StoreRestoreMode;
+    writesSinceRestore?: bigint;
+    writeBetween?: boolean;
+  } = {},
 ) {
   const { refuse = false, mode = StoreRestoreMode.IN_PLACE, writesSinceRestore = 0n } = options;
   const reverts: backupV1.RestoreResponse[] = [];
   const previews: string[] = [];
+  let treeSequence = 40n;
+  /** The mark each preview read, by its operation id. */
+  const previewed = new Map<string, bigint>();
   const restore = operation({
     operationId: 'op-r',
     kind: StoreOperationKind.RESTORE,
@@ -62,22 +75,35 @@ function server(
         reverts.push(request);
         if (refuse)
           throw new ConnectError('the restore was already reverted', Code.FailedPrecondition);
+        if (request.acknowledgedThroughSequence !== treeSequence) {
+          throw new ConnectError(
+            'tree orders was written since the preview; preview the revert again',
+            Code.FailedPrecondition,
+          );
+        }
         return {};
       },
     });
     router.service(BackupInsightService, {
       startRevertPreview: (request) => {
         previews.push(request.restoreOperationId);
-        return { operationId: 'op-p', kind: StoreOperationKind.REVERT_PREVIEW };
+        const operationId = `op-p${previews.length}`;
+        previewed.set(operationId, treeSequence);
+        // The write lands after the first preview read the tree.
+        if (options.writeBetween && previews.length === 1) treeSequence += 1n;
+        return { operationId, kind: StoreOperationKind.REVERT_PREVIEW };
       },
-      getBackupInsightOperationStatus: () => ({ status: preview }),
-      getBackupComparison: () => ({
+      getBackupInsightOperationStatus: ({ operationId }) => ({
+        status: { ...preview, operationId },
+      }),
+      getBackupComparison: ({ operationId }) => ({
         report: {
-          operationId: 'op-p',
+          operationId,
           kind: BackupComparisonKind.REVERT_PREVIEW,
           treeId: 'orders',
           restoreOperationId: 'rs-1',
           writesSinceRestore,
+          treeSequence: previewed.get(operationId) ?? 0n,
           counts: { added: 0n, changed: 1n, removed: writesSinceRestore, unchanged: 4n },
         },
       }),
@@ -133,10 +159,12 @@ describe('revert of a finished in-place restore', () => {
       entriesApplied: 12n,
       previousPhysicalTreeId: 'pt-old',
     });
-    expect(reverts[0]?.acknowledgedWritesSinceRestore).toBeUndefined();
+    // Even with none, the preview's mark goes along: a write after it refuses the revert.
+    expect(reverts[0]?.acknowledgedWritesSinceRestore).toBe(0n);
+    expect(reverts[0]?.acknowledgedThroughSequence).toBe(40n);
   });
 
-  it('with writes since the restore, the confirm needs the acknowledgment and sends its count', async () => {
+  it('with writes since the restore, the confirm needs the acknowledgment and sends its count and mark', async () => {
     const { app, reverts } = server({ writesSinceRestore: 3n });
     renderApp(app, '/operations/op-r');
     const dialog = await openRevert();
@@ -150,6 +178,41 @@ describe('revert of a finished in-place restore', () => {
     fireEvent.click(confirm);
     expect(await screen.findByText(/Reverted: tree/)).toBeTruthy();
     expect(reverts[0]?.acknowledgedWritesSinceRestore).toBe(3n);
+    expect(reverts[0]?.acknowledgedThroughSequence).toBe(40n);
+  });
+
+  it('refused because the tree was written since the preview, it previews again and reverts with the new mark', async () => {
+    const { app, reverts, previews } = server({ writesSinceRestore: 1n, writeBetween: true });
+    renderApp(app, '/operations/op-r');
+    const dialog = await openRevert();
+    fireEvent.click(
+      await within(dialog).findByLabelText('Discard the 1 write made since the restore'),
+    );
+    fireEvent.click(confirmButton(dialog, 'Revert and discard 1 write'));
+    expect(
+      await within(dialog).findByText(
+        'FailedPrecondition: tree orders was written since the preview; preview the revert again',
+      ),
+    ).toBeTruthy();
+    expect(reverts[0]).toMatchObject({
+      acknowledgedWritesSinceRestore: 1n,
+      acknowledgedThroughSequence: 40n,
+    });
+
+    fireEvent.click(confirmButton(dialog, 'Preview again'));
+    await waitFor(() => expect(previews).toEqual(['rs-1', 'rs-1']));
+    // The acknowledgment is asked again for the new preview.
+    const discard = (await within(dialog).findByLabelText(
+      'Discard the 1 write made since the restore',
+    )) as HTMLInputElement;
+    expect(discard.checked).toBe(false);
+    fireEvent.click(discard);
+    fireEvent.click(confirmButton(dialog, 'Revert and discard 1 write'));
+    expect(await screen.findByText(/Reverted: tree/)).toBeTruthy();
+    expect(reverts[1]).toMatchObject({
+      acknowledgedWritesSinceRestore: 1n,
+      acknowledgedThroughSequence: 41n,
+    });
   });
 
   it('shows the server’s refusal in the confirmation', async () => {

@@ -27,8 +27,9 @@ export interface RevertRestoreDialogProps {
 /**
  * The revert's confirmation: a revert preview (what the revert removes, changes back and brings
  * back), then exactly what happens to the writes made since the restore. With any, the confirm
- * needs an explicit acknowledgment, which sends the preview's count; the server refuses the
- * revert when the count moved since, and "Preview again" shows the tree as it is then.
+ * needs an explicit acknowledgment. The confirm sends the preview's count and the tree's sequence
+ * mark it read; the server refuses the revert when the tree was written since the preview (even a
+ * key it already counted), and "Preview again" shows the tree as it is then.
  */
 export function RevertRestoreDialog({
   restore,
@@ -44,7 +45,8 @@ export function RevertRestoreDialog({
   const operation = useInsightOperationQuery(previewId);
   const state = operation.data?.state;
   const comparison = useBackupComparisonQuery(previewId, state === StoreOperationState.SUCCEEDED);
-  const writes = comparison.data?.report?.writesSinceRestore;
+  const report = comparison.data?.report;
+  const writes = report?.writesSinceRestore;
   const previewUnavailable =
     startFailed ||
     !!operation.error ||
@@ -62,11 +64,10 @@ export function RevertRestoreDialog({
     setPreviewId('');
     setRound(round + 1);
   };
-  const confirm = () =>
-    revert.mutate(
-      { restore, acknowledgedWrites: hasWrites ? writes : undefined },
-      { onSuccess: onClose },
-    );
+  // Without a preview nothing is acknowledged: the server then refuses if any write was made.
+  const acknowledgment =
+    report && writes !== undefined ? { writes, throughSequence: report.treeSequence } : undefined;
+  const confirm = () => revert.mutate({ restore, acknowledgment }, { onSuccess: onClose });
 
   return (
     <ConfirmDialog

@@ -3,14 +3,20 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { serviceKey } from '../../../lib/query-keys';
 import { useApi, useToast } from '../../../lib/services';
 
-/** A revert: the restore's stored result, and the writes since it the admin agreed to discard. */
+/** What the revert preview showed: the writes since the restore and the tree's sequence mark. */
+export interface RevertAcknowledgment {
+  writes: bigint;
+  throughSequence: bigint;
+}
+
+/** A revert: the restore's stored result, and the preview state the admin agreed to discard. */
 export interface RevertRequest {
   restore: StoreRestoreResult;
   /**
-   * The revert preview's count of writes made since the restore, once acknowledged; absent when
-   * the preview found none. The server refuses unless it is the count at the moment of the revert.
+   * From the revert preview the admin saw (absent without one). The server refuses unless the
+   * count is still the count and nothing was written since (the mark did not move).
    */
-  acknowledgedWrites?: bigint | undefined;
+  acknowledgment?: RevertAcknowledgment | undefined;
 }
 
 /**
@@ -23,7 +29,7 @@ export function useRevertRestoreMutation() {
   const queryClient = useQueryClient();
   const toast = useToast();
   return useMutation({
-    mutationFn: ({ restore, acknowledgedWrites }: RevertRequest) =>
+    mutationFn: ({ restore, acknowledgment }: RevertRequest) =>
       api.backup.revertRestore({
         backupId: restore.backupId,
         targetTreeId: restore.targetTreeId,
@@ -38,8 +44,9 @@ export function useRevertRestoreMutation() {
         ...(restore.previousPhysicalTreeId !== undefined && {
           previousPhysicalTreeId: restore.previousPhysicalTreeId,
         }),
-        ...(acknowledgedWrites !== undefined && {
-          acknowledgedWritesSinceRestore: acknowledgedWrites,
+        ...(acknowledgment && {
+          acknowledgedWritesSinceRestore: acknowledgment.writes,
+          acknowledgedThroughSequence: acknowledgment.throughSequence,
         }),
       }),
     // The confirmation shows the refusal in place.
