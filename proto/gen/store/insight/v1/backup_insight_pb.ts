@@ -7,7 +7,7 @@ import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf
 import type { Duration, Timestamp } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_duration, file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
 import { file_store_api_v1_alias } from "../../api/v1/alias_pb.js";
-import type { BackupScopeSelector } from "../../api/v1/backup_records_pb.js";
+import type { BackupScopeRunOutcome, BackupScopeSelector } from "../../api/v1/backup_records_pb.js";
 import { file_store_api_v1_backup_records } from "../../api/v1/backup_records_pb.js";
 import type { StoreOperationHandleSchema, StoreOperationListRequestSchema, StoreOperationPageSchema, StoreOperationStatus } from "../../api/v1/operations_pb.js";
 import { file_store_api_v1_operations } from "../../api/v1/operations_pb.js";
@@ -17,7 +17,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file store/insight/v1/backup_insight.proto.
  */
 export const file_store_insight_v1_backup_insight: GenFile = /*@__PURE__*/
-  fileDesc("CiVzdG9yZS9pbnNpZ2h0L3YxL2JhY2t1cF9pbnNpZ2h0LnByb3RvEhBzdG9yZS5pbnNpZ2h0LnYxIusBChVSZXN0b3JlUHJldmlld1JlcXVlc3QSEQoJYmFja3VwX2lkGAEgASgJEhsKDnRhcmdldF90cmVlX2lkGAIgASgJSACIAQESMAoFc2NvcGUYAyABKAsyIS5zdG9yZS5hcGkudjEuQmFja3VwU2NvcGVTZWxlY3RvchIMCgRjb2xkGAQgASgIEiIKFXRyYWNraW5nX29wZXJhdGlvbl9pZBgFIAEoCUgBiAEBOhHypBkNb2luLmJrcHJldnJlcUIRCg9fdGFyZ2V0X3RyZWVfaWRCGAoWX3RyYWNraW5nX29wZXJhdGlvbl9pZCLEAQoRQmFja3VwRGlmZlJlcXVlc3QSFgoOZnJvbV9iYWNrdXBfaWQYASABKAkSFAoMdG9fYmFja3VwX2lkGAIgASgJEjAKBXNjb3BlGAMgASgLMiEuc3RvcmUuYXBpLnYxLkJhY2t1cFNjb3BlU2VsZWN0b3ISIgoVdHJhY2tpbmdfb3BlcmF0aW9uX2lkGAQgASgJSACIAQE6EfKkGQ1vaW4uYmtkaWZmcmVxQhgKFl90cmFja2luZ19vcGVyYXRpb25faWQiiAEKFFJldmVydFByZXZpZXdSZXF1ZXN0EhwKFHJlc3RvcmVfb3BlcmF0aW9uX2lkGAEgASgJEiIKFXRyYWNraW5nX29wZXJhdGlvbl9pZBgCIAEoCUgAiAEBOhTypBkQb2luLmJrcmV2cHJldnJlcUIYChZfdHJhY2tpbmdfb3BlcmF0aW9uX2lkIm4KFkJhY2t1cENvbXBhcmlzb25Db3VudHMSDQoFYWRkZWQYASABKAMSDwoHY2hhbmdlZBgCIAEoAxIPCgdyZW1vdmVkGAMgASgDEhEKCXVuY2hhbmdlZBgEIAEoAzoQ8qQZDG9pbi5ia2NvdW50cyL/AgoWQmFja3VwQ29tcGFyaXNvblJlcG9ydBIUCgxvcGVyYXRpb25faWQYASABKAkSNAoEa2luZBgCIAEoDjImLnN0b3JlLmluc2lnaHQudjEuQmFja3VwQ29tcGFyaXNvbktpbmQSDwoHdHJlZV9pZBgDIAEoCRISCgprZXlfcHJlZml4GAQgASgJEhIKCmZyb21fY2hhaW4YBSADKAkSEAoIdG9fY2hhaW4YBiADKAkSOAoGY291bnRzGAcgASgLMiguc3RvcmUuaW5zaWdodC52MS5CYWNrdXBDb21wYXJpc29uQ291bnRzEhUKDXRyZWVfc2VxdWVuY2UYCCABKAMSLwoLY29tcGFyZWRfYXQYCSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhwKFHJlc3RvcmVfb3BlcmF0aW9uX2lkGAogASgJEhwKFHdyaXRlc19zaW5jZV9yZXN0b3JlGAsgASgDOhDypBkMb2luLmJrcmVwb3J0IkEKF0JhY2t1cENvbXBhcmlzb25SZXF1ZXN0EhQKDG9wZXJhdGlvbl9pZBgBIAEoCToQ8qQZDG9pbi5ia2NtcHJlcSKcAQoYQmFja3VwQ29tcGFyaXNvblJlc3BvbnNlEjgKBnJlcG9ydBgBIAEoCzIoLnN0b3JlLmluc2lnaHQudjEuQmFja3VwQ29tcGFyaXNvblJlcG9ydBIUCgx0cmVlX2NoYW5nZWQYAiABKAgSHQoVY3VycmVudF90cmVlX3NlcXVlbmNlGAMgASgDOhHypBkNb2luLmJrY21wcmVzcCL4AQoQQmFja3VwRGlmZmVyZW5jZRILCgNrZXkYASABKAkSOAoGY2hhbmdlGAIgASgOMiguc3RvcmUuaW5zaWdodC52MS5CYWNrdXBEaWZmZXJlbmNlQ2hhbmdlEhgKC2JlZm9yZV9qc29uGAMgASgJSACIAQESFwoKYWZ0ZXJfanNvbhgEIAEoCUgBiAEBEh0KFWJlZm9yZV9zY2hlbWFfdmVyc2lvbhgFIAEoDRIcChRhZnRlcl9zY2hlbWFfdmVyc2lvbhgGIAEoDToO8qQZCm9pbi5ia2RpZmZCDgoMX2JlZm9yZV9qc29uQg0KC19hZnRlcl9qc29uIqYBChhCYWNrdXBEaWZmZXJlbmNlc1JlcXVlc3QSFAoMb3BlcmF0aW9uX2lkGAEgASgJEhEKCXBhZ2Vfc2l6ZRgCIAEoBRISCgpwYWdlX3Rva2VuGAMgASgJEjkKB2NoYW5nZXMYBCADKA4yKC5zdG9yZS5pbnNpZ2h0LnYxLkJhY2t1cERpZmZlcmVuY2VDaGFuZ2U6EvKkGQ5vaW4uYmtkaWZmc3JlcSJ+ChVCYWNrdXBEaWZmZXJlbmNlc1BhZ2USNwoLZGlmZmVyZW5jZXMYASADKAsyIi5zdG9yZS5pbnNpZ2h0LnYxLkJhY2t1cERpZmZlcmVuY2USFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJOhPypBkPb2luLmJrZGlmZnNwYWdlIkYKHUJhY2t1cEluc2lnaHRPcGVyYXRpb25SZXF1ZXN0EhQKDG9wZXJhdGlvbl9pZBgBIAEoCToP8qQZC29pbi5ia29wcmVxImwKJEJhY2t1cEluc2lnaHRPcGVyYXRpb25TdGF0dXNSZXNwb25zZRIyCgZzdGF0dXMYASABKAsyIi5zdG9yZS5hcGkudjEuU3RvcmVPcGVyYXRpb25TdGF0dXM6EPKkGQxvaW4uYmtvcHN0YXQiXAoVQ2F0YWxvZ1N1bW1hcnlSZXF1ZXN0Ei4KC3N0YWxlX2FmdGVyGAEgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uOhPypBkPb2luLmJrY2F0c3VtcmVxIsIBChhCYWNrdXBWZXJpZmljYXRpb25Db3VudHMSFgoObmV2ZXJfdmVyaWZpZWQYASABKAMSFgoOdmVyaWZpZWRfc3RhbGUYAiABKAMSGQoRdmVyaWZpZWRfcmVjZW50bHkYAyABKAMSDwoHaGVhbHRoeRgEIAEoAxIQCghkZWdyYWRlZBgFIAEoAxIPCgdjb3JydXB0GAYgASgDEg8KB21pc3NpbmcYByABKAM6FvKkGRJvaW4uYmt2ZXJpZnljb3VudHMi/wIKEkNhdGFsb2dUcmVlU3VtbWFyeRIPCgd0cmVlX2lkGAEgASgJEhQKDGJhY2t1cF9jb3VudBgCIAEoAxIUCgxzdG9yZWRfYnl0ZXMYAyABKAMSMwoPbGFzdF9zdWNjZXNzX2F0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI0ChFzY2hlZHVsZV9pbnRlcnZhbBgFIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhI0Cgpwcm90ZWN0aW9uGAYgASgOMiAuc3RvcmUuaW5zaWdodC52MS5UcmVlUHJvdGVjdGlvbhJACgx2ZXJpZmljYXRpb24YByABKAsyKi5zdG9yZS5pbnNpZ2h0LnYxLkJhY2t1cFZlcmlmaWNhdGlvbkNvdW50cxI2ChJvbGRlc3RfdmVyaWZpZWRfYXQYCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wOhHypBkNb2luLmJrY2F0dHJlZSKtAwoWQ2F0YWxvZ1N1bW1hcnlSZXNwb25zZRISCgp0cmVlX2NvdW50GAEgASgDEhQKDGJhY2t1cF9jb3VudBgCIAEoAxIUCgxzdG9yZWRfYnl0ZXMYAyABKAMSIwobY2FwdHVyZXNfc3VjY2VlZGVkX2xhc3RfZGF5GAQgASgDEiAKGGNhcHR1cmVzX2ZhaWxlZF9sYXN0X2RheRgFIAEoAxIeChZ1bnByb3RlY3RlZF90cmVlX2NvdW50GAYgASgDEkAKDHZlcmlmaWNhdGlvbhgHIAEoCzIqLnN0b3JlLmluc2lnaHQudjEuQmFja3VwVmVyaWZpY2F0aW9uQ291bnRzEjMKBXRyZWVzGAggAygLMiQuc3RvcmUuaW5zaWdodC52MS5DYXRhbG9nVHJlZVN1bW1hcnkSLgoLc3RhbGVfYWZ0ZXIYCSABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24SLwoLY29tcHV0ZWRfYXQYCiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wOhTypBkQb2luLmJrY2F0c3VtcmVzcCK+AQoXU3RhbGVIZWFsdGhDaGVja1JlcXVlc3QSLQoKb2xkZXJfdGhhbhgBIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhIUCgd0cmVlX2lkGAIgASgJSACIAQESIgoVdHJhY2tpbmdfb3BlcmF0aW9uX2lkGAMgASgJSAGIAQE6FPKkGRBvaW4uYmtzdGFsZWhjcmVxQgoKCF90cmVlX2lkQhgKFl90cmFja2luZ19vcGVyYXRpb25faWQq3wUKHlN0b3JlQmFja3VwSW5zaWdodEFwaU9wZXJhdGlvbhIyCi5TVE9SRV9CQUNLVVBfSU5TSUdIVF9BUElfT1BFUkFUSU9OX1VOU1BFQ0lGSUVEEAASPAo4U1RPUkVfQkFDS1VQX0lOU0lHSFRfQVBJX09QRVJBVElPTl9TVEFSVF9SRVNUT1JFX1BSRVZJRVcQARI4CjRTVE9SRV9CQUNLVVBfSU5TSUdIVF9BUElfT1BFUkFUSU9OX1NUQVJUX0JBQ0tVUF9ESUZGEAISPAo4U1RPUkVfQkFDS1VQX0lOU0lHSFRfQVBJX09QRVJBVElPTl9HRVRfQkFDS1VQX0NPTVBBUklTT04QAxI+CjpTVE9SRV9CQUNLVVBfSU5TSUdIVF9BUElfT1BFUkFUSU9OX0xJU1RfQkFDS1VQX0RJRkZFUkVOQ0VTEAQSSgpGU1RPUkVfQkFDS1VQX0lOU0lHSFRfQVBJX09QRVJBVElPTl9HRVRfQkFDS1VQX0lOU0lHSFRfT1BFUkFUSU9OX1NUQVRVUxAFEkUKQVNUT1JFX0JBQ0tVUF9JTlNJR0hUX0FQSV9PUEVSQVRJT05fTElTVF9CQUNLVVBfSU5TSUdIVF9PUEVSQVRJT05TEAYSRgpCU1RPUkVfQkFDS1VQX0lOU0lHSFRfQVBJX09QRVJBVElPTl9DQU5DRUxfQkFDS1VQX0lOU0lHSFRfT1BFUkFUSU9OEAcSOwo3U1RPUkVfQkFDS1VQX0lOU0lHSFRfQVBJX09QRVJBVElPTl9TVEFSVF9SRVZFUlRfUFJFVklFVxAIEjoKNlNUT1JFX0JBQ0tVUF9JTlNJR0hUX0FQSV9PUEVSQVRJT05fR0VUX0NBVEFMT0dfU1VNTUFSWRAJEj8KO1NUT1JFX0JBQ0tVUF9JTlNJR0hUX0FQSV9PUEVSQVRJT05fU1RBUlRfU1RBTEVfSEVBTFRIX0NIRUNLEAoqvQEKFEJhY2t1cENvbXBhcmlzb25LaW5kEiYKIkJBQ0tVUF9DT01QQVJJU09OX0tJTkRfVU5TUEVDSUZJRUQQABIqCiZCQUNLVVBfQ09NUEFSSVNPTl9LSU5EX1JFU1RPUkVfUFJFVklFVxABEiYKIkJBQ0tVUF9DT01QQVJJU09OX0tJTkRfQkFDS1VQX0RJRkYQAhIpCiVCQUNLVVBfQ09NUEFSSVNPTl9LSU5EX1JFVkVSVF9QUkVWSUVXEAMqsgEKFkJhY2t1cERpZmZlcmVuY2VDaGFuZ2USKAokQkFDS1VQX0RJRkZFUkVOQ0VfQ0hBTkdFX1VOU1BFQ0lGSUVEEAASIgoeQkFDS1VQX0RJRkZFUkVOQ0VfQ0hBTkdFX0FEREVEEAESJAogQkFDS1VQX0RJRkZFUkVOQ0VfQ0hBTkdFX0NIQU5HRUQQAhIkCiBCQUNLVVBfRElGRkVSRU5DRV9DSEFOR0VfUkVNT1ZFRBADKo4BCg5UcmVlUHJvdGVjdGlvbhIfChtUUkVFX1BST1RFQ1RJT05fVU5TUEVDSUZJRUQQABIdChlUUkVFX1BST1RFQ1RJT05fUFJPVEVDVEVEEAESHwobVFJFRV9QUk9URUNUSU9OX05PX1NDSEVEVUxFEAISGwoXVFJFRV9QUk9URUNUSU9OX09WRVJEVUUQAzLlCAoUQmFja3VwSW5zaWdodFNlcnZpY2USYgoTU3RhcnRSZXN0b3JlUHJldmlldxInLnN0b3JlLmluc2lnaHQudjEuUmVzdG9yZVByZXZpZXdSZXF1ZXN0GiIuc3RvcmUuYXBpLnYxLlN0b3JlT3BlcmF0aW9uSGFuZGxlEloKD1N0YXJ0QmFja3VwRGlmZhIjLnN0b3JlLmluc2lnaHQudjEuQmFja3VwRGlmZlJlcXVlc3QaIi5zdG9yZS5hcGkudjEuU3RvcmVPcGVyYXRpb25IYW5kbGUSYAoSU3RhcnRSZXZlcnRQcmV2aWV3EiYuc3RvcmUuaW5zaWdodC52MS5SZXZlcnRQcmV2aWV3UmVxdWVzdBoiLnN0b3JlLmFwaS52MS5TdG9yZU9wZXJhdGlvbkhhbmRsZRJsChNHZXRCYWNrdXBDb21wYXJpc29uEikuc3RvcmUuaW5zaWdodC52MS5CYWNrdXBDb21wYXJpc29uUmVxdWVzdBoqLnN0b3JlLmluc2lnaHQudjEuQmFja3VwQ29tcGFyaXNvblJlc3BvbnNlEmwKFUxpc3RCYWNrdXBEaWZmZXJlbmNlcxIqLnN0b3JlLmluc2lnaHQudjEuQmFja3VwRGlmZmVyZW5jZXNSZXF1ZXN0Gicuc3RvcmUuaW5zaWdodC52MS5CYWNrdXBEaWZmZXJlbmNlc1BhZ2USigEKH0dldEJhY2t1cEluc2lnaHRPcGVyYXRpb25TdGF0dXMSLy5zdG9yZS5pbnNpZ2h0LnYxLkJhY2t1cEluc2lnaHRPcGVyYXRpb25SZXF1ZXN0GjYuc3RvcmUuaW5zaWdodC52MS5CYWNrdXBJbnNpZ2h0T3BlcmF0aW9uU3RhdHVzUmVzcG9uc2USaAobTGlzdEJhY2t1cEluc2lnaHRPcGVyYXRpb25zEicuc3RvcmUuYXBpLnYxLlN0b3JlT3BlcmF0aW9uTGlzdFJlcXVlc3QaIC5zdG9yZS5hcGkudjEuU3RvcmVPcGVyYXRpb25QYWdlEocBChxDYW5jZWxCYWNrdXBJbnNpZ2h0T3BlcmF0aW9uEi8uc3RvcmUuaW5zaWdodC52MS5CYWNrdXBJbnNpZ2h0T3BlcmF0aW9uUmVxdWVzdBo2LnN0b3JlLmluc2lnaHQudjEuQmFja3VwSW5zaWdodE9wZXJhdGlvblN0YXR1c1Jlc3BvbnNlEmYKEUdldENhdGFsb2dTdW1tYXJ5Eicuc3RvcmUuaW5zaWdodC52MS5DYXRhbG9nU3VtbWFyeVJlcXVlc3QaKC5zdG9yZS5pbnNpZ2h0LnYxLkNhdGFsb2dTdW1tYXJ5UmVzcG9uc2USZgoVU3RhcnRTdGFsZUhlYWx0aENoZWNrEikuc3RvcmUuaW5zaWdodC52MS5TdGFsZUhlYWx0aENoZWNrUmVxdWVzdBoiLnN0b3JlLmFwaS52MS5TdG9yZU9wZXJhdGlvbkhhbmRsZWIGcHJvdG8z", [file_google_protobuf_duration, file_google_protobuf_timestamp, file_store_api_v1_alias, file_store_api_v1_backup_records, file_store_api_v1_operations]);
+  fileDesc("CiVzdG9yZS9pbnNpZ2h0L3YxL2JhY2t1cF9pbnNpZ2h0LnByb3RvEhBzdG9yZS5pbnNpZ2h0LnYxIusBChVSZXN0b3JlUHJldmlld1JlcXVlc3QSEQoJYmFja3VwX2lkGAEgASgJEhsKDnRhcmdldF90cmVlX2lkGAIgASgJSACIAQESMAoFc2NvcGUYAyABKAsyIS5zdG9yZS5hcGkudjEuQmFja3VwU2NvcGVTZWxlY3RvchIMCgRjb2xkGAQgASgIEiIKFXRyYWNraW5nX29wZXJhdGlvbl9pZBgFIAEoCUgBiAEBOhHypBkNb2luLmJrcHJldnJlcUIRCg9fdGFyZ2V0X3RyZWVfaWRCGAoWX3RyYWNraW5nX29wZXJhdGlvbl9pZCLEAQoRQmFja3VwRGlmZlJlcXVlc3QSFgoOZnJvbV9iYWNrdXBfaWQYASABKAkSFAoMdG9fYmFja3VwX2lkGAIgASgJEjAKBXNjb3BlGAMgASgLMiEuc3RvcmUuYXBpLnYxLkJhY2t1cFNjb3BlU2VsZWN0b3ISIgoVdHJhY2tpbmdfb3BlcmF0aW9uX2lkGAQgASgJSACIAQE6EfKkGQ1vaW4uYmtkaWZmcmVxQhgKFl90cmFja2luZ19vcGVyYXRpb25faWQiiAEKFFJldmVydFByZXZpZXdSZXF1ZXN0EhwKFHJlc3RvcmVfb3BlcmF0aW9uX2lkGAEgASgJEiIKFXRyYWNraW5nX29wZXJhdGlvbl9pZBgCIAEoCUgAiAEBOhTypBkQb2luLmJrcmV2cHJldnJlcUIYChZfdHJhY2tpbmdfb3BlcmF0aW9uX2lkIm4KFkJhY2t1cENvbXBhcmlzb25Db3VudHMSDQoFYWRkZWQYASABKAMSDwoHY2hhbmdlZBgCIAEoAxIPCgdyZW1vdmVkGAMgASgDEhEKCXVuY2hhbmdlZBgEIAEoAzoQ8qQZDG9pbi5ia2NvdW50cyL/AgoWQmFja3VwQ29tcGFyaXNvblJlcG9ydBIUCgxvcGVyYXRpb25faWQYASABKAkSNAoEa2luZBgCIAEoDjImLnN0b3JlLmluc2lnaHQudjEuQmFja3VwQ29tcGFyaXNvbktpbmQSDwoHdHJlZV9pZBgDIAEoCRISCgprZXlfcHJlZml4GAQgASgJEhIKCmZyb21fY2hhaW4YBSADKAkSEAoIdG9fY2hhaW4YBiADKAkSOAoGY291bnRzGAcgASgLMiguc3RvcmUuaW5zaWdodC52MS5CYWNrdXBDb21wYXJpc29uQ291bnRzEhUKDXRyZWVfc2VxdWVuY2UYCCABKAMSLwoLY29tcGFyZWRfYXQYCSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhwKFHJlc3RvcmVfb3BlcmF0aW9uX2lkGAogASgJEhwKFHdyaXRlc19zaW5jZV9yZXN0b3JlGAsgASgDOhDypBkMb2luLmJrcmVwb3J0IkEKF0JhY2t1cENvbXBhcmlzb25SZXF1ZXN0EhQKDG9wZXJhdGlvbl9pZBgBIAEoCToQ8qQZDG9pbi5ia2NtcHJlcSKcAQoYQmFja3VwQ29tcGFyaXNvblJlc3BvbnNlEjgKBnJlcG9ydBgBIAEoCzIoLnN0b3JlLmluc2lnaHQudjEuQmFja3VwQ29tcGFyaXNvblJlcG9ydBIUCgx0cmVlX2NoYW5nZWQYAiABKAgSHQoVY3VycmVudF90cmVlX3NlcXVlbmNlGAMgASgDOhHypBkNb2luLmJrY21wcmVzcCL4AQoQQmFja3VwRGlmZmVyZW5jZRILCgNrZXkYASABKAkSOAoGY2hhbmdlGAIgASgOMiguc3RvcmUuaW5zaWdodC52MS5CYWNrdXBEaWZmZXJlbmNlQ2hhbmdlEhgKC2JlZm9yZV9qc29uGAMgASgJSACIAQESFwoKYWZ0ZXJfanNvbhgEIAEoCUgBiAEBEh0KFWJlZm9yZV9zY2hlbWFfdmVyc2lvbhgFIAEoDRIcChRhZnRlcl9zY2hlbWFfdmVyc2lvbhgGIAEoDToO8qQZCm9pbi5ia2RpZmZCDgoMX2JlZm9yZV9qc29uQg0KC19hZnRlcl9qc29uIqYBChhCYWNrdXBEaWZmZXJlbmNlc1JlcXVlc3QSFAoMb3BlcmF0aW9uX2lkGAEgASgJEhEKCXBhZ2Vfc2l6ZRgCIAEoBRISCgpwYWdlX3Rva2VuGAMgASgJEjkKB2NoYW5nZXMYBCADKA4yKC5zdG9yZS5pbnNpZ2h0LnYxLkJhY2t1cERpZmZlcmVuY2VDaGFuZ2U6EvKkGQ5vaW4uYmtkaWZmc3JlcSJ+ChVCYWNrdXBEaWZmZXJlbmNlc1BhZ2USNwoLZGlmZmVyZW5jZXMYASADKAsyIi5zdG9yZS5pbnNpZ2h0LnYxLkJhY2t1cERpZmZlcmVuY2USFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJOhPypBkPb2luLmJrZGlmZnNwYWdlIkYKHUJhY2t1cEluc2lnaHRPcGVyYXRpb25SZXF1ZXN0EhQKDG9wZXJhdGlvbl9pZBgBIAEoCToP8qQZC29pbi5ia29wcmVxImwKJEJhY2t1cEluc2lnaHRPcGVyYXRpb25TdGF0dXNSZXNwb25zZRIyCgZzdGF0dXMYASABKAsyIi5zdG9yZS5hcGkudjEuU3RvcmVPcGVyYXRpb25TdGF0dXM6EPKkGQxvaW4uYmtvcHN0YXQiXAoVQ2F0YWxvZ1N1bW1hcnlSZXF1ZXN0Ei4KC3N0YWxlX2FmdGVyGAEgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uOhPypBkPb2luLmJrY2F0c3VtcmVxIsIBChhCYWNrdXBWZXJpZmljYXRpb25Db3VudHMSFgoObmV2ZXJfdmVyaWZpZWQYASABKAMSFgoOdmVyaWZpZWRfc3RhbGUYAiABKAMSGQoRdmVyaWZpZWRfcmVjZW50bHkYAyABKAMSDwoHaGVhbHRoeRgEIAEoAxIQCghkZWdyYWRlZBgFIAEoAxIPCgdjb3JydXB0GAYgASgDEg8KB21pc3NpbmcYByABKAM6FvKkGRJvaW4uYmt2ZXJpZnljb3VudHMi/wIKEkNhdGFsb2dUcmVlU3VtbWFyeRIPCgd0cmVlX2lkGAEgASgJEhQKDGJhY2t1cF9jb3VudBgCIAEoAxIUCgxzdG9yZWRfYnl0ZXMYAyABKAMSMwoPbGFzdF9zdWNjZXNzX2F0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI0ChFzY2hlZHVsZV9pbnRlcnZhbBgFIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhI0Cgpwcm90ZWN0aW9uGAYgASgOMiAuc3RvcmUuaW5zaWdodC52MS5UcmVlUHJvdGVjdGlvbhJACgx2ZXJpZmljYXRpb24YByABKAsyKi5zdG9yZS5pbnNpZ2h0LnYxLkJhY2t1cFZlcmlmaWNhdGlvbkNvdW50cxI2ChJvbGRlc3RfdmVyaWZpZWRfYXQYCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wOhHypBkNb2luLmJrY2F0dHJlZSKtAwoWQ2F0YWxvZ1N1bW1hcnlSZXNwb25zZRISCgp0cmVlX2NvdW50GAEgASgDEhQKDGJhY2t1cF9jb3VudBgCIAEoAxIUCgxzdG9yZWRfYnl0ZXMYAyABKAMSIwobY2FwdHVyZXNfc3VjY2VlZGVkX2xhc3RfZGF5GAQgASgDEiAKGGNhcHR1cmVzX2ZhaWxlZF9sYXN0X2RheRgFIAEoAxIeChZ1bnByb3RlY3RlZF90cmVlX2NvdW50GAYgASgDEkAKDHZlcmlmaWNhdGlvbhgHIAEoCzIqLnN0b3JlLmluc2lnaHQudjEuQmFja3VwVmVyaWZpY2F0aW9uQ291bnRzEjMKBXRyZWVzGAggAygLMiQuc3RvcmUuaW5zaWdodC52MS5DYXRhbG9nVHJlZVN1bW1hcnkSLgoLc3RhbGVfYWZ0ZXIYCSABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24SLwoLY29tcHV0ZWRfYXQYCiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wOhTypBkQb2luLmJrY2F0c3VtcmVzcCK+AQoXU3RhbGVIZWFsdGhDaGVja1JlcXVlc3QSLQoKb2xkZXJfdGhhbhgBIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhIUCgd0cmVlX2lkGAIgASgJSACIAQESIgoVdHJhY2tpbmdfb3BlcmF0aW9uX2lkGAMgASgJSAGIAQE6FPKkGRBvaW4uYmtzdGFsZWhjcmVxQgoKCF90cmVlX2lkQhgKFl90cmFja2luZ19vcGVyYXRpb25faWQiTwoOU2NoZWR1bGVBbmNob3ISEwoLdGltZV9vZl9kYXkYASABKAkSEQoJdGltZV96b25lGAIgASgJOhXypBkRb2luLmJrc2NoZWRhbmNob3IizwEKFVNjaGVkdWxlRXh0cmFzUmVxdWVzdBIwCgVzY29wZRgBIAEoCzIhLnN0b3JlLmFwaS52MS5CYWNrdXBTY29wZVNlbGVjdG9yEjAKBmFuY2hvchgCIAEoCzIgLnN0b3JlLmluc2lnaHQudjEuU2NoZWR1bGVBbmNob3ISFQoNbmFtZV90ZW1wbGF0ZRgDIAEoCRImCh5jYXB0dXJlX3VuY2hhbmdlZF9pbmNyZW1lbnRhbHMYBCABKAg6E/KkGQ9vaW4uYmtzY2hlZHhyZXEihQEKD1NjaGVkdWxlQ2FkZW5jZRIrCghpbnRlcnZhbBgBIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhIxCg1uZXh0X3J1bl90aW1lGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcDoS8qQZDm9pbi5ia3NjaGVkY2FkIoEBChJQbGFubmVkU2NoZWR1bGVSdW4SLAoIcnVuX3RpbWUYASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhMKC2luY3JlbWVudGFsGAIgASgIEhMKC2JhY2t1cF9uYW1lGAMgASgJOhPypBkPb2luLmJrc2NoZWRwbGFuIq8BCg9MYXN0U2NoZWR1bGVSdW4SLAoIcnVuX3RpbWUYASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhMKC2luY3JlbWVudGFsGAIgASgIEjQKB291dGNvbWUYAyABKA4yIy5zdG9yZS5hcGkudjEuQmFja3VwU2NvcGVSdW5PdXRjb21lEg4KBnJlYXNvbhgEIAEoCToT8qQZD29pbi5ia3NjaGVkbGFzdCK5BAoQU2NoZWR1bGVPdmVydmlldxIwCgVzY29wZRgBIAEoCzIhLnN0b3JlLmFwaS52MS5CYWNrdXBTY29wZVNlbGVjdG9yEi8KBGZ1bGwYAiABKAsyIS5zdG9yZS5pbnNpZ2h0LnYxLlNjaGVkdWxlQ2FkZW5jZRI2CgtpbmNyZW1lbnRhbBgDIAEoCzIhLnN0b3JlLmluc2lnaHQudjEuU2NoZWR1bGVDYWRlbmNlEjAKBmFuY2hvchgEIAEoCzIgLnN0b3JlLmluc2lnaHQudjEuU2NoZWR1bGVBbmNob3ISFQoNbmFtZV90ZW1wbGF0ZRgFIAEoCRIdChVkZWZhdWx0X25hbWVfdGVtcGxhdGUYBiABKAgSJgoeY2FwdHVyZV91bmNoYW5nZWRfaW5jcmVtZW50YWxzGAcgASgIEjcKCW5leHRfcnVucxgIIAMoCzIkLnN0b3JlLmluc2lnaHQudjEuUGxhbm5lZFNjaGVkdWxlUnVuEjMKCGxhc3RfcnVuGAkgASgLMiEuc3RvcmUuaW5zaWdodC52MS5MYXN0U2NoZWR1bGVSdW4SEwoLY2hhaW5fZGVwdGgYCiABKAUSHAoPcmV0ZW50aW9uX3J1bGVzGAsgASgJSACIAQESHAoPcHJvdGVjdGVkX2NvdW50GAwgASgFSAGIAQE6E/KkGQ9vaW4uYmtzY2hlZHZpZXdCEgoQX3JldGVudGlvbl9ydWxlc0ISChBfcHJvdGVjdGVkX2NvdW50IlEKE1NjaGVkdWxlTGlzdFJlcXVlc3QSEQoJcGFnZV9zaXplGAEgASgFEhIKCnBhZ2VfdG9rZW4YAiABKAk6E/KkGQ9vaW4uYmtzY2hlZGxyZXEidwoQU2NoZWR1bGVMaXN0UGFnZRI1CglzY2hlZHVsZXMYASADKAsyIi5zdG9yZS5pbnNpZ2h0LnYxLlNjaGVkdWxlT3ZlcnZpZXcSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJOhPypBkPb2luLmJrc2NoZWRwYWdlKtgGCh5TdG9yZUJhY2t1cEluc2lnaHRBcGlPcGVyYXRpb24SMgouU1RPUkVfQkFDS1VQX0lOU0lHSFRfQVBJX09QRVJBVElPTl9VTlNQRUNJRklFRBAAEjwKOFNUT1JFX0JBQ0tVUF9JTlNJR0hUX0FQSV9PUEVSQVRJT05fU1RBUlRfUkVTVE9SRV9QUkVWSUVXEAESOAo0U1RPUkVfQkFDS1VQX0lOU0lHSFRfQVBJX09QRVJBVElPTl9TVEFSVF9CQUNLVVBfRElGRhACEjwKOFNUT1JFX0JBQ0tVUF9JTlNJR0hUX0FQSV9PUEVSQVRJT05fR0VUX0JBQ0tVUF9DT01QQVJJU09OEAMSPgo6U1RPUkVfQkFDS1VQX0lOU0lHSFRfQVBJX09QRVJBVElPTl9MSVNUX0JBQ0tVUF9ESUZGRVJFTkNFUxAEEkoKRlNUT1JFX0JBQ0tVUF9JTlNJR0hUX0FQSV9PUEVSQVRJT05fR0VUX0JBQ0tVUF9JTlNJR0hUX09QRVJBVElPTl9TVEFUVVMQBRJFCkFTVE9SRV9CQUNLVVBfSU5TSUdIVF9BUElfT1BFUkFUSU9OX0xJU1RfQkFDS1VQX0lOU0lHSFRfT1BFUkFUSU9OUxAGEkYKQlNUT1JFX0JBQ0tVUF9JTlNJR0hUX0FQSV9PUEVSQVRJT05fQ0FOQ0VMX0JBQ0tVUF9JTlNJR0hUX09QRVJBVElPThAHEjsKN1NUT1JFX0JBQ0tVUF9JTlNJR0hUX0FQSV9PUEVSQVRJT05fU1RBUlRfUkVWRVJUX1BSRVZJRVcQCBI6CjZTVE9SRV9CQUNLVVBfSU5TSUdIVF9BUElfT1BFUkFUSU9OX0dFVF9DQVRBTE9HX1NVTU1BUlkQCRI/CjtTVE9SRV9CQUNLVVBfSU5TSUdIVF9BUElfT1BFUkFUSU9OX1NUQVJUX1NUQUxFX0hFQUxUSF9DSEVDSxAKEjUKMVNUT1JFX0JBQ0tVUF9JTlNJR0hUX0FQSV9PUEVSQVRJT05fTElTVF9TQ0hFRFVMRVMQCxJACjxTVE9SRV9CQUNLVVBfSU5TSUdIVF9BUElfT1BFUkFUSU9OX0NPTkZJR1VSRV9TQ0hFRFVMRV9FWFRSQVMQDCq9AQoUQmFja3VwQ29tcGFyaXNvbktpbmQSJgoiQkFDS1VQX0NPTVBBUklTT05fS0lORF9VTlNQRUNJRklFRBAAEioKJkJBQ0tVUF9DT01QQVJJU09OX0tJTkRfUkVTVE9SRV9QUkVWSUVXEAESJgoiQkFDS1VQX0NPTVBBUklTT05fS0lORF9CQUNLVVBfRElGRhACEikKJUJBQ0tVUF9DT01QQVJJU09OX0tJTkRfUkVWRVJUX1BSRVZJRVcQAyqyAQoWQmFja3VwRGlmZmVyZW5jZUNoYW5nZRIoCiRCQUNLVVBfRElGRkVSRU5DRV9DSEFOR0VfVU5TUEVDSUZJRUQQABIiCh5CQUNLVVBfRElGRkVSRU5DRV9DSEFOR0VfQURERUQQARIkCiBCQUNLVVBfRElGRkVSRU5DRV9DSEFOR0VfQ0hBTkdFRBACEiQKIEJBQ0tVUF9ESUZGRVJFTkNFX0NIQU5HRV9SRU1PVkVEEAMqjgEKDlRyZWVQcm90ZWN0aW9uEh8KG1RSRUVfUFJPVEVDVElPTl9VTlNQRUNJRklFRBAAEh0KGVRSRUVfUFJPVEVDVElPTl9QUk9URUNURUQQARIfChtUUkVFX1BST1RFQ1RJT05fTk9fU0NIRURVTEUQAhIbChdUUkVFX1BST1RFQ1RJT05fT1ZFUkRVRRADMqkKChRCYWNrdXBJbnNpZ2h0U2VydmljZRJiChNTdGFydFJlc3RvcmVQcmV2aWV3Eicuc3RvcmUuaW5zaWdodC52MS5SZXN0b3JlUHJldmlld1JlcXVlc3QaIi5zdG9yZS5hcGkudjEuU3RvcmVPcGVyYXRpb25IYW5kbGUSWgoPU3RhcnRCYWNrdXBEaWZmEiMuc3RvcmUuaW5zaWdodC52MS5CYWNrdXBEaWZmUmVxdWVzdBoiLnN0b3JlLmFwaS52MS5TdG9yZU9wZXJhdGlvbkhhbmRsZRJgChJTdGFydFJldmVydFByZXZpZXcSJi5zdG9yZS5pbnNpZ2h0LnYxLlJldmVydFByZXZpZXdSZXF1ZXN0GiIuc3RvcmUuYXBpLnYxLlN0b3JlT3BlcmF0aW9uSGFuZGxlEmwKE0dldEJhY2t1cENvbXBhcmlzb24SKS5zdG9yZS5pbnNpZ2h0LnYxLkJhY2t1cENvbXBhcmlzb25SZXF1ZXN0Giouc3RvcmUuaW5zaWdodC52MS5CYWNrdXBDb21wYXJpc29uUmVzcG9uc2USbAoVTGlzdEJhY2t1cERpZmZlcmVuY2VzEiouc3RvcmUuaW5zaWdodC52MS5CYWNrdXBEaWZmZXJlbmNlc1JlcXVlc3QaJy5zdG9yZS5pbnNpZ2h0LnYxLkJhY2t1cERpZmZlcmVuY2VzUGFnZRKKAQofR2V0QmFja3VwSW5zaWdodE9wZXJhdGlvblN0YXR1cxIvLnN0b3JlLmluc2lnaHQudjEuQmFja3VwSW5zaWdodE9wZXJhdGlvblJlcXVlc3QaNi5zdG9yZS5pbnNpZ2h0LnYxLkJhY2t1cEluc2lnaHRPcGVyYXRpb25TdGF0dXNSZXNwb25zZRJoChtMaXN0QmFja3VwSW5zaWdodE9wZXJhdGlvbnMSJy5zdG9yZS5hcGkudjEuU3RvcmVPcGVyYXRpb25MaXN0UmVxdWVzdBogLnN0b3JlLmFwaS52MS5TdG9yZU9wZXJhdGlvblBhZ2UShwEKHENhbmNlbEJhY2t1cEluc2lnaHRPcGVyYXRpb24SLy5zdG9yZS5pbnNpZ2h0LnYxLkJhY2t1cEluc2lnaHRPcGVyYXRpb25SZXF1ZXN0GjYuc3RvcmUuaW5zaWdodC52MS5CYWNrdXBJbnNpZ2h0T3BlcmF0aW9uU3RhdHVzUmVzcG9uc2USZgoRR2V0Q2F0YWxvZ1N1bW1hcnkSJy5zdG9yZS5pbnNpZ2h0LnYxLkNhdGFsb2dTdW1tYXJ5UmVxdWVzdBooLnN0b3JlLmluc2lnaHQudjEuQ2F0YWxvZ1N1bW1hcnlSZXNwb25zZRJmChVTdGFydFN0YWxlSGVhbHRoQ2hlY2sSKS5zdG9yZS5pbnNpZ2h0LnYxLlN0YWxlSGVhbHRoQ2hlY2tSZXF1ZXN0GiIuc3RvcmUuYXBpLnYxLlN0b3JlT3BlcmF0aW9uSGFuZGxlEloKDUxpc3RTY2hlZHVsZXMSJS5zdG9yZS5pbnNpZ2h0LnYxLlNjaGVkdWxlTGlzdFJlcXVlc3QaIi5zdG9yZS5pbnNpZ2h0LnYxLlNjaGVkdWxlTGlzdFBhZ2USZgoXQ29uZmlndXJlU2NoZWR1bGVFeHRyYXMSJy5zdG9yZS5pbnNpZ2h0LnYxLlNjaGVkdWxlRXh0cmFzUmVxdWVzdBoiLnN0b3JlLmluc2lnaHQudjEuU2NoZWR1bGVPdmVydmlld2IGcHJvdG8z", [file_google_protobuf_duration, file_google_protobuf_timestamp, file_store_api_v1_alias, file_store_api_v1_backup_records, file_store_api_v1_operations]);
 
 /**
  * What a restore of backup_id would do to its target tree as the tree is now.
@@ -685,6 +685,310 @@ export const StaleHealthCheckRequestSchema: GenMessage<StaleHealthCheckRequest> 
   messageDesc(file_store_insight_v1_backup_insight, 16);
 
 /**
+ * A time of day that anchors a scope's cadences: runs fall on it (and, for an interval under a
+ * day, every interval after it until the next day's anchor), in wall-clock time of the zone.
+ *
+ * @generated from message store.insight.v1.ScheduleAnchor
+ */
+export type ScheduleAnchor = Message<"store.insight.v1.ScheduleAnchor"> & {
+  /**
+   * "HH:mm", 24-hour, local to time_zone ("02:00").
+   *
+   * @generated from field: string time_of_day = 1;
+   */
+  timeOfDay: string;
+
+  /**
+   * An IANA time zone ("Europe/Berlin", "UTC").
+   *
+   * @generated from field: string time_zone = 2;
+   */
+  timeZone: string;
+};
+
+/**
+ * Describes the message store.insight.v1.ScheduleAnchor.
+ * Use `create(ScheduleAnchorSchema)` to create a new message.
+ */
+export const ScheduleAnchorSchema: GenMessage<ScheduleAnchor> = /*@__PURE__*/
+  messageDesc(file_store_insight_v1_backup_insight, 17);
+
+/**
+ * Replaces a scope's schedule settings (all three at once, as a form sends them).
+ *
+ * @generated from message store.insight.v1.ScheduleExtrasRequest
+ */
+export type ScheduleExtrasRequest = Message<"store.insight.v1.ScheduleExtrasRequest"> & {
+  /**
+   * @generated from field: store.api.v1.BackupScopeSelector scope = 1;
+   */
+  scope?: BackupScopeSelector | undefined;
+
+  /**
+   * Absent: the cadence runs every interval from when it was registered or last ran.
+   *
+   * @generated from field: store.insight.v1.ScheduleAnchor anchor = 2;
+   */
+  anchor?: ScheduleAnchor | undefined;
+
+  /**
+   * The name of a scheduled backup; empty: the default template. Placeholders: {tree},
+   * {prefix}, {scope} (the tree, then the prefix if any), {kind} (full or incremental), {YYYY},
+   * {MM}, {DD}, {HH}, {mm}, {ss}, {zone}; times are the run's, in the anchor's zone (UTC
+   * without an anchor).
+   *
+   * @generated from field: string name_template = 3;
+   */
+  nameTemplate: string;
+
+  /**
+   * False (the default): a scheduled incremental of a scope with no change since its base is
+   * recorded as a skipped run with the reason "no change since <base>" and writes no backup.
+   * True: it writes an empty incremental backup, as before.
+   *
+   * @generated from field: bool capture_unchanged_incrementals = 4;
+   */
+  captureUnchangedIncrementals: boolean;
+};
+
+/**
+ * Describes the message store.insight.v1.ScheduleExtrasRequest.
+ * Use `create(ScheduleExtrasRequestSchema)` to create a new message.
+ */
+export const ScheduleExtrasRequestSchema: GenMessage<ScheduleExtrasRequest> = /*@__PURE__*/
+  messageDesc(file_store_insight_v1_backup_insight, 18);
+
+/**
+ * One cadence of a scope.
+ *
+ * @generated from message store.insight.v1.ScheduleCadence
+ */
+export type ScheduleCadence = Message<"store.insight.v1.ScheduleCadence"> & {
+  /**
+   * The effective interval (clamped up to the scheduler minimum).
+   *
+   * @generated from field: google.protobuf.Duration interval = 1;
+   */
+  interval?: Duration | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp next_run_time = 2;
+   */
+  nextRunTime?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message store.insight.v1.ScheduleCadence.
+ * Use `create(ScheduleCadenceSchema)` to create a new message.
+ */
+export const ScheduleCadenceSchema: GenMessage<ScheduleCadence> = /*@__PURE__*/
+  messageDesc(file_store_insight_v1_backup_insight, 19);
+
+/**
+ * A planned run.
+ *
+ * @generated from message store.insight.v1.PlannedScheduleRun
+ */
+export type PlannedScheduleRun = Message<"store.insight.v1.PlannedScheduleRun"> & {
+  /**
+   * @generated from field: google.protobuf.Timestamp run_time = 1;
+   */
+  runTime?: Timestamp | undefined;
+
+  /**
+   * @generated from field: bool incremental = 2;
+   */
+  incremental: boolean;
+
+  /**
+   * The name the backup would get if it ran at run_time.
+   *
+   * @generated from field: string backup_name = 3;
+   */
+  backupName: string;
+};
+
+/**
+ * Describes the message store.insight.v1.PlannedScheduleRun.
+ * Use `create(PlannedScheduleRunSchema)` to create a new message.
+ */
+export const PlannedScheduleRunSchema: GenMessage<PlannedScheduleRun> = /*@__PURE__*/
+  messageDesc(file_store_insight_v1_backup_insight, 20);
+
+/**
+ * A scope's newest run.
+ *
+ * @generated from message store.insight.v1.LastScheduleRun
+ */
+export type LastScheduleRun = Message<"store.insight.v1.LastScheduleRun"> & {
+  /**
+   * @generated from field: google.protobuf.Timestamp run_time = 1;
+   */
+  runTime?: Timestamp | undefined;
+
+  /**
+   * @generated from field: bool incremental = 2;
+   */
+  incremental: boolean;
+
+  /**
+   * @generated from field: store.api.v1.BackupScopeRunOutcome outcome = 3;
+   */
+  outcome: BackupScopeRunOutcome;
+
+  /**
+   * Why a run was SKIPPED ("no change since inventory full 2026-11-25 02:00 Europe/Berlin",
+   * "the previous run of this scope was still running"); empty otherwise.
+   *
+   * @generated from field: string reason = 4;
+   */
+  reason: string;
+};
+
+/**
+ * Describes the message store.insight.v1.LastScheduleRun.
+ * Use `create(LastScheduleRunSchema)` to create a new message.
+ */
+export const LastScheduleRunSchema: GenMessage<LastScheduleRun> = /*@__PURE__*/
+  messageDesc(file_store_insight_v1_backup_insight, 21);
+
+/**
+ * Every schedule setting and the run state of one scope.
+ *
+ * @generated from message store.insight.v1.ScheduleOverview
+ */
+export type ScheduleOverview = Message<"store.insight.v1.ScheduleOverview"> & {
+  /**
+   * @generated from field: store.api.v1.BackupScopeSelector scope = 1;
+   */
+  scope?: BackupScopeSelector | undefined;
+
+  /**
+   * Absent when no schedule of that kind is registered.
+   *
+   * @generated from field: store.insight.v1.ScheduleCadence full = 2;
+   */
+  full?: ScheduleCadence | undefined;
+
+  /**
+   * @generated from field: store.insight.v1.ScheduleCadence incremental = 3;
+   */
+  incremental?: ScheduleCadence | undefined;
+
+  /**
+   * @generated from field: store.insight.v1.ScheduleAnchor anchor = 4;
+   */
+  anchor?: ScheduleAnchor | undefined;
+
+  /**
+   * The template in effect (the default when none was set) and whether it is the default.
+   *
+   * @generated from field: string name_template = 5;
+   */
+  nameTemplate: string;
+
+  /**
+   * @generated from field: bool default_name_template = 6;
+   */
+  defaultNameTemplate: boolean;
+
+  /**
+   * @generated from field: bool capture_unchanged_incrementals = 7;
+   */
+  captureUnchangedIncrementals: boolean;
+
+  /**
+   * The next five runs of both cadences, earliest first.
+   *
+   * @generated from field: repeated store.insight.v1.PlannedScheduleRun next_runs = 8;
+   */
+  nextRuns: PlannedScheduleRun[];
+
+  /**
+   * Absent before the scope's first run.
+   *
+   * @generated from field: store.insight.v1.LastScheduleRun last_run = 9;
+   */
+  lastRun?: LastScheduleRun | undefined;
+
+  /**
+   * Backups in the chain of the scope's newest backup (full = 1; none = 0), as GetScopeStatus.
+   *
+   * @generated from field: int32 chain_depth = 10;
+   */
+  chainDepth: number;
+
+  /**
+   * The scope's retention rules in words; absent while retention is not available.
+   *
+   * @generated from field: optional string retention_rules = 11;
+   */
+  retentionRules?: string | undefined;
+
+  /**
+   * Protected backups of the scope; absent while protection is not available.
+   *
+   * @generated from field: optional int32 protected_count = 12;
+   */
+  protectedCount?: number | undefined;
+};
+
+/**
+ * Describes the message store.insight.v1.ScheduleOverview.
+ * Use `create(ScheduleOverviewSchema)` to create a new message.
+ */
+export const ScheduleOverviewSchema: GenMessage<ScheduleOverview> = /*@__PURE__*/
+  messageDesc(file_store_insight_v1_backup_insight, 22);
+
+/**
+ * @generated from message store.insight.v1.ScheduleListRequest
+ */
+export type ScheduleListRequest = Message<"store.insight.v1.ScheduleListRequest"> & {
+  /**
+   * 0 → 100, at most 1000.
+   *
+   * @generated from field: int32 page_size = 1;
+   */
+  pageSize: number;
+
+  /**
+   * @generated from field: string page_token = 2;
+   */
+  pageToken: string;
+};
+
+/**
+ * Describes the message store.insight.v1.ScheduleListRequest.
+ * Use `create(ScheduleListRequestSchema)` to create a new message.
+ */
+export const ScheduleListRequestSchema: GenMessage<ScheduleListRequest> = /*@__PURE__*/
+  messageDesc(file_store_insight_v1_backup_insight, 23);
+
+/**
+ * @generated from message store.insight.v1.ScheduleListPage
+ */
+export type ScheduleListPage = Message<"store.insight.v1.ScheduleListPage"> & {
+  /**
+   * Scopes with a registered schedule, by tree then key prefix (byte order).
+   *
+   * @generated from field: repeated store.insight.v1.ScheduleOverview schedules = 1;
+   */
+  schedules: ScheduleOverview[];
+
+  /**
+   * @generated from field: string next_page_token = 2;
+   */
+  nextPageToken: string;
+};
+
+/**
+ * Describes the message store.insight.v1.ScheduleListPage.
+ * Use `create(ScheduleListPageSchema)` to create a new message.
+ */
+export const ScheduleListPageSchema: GenMessage<ScheduleListPage> = /*@__PURE__*/
+  messageDesc(file_store_insight_v1_backup_insight, 24);
+
+/**
  * The operation a backup-insight call performs, as presented to the authorizer.
  *
  * @generated from enum store.insight.v1.StoreBackupInsightApiOperation
@@ -744,6 +1048,16 @@ export enum StoreBackupInsightApiOperation {
    * @generated from enum value: STORE_BACKUP_INSIGHT_API_OPERATION_START_STALE_HEALTH_CHECK = 10;
    */
   START_STALE_HEALTH_CHECK = 10,
+
+  /**
+   * @generated from enum value: STORE_BACKUP_INSIGHT_API_OPERATION_LIST_SCHEDULES = 11;
+   */
+  LIST_SCHEDULES = 11,
+
+  /**
+   * @generated from enum value: STORE_BACKUP_INSIGHT_API_OPERATION_CONFIGURE_SCHEDULE_EXTRAS = 12;
+   */
+  CONFIGURE_SCHEDULE_EXTRAS = 12,
 }
 
 /**
@@ -950,6 +1264,27 @@ export const BackupInsightService: GenService<{
     methodKind: "unary";
     input: typeof StaleHealthCheckRequestSchema;
     output: typeof StoreOperationHandleSchema;
+  },
+  /**
+   * Every scope of the tenant with a registered schedule (viewer).
+   *
+   * @generated from rpc store.insight.v1.BackupInsightService.ListSchedules
+   */
+  listSchedules: {
+    methodKind: "unary";
+    input: typeof ScheduleListRequestSchema;
+    output: typeof ScheduleListPageSchema;
+  },
+  /**
+   * Sets a scope's anchor, name template and unchanged-incremental setting (operator, the same
+   * grant as ScheduleBackup); returns the scope's overview with its next runs.
+   *
+   * @generated from rpc store.insight.v1.BackupInsightService.ConfigureScheduleExtras
+   */
+  configureScheduleExtras: {
+    methodKind: "unary";
+    input: typeof ScheduleExtrasRequestSchema;
+    output: typeof ScheduleOverviewSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_store_insight_v1_backup_insight, 0);
