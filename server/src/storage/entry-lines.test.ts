@@ -3,7 +3,7 @@ import { DIALECTS, openTestStorage } from '../../test/support/test-storage.js';
 import { encodeRecord } from '../engines/backup/artifacts/ndjson-codec.js';
 import { withReadSnapshot } from './backup-snapshot.js';
 import type { Storage } from './database.js';
-import { streamEntryLines, type EntryLineRange } from './entry-lines.js';
+import { countEntryLines, streamEntryLines, type EntryLineRange } from './entry-lines.js';
 import {
   bulkInsertEntries,
   createPhysicalTree,
@@ -88,5 +88,23 @@ describe.each(DIALECTS)('streamEntryLines on %s', (dialect) => {
       expected((e) => e.key.startsWith('t1/')),
     );
     expect(await read({ toSequence: 1000, keyPrefix: 'nothing', liveOnly: false })).toBe('');
+  });
+
+  it("counts exactly the lines the stream yields, for a capture's progress total", async () => {
+    const ranges: EntryLineRange[] = [
+      { toSequence: 1000, liveOnly: true },
+      { fromSequence: 12, toSequence: 103, liveOnly: false },
+      { toSequence: 1000, keyPrefix: 't1/', liveOnly: false },
+      { toSequence: 1000, keyPrefix: "k1/quote ' %_", liveOnly: true },
+    ];
+    for (const range of ranges) {
+      const text = await read(range);
+      const lines = text === '' ? 0 : text.trimEnd().split('\n').length;
+      const counted = await withReadSnapshot(storage, (snapshot) =>
+        countEntryLines(snapshot, tree, range),
+      );
+      expect(counted, JSON.stringify(range)).toBe(lines);
+    }
+    expect(await read({ toSequence: 1000, liveOnly: true })).not.toBe('');
   });
 });

@@ -1,4 +1,5 @@
 import { to as copyTo } from 'pg-copy-streams';
+import { sql } from 'kysely';
 import { sqliteStatement, type TreeDb } from './tree-db.js';
 
 /** Which entries of a physical tree a capture reads. */
@@ -45,6 +46,33 @@ export function streamEntryLines(
   return handle.dialect === 'postgres'
     ? copyOutLines(handle, physicalTreeId, range)
     : sqliteLines(handle, physicalTreeId, range, rowsPerChunk);
+}
+
+/**
+ * How many lines `streamEntryLines` yields for this range, counted in the caller's snapshot
+ * before reading: a capture's progress total, so the console can show a percent and an
+ * estimate. Same conditions as the stream (one where clause builds both).
+ */
+export async function countEntryLines(
+  handle: TreeDb,
+  physicalTreeId: string,
+  range: EntryLineRange,
+): Promise<number> {
+  const params: (string | number)[] = [];
+  const where = whereClause(range, (value) => {
+    params.push(value === '?tree' ? physicalTreeId : value);
+    return '\u0000';
+  });
+  // The clause's placeholders become bound parameters of either dialect.
+  const parts = where.split('\u0000');
+  const condition = sql.join(
+    parts.map((text, i) => (i < params.length ? sql`${sql.raw(text)}${params[i]}` : sql.raw(text))),
+    sql``,
+  );
+  const result = await sql<{
+    n: number | string;
+  }>`select count(*) as n from entries where ${condition}`.execute(handle.db);
+  return Number(result.rows[0]?.n ?? 0);
 }
 
 /**
