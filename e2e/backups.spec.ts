@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import { StoreOperationState } from '@store/contract';
+import { RestoreGuard } from './pages/restore-guard-page';
 import { expectNoSeriousA11yViolations } from './support/axe';
 import { expect, issueToken, signInWithToken, test, type StoreApi } from './support/fixtures';
 
@@ -212,5 +213,56 @@ test.describe('backups', () => {
       await expect(button).toBeDisabled();
       await expect(button).toHaveAccessibleDescription(/does not allow this/);
     }
+  });
+
+  test('restore in place waits for the preview of exactly its request, and a tree changed since asks for a new one', async ({
+    page,
+    tenant,
+  }) => {
+    await seed(tenant.api, { k1: 'original', k2: 'two' });
+    const backupId = await backupThroughApi(tenant.api, 'guarded');
+    await seed(tenant.api, { k1: 'changed' });
+
+    await signInWithToken(page, tenant.admin.token);
+    const guard = new RestoreGuard(page, 'guarded');
+    await guard.holdPreviewStatus();
+    await guard.openInPlace(backupId);
+    await expect(guard.restoreButton).toBeDisabled();
+    await expect(guard.reason).toContainText('waits for the preview of exactly this restore');
+    await guard.dialog.screenshot({ path: '/tmp/shots/restore-guard-1-waiting.png' });
+    guard.releasePreviewStatus();
+    expect((await guard.readPreview()).counts).toEqual({
+      Added: 0,
+      Changed: 1,
+      Removed: 0,
+      Unchanged: 1,
+    });
+    await expect(guard.restoreButton).toBeEnabled();
+    await expect(guard.reason).toHaveCount(0);
+
+    // Another prefix is another request: disabled again until its own preview has finished.
+    await guard.holdPreviewStatus();
+    await guard.changePrefix('k1');
+    await expect(guard.restoreButton).toBeDisabled();
+    guard.releasePreviewStatus();
+    await guard.readPreview();
+    await expect(guard.restoreButton).toBeEnabled();
+
+    // A write after the preview: confirming restores nothing and asks for a new preview.
+    await seed(tenant.api, { k1: 'written after the preview' });
+    await guard.restoreButton.click();
+    const warning = guard.confirmation.getByRole('alert');
+    await expect(warning).toContainText('The tree changed since the preview; preview again.');
+    await expect(guard.restoreButton).toBeDisabled();
+    await guard.restoreButton.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: '/tmp/shots/restore-guard-2-tree-changed.png' });
+    const k1 = await tenant.api.data.getEntry({ treeId: TREE, key: 'k1' });
+    expect(JSON.parse(k1.entry!.valueJson)).toEqual({ v: 'written after the preview' });
+
+    await guard.confirmation.getByRole('button', { name: 'Preview again' }).click();
+    await guard.readPreview();
+    await guard.restoreButton.click();
+    await expectSucceededLive(page);
+    await expectEntryOnTreePage(page, 'k1', 'original');
   });
 });
