@@ -7,6 +7,7 @@ import './styles/base.css';
 import './styles/ui-controls.css';
 import './styles/ui-display.css';
 import './styles/ui-overlays.css';
+import './styles/ui-names.css';
 import './styles/shell.css';
 import './styles/pages.css';
 import './styles/backups.css';

@@ -7,6 +7,8 @@ import { paths } from '../../../lib/paths';
 import { useActiveTenant } from '../../../lib/services';
 import { useStartBackupDiffMutation } from '../../../lib/comparisons/use-backup-comparison';
 import { ComparisonView } from '../../../components/comparisons/comparison-view';
+import { useBackupNames } from '../hooks/use-backup-names';
+import { BackupRef } from './backup-ref';
 
 /**
  * /backups/compare?from=A&to=B — what changed between two backups of one tree, from their
@@ -20,6 +22,7 @@ export function BackupComparePage() {
   const to = params.get('to') ?? '';
   const operationId = params.get('diff') ?? '';
   const start = useStartBackupDiffMutation();
+  const names = useBackupNames([from, to].filter(Boolean));
   const started = useRef(false);
 
   useEffect(() => {
@@ -47,8 +50,8 @@ export function BackupComparePage() {
         title="Compare backups"
         description={
           <>
-            In tenant <strong>{tenant}</strong>: <BackupLink id={from} /> (before) →{' '}
-            <BackupLink id={to} /> (after).
+            In tenant <strong>{tenant}</strong>: <BackupLink id={from} name={names.get(from)} />{' '}
+            (before) → <BackupLink id={to} name={names.get(to)} /> (after).
           </>
         }
       />
@@ -70,11 +73,11 @@ export function BackupComparePage() {
   );
 }
 
-function BackupLink({ id }: { id: string }) {
+function BackupLink({ id, name }: { id: string; name: string | undefined }) {
   return id ? (
-    <Link to={paths.backup(id)} className="mono">
-      {id}
-    </Link>
+    <span className="bk-compare-side">
+      <BackupRef id={id} name={name} />
+    </span>
   ) : (
     <span className="muted">(none)</span>
   );

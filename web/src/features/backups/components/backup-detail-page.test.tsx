@@ -41,20 +41,26 @@ describe('backup detail', () => {
     expect(await screen.findByText('No backup bk-gone in tenant acme')).toBeTruthy();
   });
 
-  it('draws the chain full → incrementals with links, and lists artifacts with checksums', async () => {
-    const { app } = backupsServer({ described: described() });
+  it('draws the chain full → incrementals by name with links, and lists artifacts with checksums', async () => {
+    const { app } = backupsServer({
+      described: described(),
+      names: { 'bk-0': 'weekly full', 'bk-2': 'hourly' },
+    });
     renderApp(app, '/backups/bk-1');
     const chain = await screen.findByRole('list', { name: 'Restore chain, full backup first' });
+    const link = await within(chain).findByRole('link', { name: 'weekly full' });
+    expect(link.getAttribute('href')).toBe('/backups/bk-0');
     const links = within(chain).getAllByRole('listitem');
     expect(links.map((li) => li.textContent)).toEqual([
-      'Fullbk-0',
-      'Incremental 1bk-1 (this backup)',
+      'Fullweekly fullbk-0Copy',
+      'Incremental 1nightly (this backup)bk-1Copy',
     ]);
-    expect(within(chain).getByRole('link', { name: 'bk-0' }).getAttribute('href')).toBe(
-      '/backups/bk-0',
-    );
+    expect(screen.getByRole('button', { name: 'Copy backup id bk-0' })).toBeTruthy();
     expect(screen.getByText('ab'.repeat(32))).toBeTruthy();
-    expect(screen.getByRole('link', { name: 'bk-2' })).toBeTruthy();
+    expect(await screen.findByRole('link', { name: 'hourly' })).toBeTruthy();
+    // The breadcrumb names the page.
+    const crumbs = screen.getByRole('navigation', { name: 'Breadcrumb' });
+    expect(crumbs.textContent).toBe('Backupsnightly');
   });
 
   it('shows the server’s refusal of a delete with dependants and offers cascade', async () => {
@@ -63,10 +69,12 @@ describe('backup detail', () => {
     fireEvent.click(await enabledButton('Delete'));
     const dialog = screen.getByRole('dialog');
     expect(dialog.textContent).toContain('acme');
-    expect(dialog.textContent).toContain('bk-1');
+    expect(dialog.textContent).toContain('Delete backup nightly in tenant acme');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Delete backup' }));
     expect(
-      await within(dialog).findByText(/^FailedPrecondition: backup bk-1 has dependants/),
+      await within(dialog).findByText(
+        /^This cannot be done in the current state: backup bk-1 has dependants/,
+      ),
     ).toBeTruthy();
 
     fireEvent.click(within(dialog).getByRole('checkbox', { name: /cascade/ }));
@@ -170,7 +178,9 @@ describe('backup detail', () => {
 
     it('an empty download (the server sent empty chunks) is refused and not saved', async () => {
       await exportWith([new Uint8Array(0), new Uint8Array(0)]);
-      expect(await screen.findByText(/server sent no bytes for part-00001/)).toBeTruthy();
+      expect(
+        (await screen.findAllByText(/server sent no bytes for part-00001/)).length,
+      ).toBeGreaterThan(0);
       expect(saved).toEqual([]);
     });
   });

@@ -1,6 +1,8 @@
 import { StoreBackupApiOperation, type backupV1 } from '@store/contract';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
+import { Breadcrumb } from '../../../components/ui/breadcrumb';
+import { CopyableId } from '../../../components/ui/copyable-id';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { ErrorBanner } from '../../../components/ui/error-banner';
 import { GuardedButton } from '../../../components/ui/guarded-button';
@@ -65,12 +67,14 @@ function BackupDetail({ described }: { described: backupV1.BackupChainResponse }
 
   return (
     <>
-      <p className="breadcrumb">
-        <Link to={paths.backups}>Backups</Link> /
-      </p>
+      <Breadcrumb
+        section="Backups"
+        to={paths.backups}
+        current={manifest.name || manifest.backupId}
+      />
       <PageHeader
         title={manifest.name || manifest.backupId}
-        description={<span className="mono">{manifest.backupId}</span>}
+        description={<CopyableId id={manifest.backupId} label="backup id" />}
         actions={
           <>
             <GuardedButton
@@ -123,6 +127,7 @@ function BackupDetail({ described }: { described: backupV1.BackupChainResponse }
       <DeleteBackupDialog
         open={dialog === 'delete'}
         backupId={manifest.backupId}
+        name={manifest.name}
         dependants={described.dependantBackupIds}
         onClose={close}
       />

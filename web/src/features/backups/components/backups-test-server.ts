@@ -47,6 +47,8 @@ export function backupsServer(
     trees?: string[];
     allowed?: StoreBackupApiOperation[];
     described?: backupV1.BackupChainResponse | null;
+    /** Other backups DescribeBackup knows, by id → name (chain links, dependants). */
+    names?: Record<string, string>;
     /** Whether DeleteBackup refuses a non-cascade delete (dependants exist). */
     refuseDelete?: boolean;
     /**
@@ -87,7 +89,16 @@ export function backupsServer(
         treeId: request.scope?.treeId ?? '',
         allowedOperations: options.allowed ?? ALL_OPS,
       }),
-      describeBackup: () => (options.described ? options.described : { found: false }),
+      describeBackup: ({ backupId }) => {
+        const known = options.names?.[backupId];
+        if (known !== undefined) {
+          return { found: true, manifest: manifest({ backupId, name: known }) };
+        }
+        const described = options.described;
+        if (!described) return { found: false };
+        const describedId = described.manifest?.backupId;
+        return describedId === undefined || describedId === backupId ? described : { found: false };
+      },
       startBackup: (request) => {
         calls.startBackup.push(request);
         return { operationId: 'op-full', kind: StoreOperationKind.BACKUP };

@@ -6,11 +6,14 @@ import { Dialog } from '../../../components/ui/dialog';
 import { ErrorBanner } from '../../../components/ui/error-banner';
 import { paths } from '../../../lib/paths';
 import { useActiveTenant } from '../../../lib/services';
+import { useBackupNames } from '../hooks/use-backup-names';
 import { useDeleteBackupMutation } from '../hooks/use-delete-backup-mutation';
 
 export interface DeleteBackupDialogProps {
   open: boolean;
   backupId: string;
+  /** The backup's name, which the confirmation says (the id when it has none). */
+  name?: string;
   /** Backups whose chain runs through this one, from DescribeBackup. */
   dependants: readonly string[];
   onClose: () => void;
@@ -24,9 +27,12 @@ export interface DeleteBackupDialogProps {
 export function DeleteBackupDialog({
   open,
   backupId,
+  name,
   dependants,
   onClose,
 }: DeleteBackupDialogProps) {
+  const names = useBackupNames(open ? dependants : []);
+  const dependantNames = dependants.map((id) => names.get(id) ?? id).join(', ');
   const tenant = useActiveTenant();
   const navigate = useNavigate();
   const remove = useDeleteBackupMutation();
@@ -68,16 +74,15 @@ export function DeleteBackupDialog({
     >
       <div className="dialog__message">
         <p>
-          Delete backup <strong className="mono">{backupId}</strong> in tenant{' '}
-          <strong>{tenant}</strong>? Its artifacts are removed from the store; this cannot be
-          undone.
+          Delete backup <strong>{name || backupId}</strong> in tenant <strong>{tenant}</strong>? Its
+          artifacts are removed from the store; this cannot be undone.
         </p>
         {dependants.length > 0 && (
           <p className="muted">
             {dependants.length === 1
               ? '1 incremental builds'
               : `${dependants.length} incrementals build`}{' '}
-            on it: <span className="mono">{dependants.join(', ')}</span>.
+            on it: {dependantNames}.
           </p>
         )}
         {remove.error !== null && (
@@ -92,11 +97,7 @@ export function DeleteBackupDialog({
             />
             <span>
               Also delete the backups that depend on it (cascade)
-              {dependants.length > 0 && (
-                <>
-                  : <span className="mono">{dependants.join(', ')}</span>
-                </>
-              )}
+              {dependants.length > 0 && <>: {dependantNames}</>}
             </span>
           </label>
         )}

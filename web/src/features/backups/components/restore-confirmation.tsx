@@ -109,7 +109,7 @@ export function RestoreConfirmation(props: RestoreConfirmationProps) {
       />
       <p>
         Replace the contents of tree <strong>{target}</strong> in tenant <strong>{tenant}</strong>{' '}
-        with backup <strong className="mono">{manifest.backupId}</strong>
+        with backup <strong>{manifest.name || manifest.backupId}</strong>
         {draft.keyPrefix && (
           <>
             {' '}

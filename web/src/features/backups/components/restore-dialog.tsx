@@ -1,5 +1,6 @@
 import { StoreRestoreMode, type BackupManifest } from '@store/contract';
 import { useState, type SubmitEvent } from 'react';
+import { CopyableId } from '../../../components/ui/copyable-id';
 import { Dialog } from '../../../components/ui/dialog';
 import { Field } from '../../../components/ui/field';
 import { useActiveTenant } from '../../../lib/services';
@@ -105,8 +106,9 @@ function RestoreForm({ manifest, coldAllowed, onClose }: Omit<RestoreDialogProps
   return (
     <form className="stack" onSubmit={submit} noValidate aria-label="Restore options">
       <p className="muted">
-        Backup <span className="mono">{manifest.backupId}</span> of tree{' '}
-        <strong>{manifest.treeId}</strong> in tenant <strong>{tenant}</strong>.
+        Backup <strong>{manifest.name || manifest.backupId}</strong> of tree{' '}
+        <strong>{manifest.treeId}</strong> in tenant <strong>{tenant}</strong>.{' '}
+        <CopyableId id={manifest.backupId} label="backup id" />
       </p>
       <fieldset className="stack">
         <legend>Mode</legend>
