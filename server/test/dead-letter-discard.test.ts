@@ -44,6 +44,16 @@ describe.each(DIALECTS)('dead-letter discard on %s', (dialect) => {
     return answer.count;
   }
 
+  /** What a discard confirms: the count and fingerprint CountPendingDeadLetters answers now. */
+  async function confirmed(treeId: string, selection?: Selection) {
+    const answer = await insight().countPendingDeadLetters(
+      { treeId, selection },
+      as(h.tokens.viewer),
+    );
+    expect(answer.fingerprint).not.toBe('');
+    return { expectedCount: answer.count, expectedFingerprint: answer.fingerprint };
+  }
+
   /** Every count of the tree's pending letters the API gives; they must all be the same. */
   async function everyCount(treeId: string) {
     const { trees } = await data().listTrees({ pageSize: 1000 }, h.admin);
@@ -78,7 +88,12 @@ describe.each(DIALECTS)('dead-letter discard on %s', (dialect) => {
 
     expect(await countOf('disc', one(ids[0]!))).toBe(1n);
     const first = await insight().discardDeadLetters(
-      { treeId: 'disc', selection: one(ids[0]!), expectedCount: 1n, note: 'test data' },
+      {
+        treeId: 'disc',
+        selection: one(ids[0]!),
+        ...(await confirmed('disc', one(ids[0]!))),
+        note: 'test data',
+      },
       by,
     );
     expect(first.discardedCount).toBe(1n);
@@ -88,7 +103,7 @@ describe.each(DIALECTS)('dead-letter discard on %s', (dialect) => {
     expect(
       (
         await insight().discardDeadLetters(
-          { treeId: 'disc', selection: byPrefix, expectedCount: 2n },
+          { treeId: 'disc', selection: byPrefix, ...(await confirmed('disc', byPrefix)) },
           by,
         )
       ).discardedCount,
@@ -103,7 +118,7 @@ describe.each(DIALECTS)('dead-letter discard on %s', (dialect) => {
 
     expect(await countOf('disc')).toBe(3n);
     const rest = await insight().discardDeadLetters(
-      { treeId: 'disc', selection: ALL, expectedCount: 3n },
+      { treeId: 'disc', selection: ALL, ...(await confirmed('disc', ALL)) },
       by,
     );
     expect(rest.discardedCount).toBe(3n);
@@ -133,13 +148,12 @@ describe.each(DIALECTS)('dead-letter discard on %s', (dialect) => {
   it('a confirmed count that no longer matches is FailedPrecondition and discards nothing', async () => {
     const ids = await treeWithLetters('stale', ['x1', 'x2']);
     const by = as(h.tokens.operator);
-    expect(await countOf('stale')).toBe(2n);
+    const shown = await confirmed('stale', ALL);
+    expect(shown.expectedCount).toBe(2n);
     // A write refused after the confirm showed 2.
     await h.put('stale', 'x3', {});
     expect(
-      await codeOf(
-        insight().discardDeadLetters({ treeId: 'stale', selection: ALL, expectedCount: 2n }, by),
-      ),
+      await codeOf(insight().discardDeadLetters({ treeId: 'stale', selection: ALL, ...shown }, by)),
     ).toBe(Code.FailedPrecondition);
     expect(await countOf('stale')).toBe(3n);
     expect(await pendingRecords('stale', { includeDiscarded: true })).toHaveLength(3);
@@ -148,12 +162,13 @@ describe.each(DIALECTS)('dead-letter discard on %s', (dialect) => {
     expect(refused!.detail).toContain('now takes 3 pending dead letters');
 
     // One letter: gone once discarded; a discarded letter is not replayed either.
+    const theLetter = await confirmed('stale', one(ids[0]!));
     await insight().discardDeadLetters(
-      { treeId: 'stale', selection: one(ids[0]!), expectedCount: 1n },
+      { treeId: 'stale', selection: one(ids[0]!), ...theLetter },
       by,
     );
     const again = insight().discardDeadLetters(
-      { treeId: 'stale', selection: one(ids[0]!), expectedCount: 1n },
+      { treeId: 'stale', selection: one(ids[0]!), ...theLetter },
       by,
     );
     expect(await codeOf(again)).toBe(Code.FailedPrecondition);
@@ -165,22 +180,81 @@ describe.each(DIALECTS)('dead-letter discard on %s', (dialect) => {
     expect(
       await codeOf(
         insight().discardDeadLetters(
-          { treeId: 'stale', selection: one(99_999n), expectedCount: 1n },
+          { treeId: 'stale', selection: one(99_999n), ...theLetter },
           by,
         ),
       ),
     ).toBe(Code.NotFound);
     // A discard must say what it takes; an empty request never means "all".
+    const rest = await confirmed('stale', ALL);
+    expect(await codeOf(insight().discardDeadLetters({ treeId: 'stale', ...rest }, by))).toBe(
+      Code.InvalidArgument,
+    );
+    // ...and must name the set it confirmed, not only its size.
     expect(
-      await codeOf(insight().discardDeadLetters({ treeId: 'stale', expectedCount: 2n }, by)),
+      await codeOf(
+        insight().discardDeadLetters(
+          { treeId: 'stale', selection: ALL, expectedCount: rest.expectedCount },
+          by,
+        ),
+      ),
     ).toBe(Code.InvalidArgument);
     expect(await countOf('stale')).toBe(2n);
+  });
+
+  it('one letter arriving and another resolved after the confirm keep the count but refuse the discard; nothing is discarded', async () => {
+    const ids = await treeWithLetters('swap', ['s1', 's2', 's3']);
+    const by = as(h.tokens.operator);
+    const shown = await confirmed('swap', ALL);
+    expect(shown.expectedCount).toBe(3n);
+
+    // After the confirm: s4 arrives, s2 is replayed with a fixed value (resolved). Still 3.
+    expect((await h.put('swap', 's4', { age: 4 })).deadLettered).toBe(true);
+    await insight().replayDeadLetter(
+      { treeId: 'swap', deadLetterId: ids[1]!, valueJson: '{"name":"fixed"}' },
+      by,
+    );
+    expect(await countOf('swap')).toBe(3n);
+
+    const refusal = insight().discardDeadLetters({ treeId: 'swap', selection: ALL, ...shown }, by);
+    expect(await codeOf(refusal)).toBe(Code.FailedPrecondition);
+    const [refused] = await discardRecords();
+    expect(refused).toMatchObject({ targetId: 'swap', outcome: 'FAILED_PRECONDITION' });
+    expect(refused!.detail).toContain('other pending dead letters');
+    expect((await pendingRecords('swap')).map((r) => r.entry?.key)).toEqual(['s1', 's3', 's4']);
+    expect(await pendingRecords('swap', { includeDiscarded: true })).toHaveLength(3);
+
+    // The same within a filter, the resolved letter discarded: s5 arrives, s3 is discarded
+    // (the count and the lowest letter stay).
+    const byPrefix: Selection = { selection: { case: 'filter', value: { keyPrefix: 's' } } };
+    const filtered = await confirmed('swap', byPrefix);
+    expect((await h.put('swap', 's5', { age: 5 })).deadLettered).toBe(true);
+    await insight().discardDeadLetters(
+      { treeId: 'swap', selection: one(ids[2]!), ...(await confirmed('swap', one(ids[2]!))) },
+      by,
+    );
+    expect(await countOf('swap', byPrefix)).toBe(filtered.expectedCount);
+    expect(
+      await codeOf(
+        insight().discardDeadLetters({ treeId: 'swap', selection: byPrefix, ...filtered }, by),
+      ),
+    ).toBe(Code.FailedPrecondition);
+    expect((await pendingRecords('swap')).map((r) => r.entry?.key)).toEqual(['s1', 's4', 's5']);
+
+    // Counted again, the set the admin now sees is discarded.
+    const recounted = await confirmed('swap', ALL);
+    const done = await insight().discardDeadLetters(
+      { treeId: 'swap', selection: ALL, ...recounted },
+      by,
+    );
+    expect(done.discardedCount).toBe(3n);
+    expect(await countOf('swap')).toBe(0n);
   });
 
   it('a viewer may count but not discard; another tenant sees no letter to discard', async () => {
     const ids = await treeWithLetters('roles', ['r1']);
     const viewerDiscard = insight().discardDeadLetters(
-      { treeId: 'roles', selection: ALL, expectedCount: 1n },
+      { treeId: 'roles', selection: ALL, ...(await confirmed('roles', ALL)) },
       as(h.tokens.viewer),
     );
     expect(await codeOf(viewerDiscard)).toBe(Code.PermissionDenied);
@@ -190,7 +264,7 @@ describe.each(DIALECTS)('dead-letter discard on %s', (dialect) => {
     const other = as(h.tokens.other);
     expect((await insight().countPendingDeadLetters({ treeId: 'roles' }, other)).count).toBe(0n);
     const foreign = insight().discardDeadLetters(
-      { treeId: 'roles', selection: one(ids[0]!), expectedCount: 1n },
+      { treeId: 'roles', selection: one(ids[0]!), ...(await confirmed('roles', one(ids[0]!))) },
       other,
     );
     expect(await codeOf(foreign)).toBe(Code.NotFound);
@@ -209,7 +283,7 @@ describe.each(DIALECTS)('dead-letter discard on %s', (dialect) => {
     );
     await insight().replayDeadLetter({ treeId: 'agree', deadLetterId: ids[1]! }, by);
     await insight().discardDeadLetters(
-      { treeId: 'agree', selection: one(ids[2]!), expectedCount: 1n },
+      { treeId: 'agree', selection: one(ids[2]!), ...(await confirmed('agree', one(ids[2]!))) },
       by,
     );
     expect(await everyCount('agree')).toEqual({
@@ -224,7 +298,10 @@ describe.each(DIALECTS)('dead-letter discard on %s', (dialect) => {
   it('discarded letters are deleted by the audit retention sweep once past the retention', async () => {
     const ids = await treeWithLetters('purge', ['old', 'new']);
     const by = as(h.tokens.operator);
-    await insight().discardDeadLetters({ treeId: 'purge', selection: ALL, expectedCount: 2n }, by);
+    await insight().discardDeadLetters(
+      { treeId: 'purge', selection: ALL, ...(await confirmed('purge', ALL)) },
+      by,
+    );
     // The first was discarded 400 days ago (the default retention is 365 days).
     await h.t.server.storage.db
       .updateTable('schema_dead_letters')

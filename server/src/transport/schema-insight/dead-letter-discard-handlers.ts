@@ -17,8 +17,8 @@ export function deadLetterDiscardHandlers(insight: SchemaInsight): DiscardHandle
     async countPendingDeadLetters(request, context) {
       const { tenant } = callScopeOf(context);
       const selection = selectionFromProto(request.selection, { required: false });
-      const count = await insight.countPendingDeadLetters(tenant, request.treeId, selection);
-      return { count: BigInt(count) };
+      const pending = await insight.countPendingDeadLetters(tenant, request.treeId, selection);
+      return { count: BigInt(pending.count), fingerprint: pending.fingerprint };
     },
     async discardDeadLetters(request, context) {
       const { caller, tenant } = callScopeOf(context);
@@ -27,7 +27,7 @@ export function deadLetterDiscardHandlers(insight: SchemaInsight): DiscardHandle
       const discarded = await insight.discardDeadLetters(
         { tenant, treeName: request.treeId, discardedBy: caller.subject },
         selection,
-        { expectedCount, note: request.note },
+        { expectedCount, expectedFingerprint: request.expectedFingerprint, note: request.note },
       );
       // The audit record (target: the tree) names what was taken and how many.
       const facts = context.values.get(auditFactsKey);

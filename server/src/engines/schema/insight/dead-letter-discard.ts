@@ -2,6 +2,7 @@ import {
   countPendingLetters,
   discardLetters,
   purgeDiscardedLetters,
+  type PendingLetterSet,
 } from '../../../storage/dead-letter-discard-store.js';
 import { getDeadLetterRecord } from '../../../storage/dead-letter-replay-store.js';
 import { failedPrecondition, invalidArgument, notFound } from '../../errors.js';
@@ -16,16 +17,28 @@ export const MAX_DISCARD_NOTE = 500;
 export type DiscardSelection =
   { kind: 'one'; id: number } | { kind: 'filter'; filter: DeadLetterFilter } | { kind: 'all' };
 
+/** What the caller confirmed: the count and fingerprint CountPendingDeadLetters answered. */
+export interface ConfirmedDiscard {
+  expectedCount: number;
+  expectedFingerprint?: string | undefined;
+  note?: string | undefined;
+}
+
 /**
  * Discards dead letters: a discarded letter stops being pending (no listing, count or replay
  * takes it) and is kept, with who, when and the note, until the audit retention deletes it. The
- * caller confirms a count first; a selection that takes another number now discards nothing.
+ * caller confirms a count and its fingerprint first; a selection that takes another set of
+ * letters now (even one of the same size) discards nothing.
  */
 export class DeadLetterDiscarder {
   constructor(private readonly engine: SchemaEngine) {}
 
-  /** How many pending letters of the tree the selection takes (the number a discard confirms). */
-  async count(tenant: string, treeName: string, selection: DiscardSelection): Promise<number> {
+  /** The pending letters of the tree the selection takes: what a discard confirms. */
+  async count(
+    tenant: string,
+    treeName: string,
+    selection: DiscardSelection,
+  ): Promise<PendingLetterSet> {
     checkTree(tenant, treeName);
     return countPendingLetters(
       this.engine.storage,
@@ -34,16 +47,23 @@ export class DeadLetterDiscarder {
     );
   }
 
-  /** Discards exactly `expectedCount` pending letters, or nothing (FailedPrecondition). */
+  /** Discards exactly the confirmed pending letters, or nothing (FailedPrecondition). */
   async discard(
     target: { tenant: string; treeName: string; discardedBy: string },
     selection: DiscardSelection,
-    confirmed: { expectedCount: number; note?: string | undefined },
+    confirmed: ConfirmedDiscard,
   ): Promise<number> {
     checkTree(target.tenant, target.treeName);
-    const { expectedCount } = confirmed;
+    const { expectedCount, expectedFingerprint } = confirmed;
     if (!Number.isSafeInteger(expectedCount) || expectedCount < 0) {
       throw invalidArgument('expected_count', 'must be the count the caller confirmed (0 or more)');
+    }
+    // A count alone misses one letter arriving while another is resolved.
+    if (!expectedFingerprint) {
+      throw invalidArgument(
+        'expected_fingerprint',
+        'is required: send the fingerprint CountPendingDeadLetters returned with the count',
+      );
     }
     const note = confirmed.note?.trim() ?? '';
     if ([...note].length > MAX_DISCARD_NOTE) {
@@ -53,15 +73,18 @@ export class DeadLetterDiscarder {
     const outcome = await discardLetters(this.engine.storage, {
       ...target,
       selection: storageSelection(selection),
-      expectedCount,
+      expected: { count: expectedCount, fingerprint: expectedFingerprint },
       note: note === '' ? null : note,
       now: this.engine.clock(),
     });
     if (outcome.status === 'changed') {
+      const now = outcome.sameCount
+        ? `other pending dead letters of tree '${target.treeName}' than the ` +
+          `${expectedCount} confirmed (as many, but letters arrived and others were resolved)`
+        : `${outcome.count} pending dead letters of tree '${target.treeName}', not the ` +
+          `${expectedCount} confirmed`;
       throw failedPrecondition(
-        `the selection now takes ${outcome.count} pending dead letters of tree ` +
-          `'${target.treeName}', not the ${expectedCount} confirmed; nothing was discarded ` +
-          '(count again and confirm)',
+        `the selection now takes ${now}; nothing was discarded (count again and confirm)`,
       );
     }
     return outcome.count;

@@ -10,7 +10,12 @@ import { compileSchema, type KeywordViolation } from '../core/index.js';
 import type { StoredPolicy } from '../records.js';
 import { checkTree, type SchemaEngine } from '../schema-engine.js';
 import { controlOf, type StartContext } from '../schema-tracked.js';
-import { DeadLetterDiscarder, type DiscardSelection } from './dead-letter-discard.js';
+import type { PendingLetterSet } from '../../../storage/dead-letter-discard-store.js';
+import {
+  DeadLetterDiscarder,
+  type ConfirmedDiscard,
+  type DiscardSelection,
+} from './dead-letter-discard.js';
 import {
   DeadLetterReplayer,
   checkId,
@@ -224,20 +229,20 @@ export class SchemaInsight {
     };
   }
 
-  /** How many pending letters of the tree a discard of this selection would take. */
+  /** The pending letters a discard of this selection would take: count and fingerprint. */
   countPendingDeadLetters(
     tenant: string,
     treeName: string,
     selection: DiscardSelection,
-  ): Promise<number> {
+  ): Promise<PendingLetterSet> {
     return this.discarder.count(tenant, treeName, checkSelection(selection));
   }
 
-  /** Discards the pending letters the selection takes when they are still `expectedCount`. */
+  /** Discards the pending letters the selection takes when they are still the confirmed set. */
   discardDeadLetters(
     target: { tenant: string; treeName: string; discardedBy: string },
     selection: DiscardSelection,
-    confirmed: { expectedCount: number; note?: string | undefined },
+    confirmed: ConfirmedDiscard,
   ): Promise<number> {
     return this.discarder.discard(target, checkSelection(selection), confirmed);
   }
