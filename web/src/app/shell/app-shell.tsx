@@ -1,26 +1,51 @@
-import { Outlet } from 'react-router';
+import { useState } from 'react';
+import { Outlet, useLocation } from 'react-router';
 import { OperationsTray } from '../../features/operations/components/operations-tray';
 import { IdentityMenu } from './identity-menu';
 import { MainNav } from './main-nav';
 import { TenantSwitcher } from './tenant-switcher';
 import { ThemeToggle } from './theme-toggle';
 
-/** The signed-in frame: header, navigation, the page, and the operations tray. */
+/**
+ * The signed-in frame: header, navigation, the page, and the operations tray. On narrow screens
+ * the navigation and the header's tools fold behind a Menu button (shell.css decides the width),
+ * so a phone starts with the page instead of about 260 px of links; following a link folds it.
+ */
 export function AppShell() {
+  const { pathname } = useLocation();
+  // The page the menu was opened on: it is open only there, so any navigation folds it.
+  const [menuOpenOn, setMenuOpenOn] = useState<string | null>(null);
+  const menuOpen = menuOpenOn === pathname;
+  const setMenuOpen = (open: boolean) => setMenuOpenOn(open ? pathname : null);
+
   return (
-    <div className="shell">
+    <div
+      className={menuOpen ? 'shell shell--menu-open' : 'shell'}
+      onKeyDown={(event) => {
+        if (menuOpen && event.key === 'Escape') setMenuOpen(false);
+      }}
+    >
       <a className="skip-link" href="#main">
         Skip to content
       </a>
       <header className="shell__header">
         <span className="shell__brand">Store Admin Console</span>
-        <div className="shell__tools">
+        <button
+          type="button"
+          className="btn btn--ghost shell__menu-button"
+          aria-expanded={menuOpen}
+          aria-controls="shell-tools main-nav"
+          onClick={() => setMenuOpen(!menuOpen)}
+        >
+          <span aria-hidden="true">{menuOpen ? '✕' : '☰'}</span> Menu
+        </button>
+        <div className="shell__tools" id="shell-tools">
           <TenantSwitcher />
           <ThemeToggle />
           <IdentityMenu />
         </div>
       </header>
-      <MainNav />
+      <MainNav id="main-nav" />
       <main className="shell__main" id="main" tabIndex={-1}>
         <Outlet />
       </main>

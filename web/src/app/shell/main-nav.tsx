@@ -18,11 +18,11 @@ const ITEMS = [
  * The sections of the console; NavLink marks the current one with aria-current="page". Audit is
  * listed for admins of the active tenant only (the server refuses everyone else anyway).
  */
-export function MainNav() {
+export function MainNav({ id }: { id?: string }) {
   const isAdmin = useRoles().atLeast('admin');
   const items = ITEMS.filter((item) => !('adminOnly' in item) || isAdmin);
   return (
-    <nav className="shell__nav" aria-label="Main">
+    <nav className="shell__nav" id={id} aria-label="Main">
       <ul>
         {items.map((item) => (
           <li key={item.to}>
