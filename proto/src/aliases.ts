@@ -9,6 +9,7 @@ import { file_store_backup_v1_backup_service } from '../gen/store/backup/v1/back
 import { file_store_data_v1_data } from '../gen/store/data/v1/data_pb.js';
 import { file_store_identity_v1_identity } from '../gen/store/identity/v1/identity_pb.js';
 import { file_store_insight_v1_backup_insight } from '../gen/store/insight/v1/backup_insight_pb.js';
+import { file_store_lifecycle_v1_backup_lifecycle } from '../gen/store/lifecycle/v1/backup_lifecycle_pb.js';
 import { file_store_schema_v1_schema_messages } from '../gen/store/schema/v1/schema_messages_pb.js';
 import { file_store_schema_v1_schema_service } from '../gen/store/schema/v1/schema_service_pb.js';
 
@@ -28,6 +29,8 @@ export const AliasPrefix = {
   identity: 'oii.',
   /** Insight records (store.insight.v1: previews, diffs; not in the specs). */
   insight: 'oin.',
+  /** Backup lifecycle records (store.lifecycle.v1: retention, protections; not in the specs). */
+  lifecycle: 'olc.',
 } as const;
 
 /** Every file of the contract that declares wire records. */
@@ -41,6 +44,7 @@ export const contractFiles: readonly DescFile[] = [
   file_store_data_v1_data,
   file_store_identity_v1_identity,
   file_store_insight_v1_backup_insight,
+  file_store_lifecycle_v1_backup_lifecycle,
 ];
 
 /** Every wire record of the contract, nested ones included. */

@@ -17,7 +17,8 @@ export const file_store_api_v1_alias: GenFile = /*@__PURE__*/
  * Stable serialization alias of a wire record (spec 000 and 001, Versioning). The alias
  * survives renames of the record; the prefix names the record's family: "oibg." backup
  * binding, "oisg." schema binding, "ois." shared records, "ols." schema-engine records,
- * "oid." tree data, "oii." identity, "oin." insight (previews, diffs, dry-runs).
+ * "oid." tree data, "oii." identity, "oin." insight (previews, diffs, dry-runs), "olc." backup
+ * lifecycle (retention, protections).
  *
  * @generated from extension: string alias = 51790;
  */
