@@ -145,6 +145,10 @@ describe.each(DIALECTS)('operation id limits of the start RPCs on %s', (dialect)
         }),
     ],
     [
+      'StartStaleHealthCheck',
+      (id) => backupInsight.startStaleHealthCheck({ treeId: 'lim', trackingOperationId: id }),
+    ],
+    [
       'StartMigrationPreview',
       (id) => schemaInsight.startMigrationPreview({ treeId: 'lim', operationId: id }),
     ],

@@ -28,6 +28,8 @@ export const BACKUP_INSIGHT_OPERATION_KINDS = [
   'RESTORE_PREVIEW',
   'BACKUP_DIFF',
   'REVERT_PREVIEW',
+  // "Verify stale backups": the health check of every backup not verified recently.
+  'STALE_HEALTH_CHECK',
 ] as const;
 
 export type BackupOperationKind = (typeof BACKUP_OPERATION_KINDS)[number];
@@ -41,3 +43,6 @@ export const SCHEMA_INSIGHT_OPERATION_KINDS = [
   'DEAD_LETTER_REPLAY',
   'MIGRATION_PREVIEW',
 ] as const;
+
+/** Retention applies (backup lifecycle): seen by BackupLifecycleService only. */
+export const BACKUP_LIFECYCLE_OPERATION_KINDS = ['RETENTION_APPLY'] as const;

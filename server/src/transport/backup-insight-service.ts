@@ -5,16 +5,21 @@ import {
   BackupComparisonKind,
   BackupDifferenceChange,
   BackupInsightService,
+  durationToMs,
   type BackupComparisonReportSchema,
   type BackupDifferenceSchema,
 } from '@store/contract';
 import type { BackupComparisons } from '../engines/backup/insight/backup-comparisons.js';
 import type { ComparisonReport } from '../engines/backup/insight/comparison-types.js';
-import { invalidArgument } from '../engines/errors.js';
+import type { ScheduleOverview } from '../engines/backup/schedules/schedule-overview.js';
+import { StoreError, invalidArgument } from '../engines/errors.js';
+import { roleCovers } from '../engines/identity/principal.js';
 import { BACKUP_INSIGHT_OPERATION_KINDS } from '../engines/operation-kinds.js';
 import type { DifferenceChange, StoredDifference } from '../storage/backup-comparison-store.js';
 import { BACKUP_INSIGHT_SERVICE } from './auth/backup-insight-access.js';
+import { mapStaleHealthCheckResult, toCatalogSummary } from './backup/fleet-health-mapping.js';
 import { scopeOf } from './backup/backup-mapping.js';
+import { scheduleOverviewHandlers } from './backup/schedule-overview-rpcs.js';
 import { callScopeOf } from './call-scope.js';
 import {
   toHandle,
@@ -29,6 +34,8 @@ export interface BackupInsightBindingFacades {
   /** The comparisons engine; without it (or the operations facade) every RPC is Unimplemented. */
   insight?: BackupComparisons | undefined;
   operations?: OperationsFacade | undefined;
+  /** The schedules overview; without it ListSchedules and ConfigureScheduleExtras are Unimplemented. */
+  schedules?: ScheduleOverview | undefined;
   resultMappers: Readonly<Record<string, ResultMapper>>;
 }
 
@@ -96,13 +103,16 @@ export function registerBackupInsightService(
   router: ConnectRouter,
   facades: BackupInsightBindingFacades,
 ): void {
-  const { insight, operations, resultMappers } = facades;
+  const { insight, operations } = facades;
+  const resultMappers = { ...facades.resultMappers, STALE_HEALTH_CHECK: mapStaleHealthCheckResult };
   const family = BACKUP_INSIGHT_OPERATION_KINDS;
+  const scheduleHandlers = facades.schedules ? scheduleOverviewHandlers(facades.schedules) : {};
   if (!insight || !operations) {
-    router.service(BackupInsightService, {});
+    router.service(BackupInsightService, scheduleHandlers);
     return;
   }
   router.service(BackupInsightService, {
+    ...scheduleHandlers,
     async startRestorePreview(request, context) {
       const who = starter(context, request.trackingOperationId);
       const op = await insight.startPreview(who, {
@@ -167,9 +177,33 @@ export function registerBackupInsightService(
       };
     },
     async cancelBackupInsightOperation(request, context) {
-      const { tenant } = callScopeOf(context);
+      const { tenant, caller } = callScopeOf(context);
+      // Previews and diffs are a viewer's to cancel; a stale health check needs its starter's role.
+      const target = await operations.get(tenant, request.operationId, family);
+      if (
+        target?.kind === 'STALE_HEALTH_CHECK' &&
+        !roleCovers(caller.grants.get(tenant) ?? [], 'operator')
+      ) {
+        throw new StoreError(
+          'permission_denied',
+          'cancelling a stale health check needs the operator role',
+        );
+      }
       const operation = await operations.cancel(tenant, request.operationId, family);
       return { status: operation && toOperationStatus(operation, resultMappers) };
+    },
+    async getCatalogSummary(request, context) {
+      const { tenant } = callScopeOf(context);
+      const staleAfterMs = request.staleAfter ? durationToMs(request.staleAfter) : 0;
+      return toCatalogSummary(await insight.fleet.summary(tenant, staleAfterMs));
+    },
+    async startStaleHealthCheck(request, context) {
+      const who = starter(context, request.trackingOperationId);
+      const op = await insight.fleet.startStaleCheck(who, {
+        olderThanMs: request.olderThan ? durationToMs(request.olderThan) : undefined,
+        treeId: request.treeId,
+      });
+      return toHandle(op);
     },
   });
 }

@@ -3,6 +3,11 @@ import type { Role } from '../../engines/identity/principal.js';
 import type { GuardedService, MethodAccess } from './operation-maps.js';
 
 const none = (): null => null;
+/** The tree of a request's scope selector, as ScheduleBackup's target is (DESIGN.md §4). */
+const scopeTree = (request: unknown) => {
+  const scope = (request as { scope?: { treeId?: unknown } } | undefined)?.scope;
+  return typeof scope?.treeId === 'string' ? scope.treeId : null;
+};
 const field = (name: string) => (request: unknown) => {
   const value = (request as Record<string, unknown> | undefined)?.[name];
   return typeof value === 'string' ? value : null;
@@ -42,6 +47,20 @@ const METHODS: Record<string, MethodAccess> = {
     targetId: none,
     changesState: true,
   },
+  GetCatalogSummary: { operation: InsightOp.GET_CATALOG_SUMMARY, targetId: none },
+  // Writes a fresh health report and catalog badge per backup, as StartBackupHealthCheck does.
+  StartStaleHealthCheck: {
+    operation: InsightOp.START_STALE_HEALTH_CHECK,
+    targetId: field('treeId'),
+    changesState: true,
+  },
+  // Schedules overview: the list is the tenant's; a scope's settings change its schedules.
+  ListSchedules: { operation: InsightOp.LIST_SCHEDULES, targetId: none },
+  ConfigureScheduleExtras: {
+    operation: InsightOp.CONFIGURE_SCHEDULE_EXTRAS,
+    targetId: scopeTree,
+    changesState: true,
+  },
 };
 
 /**
@@ -69,4 +88,10 @@ export const BACKUP_INSIGHT_LEAST_ROLE: ReadonlyMap<number, Role> = new Map<numb
   [InsightOp.GET_BACKUP_INSIGHT_OPERATION_STATUS, 'viewer'],
   [InsightOp.LIST_BACKUP_INSIGHT_OPERATIONS, 'viewer'],
   [InsightOp.CANCEL_BACKUP_INSIGHT_OPERATION, 'viewer'],
+  [InsightOp.GET_CATALOG_SUMMARY, 'viewer'],
+  // Operator, like StartBackupHealthCheck: it writes every checked backup's health report.
+  [InsightOp.START_STALE_HEALTH_CHECK, 'operator'],
+  [InsightOp.LIST_SCHEDULES, 'viewer'],
+  // The same grant as ScheduleBackup: it changes when and how the scope's schedules run.
+  [InsightOp.CONFIGURE_SCHEDULE_EXTRAS, 'operator'],
 ]);

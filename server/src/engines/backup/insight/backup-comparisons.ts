@@ -17,6 +17,7 @@ import type { BackupManifestDoc } from '../backup-types.js';
 import { narrowest } from '../restore/restore-service.js';
 import { validateBackupId, validateScope } from '../validation.js';
 import { runDiff, runPreview, type ComparisonRunDeps } from './comparison-runs.js';
+import { FleetHealth } from './fleet-health.js';
 import {
   COMPARISON_KINDS,
   type ComparisonReport,
@@ -52,6 +53,8 @@ export class BackupComparisons {
   private readonly artifacts: ArtifactStore;
   private readonly runner: OperationRunner;
   private readonly deps: ComparisonRunDeps;
+  /** The catalog summary and "verify stale backups" (the dashboard and the fleet health table). */
+  readonly fleet: FleetHealth;
 
   constructor(options: BackupComparisonsOptions) {
     this.storage = options.storage;
@@ -78,6 +81,12 @@ export class BackupComparisons {
     this.runner.register<RevertPreviewRequest, unknown>('REVERT_PREVIEW', {
       resumable: false,
       run: (ctx) => runRevertPreview(this.deps, ctx),
+    });
+    this.fleet = new FleetHealth({
+      storage: options.storage,
+      artifacts: options.artifacts,
+      runner: options.runner,
+      clock: this.deps.clock,
     });
   }
 

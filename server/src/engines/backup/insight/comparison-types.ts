@@ -1,14 +1,15 @@
-import {
-  BACKUP_INSIGHT_OPERATION_KINDS,
-  type BackupInsightOperationKind,
-} from '../../operation-kinds.js';
+import type { BackupInsightOperationKind } from '../../operation-kinds.js';
 import type { ScopeInput } from '../backup-types.js';
 import type { ComparisonCounts } from './compare-sides.js';
 
-export type ComparisonKind = BackupInsightOperationKind;
+export type ComparisonKind = Exclude<BackupInsightOperationKind, 'STALE_HEALTH_CHECK'>;
 
-/** The operation kinds of backup insight, as the runner and the proto enum name them. */
-export const COMPARISON_KINDS: readonly ComparisonKind[] = BACKUP_INSIGHT_OPERATION_KINDS;
+/** The comparison kinds of backup insight, as the runner and the proto enum name them. */
+export const COMPARISON_KINDS: readonly ComparisonKind[] = [
+  'RESTORE_PREVIEW',
+  'BACKUP_DIFF',
+  'REVERT_PREVIEW',
+];
 
 /** What a restore of `backupId` would do to its target tree (issue 16, section 1). */
 export interface PreviewRequest {
