@@ -7,7 +7,10 @@ import {
   StoreSchemaMode,
   TreeDataService,
 } from '@store/contract';
-import { SchemaInsightService } from '@store/contract/gen/store/insight/v1/schema_insight_pb.js';
+import {
+  SchemaInsightService,
+  type DeadLetterSelection,
+} from '@store/contract/gen/store/insight/v1/schema_insight_pb.js';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { whoAmI } from '../../../testing/fixtures';
@@ -17,11 +20,22 @@ const ALL_OPERATIONS = Object.values(StoreSchemaApiOperation).filter(
   (v): v is StoreSchemaApiOperation => typeof v === 'number',
 );
 
-/** A tree with `count` pending letters bad-00…; discards remove them, as the server would. */
+/**
+ * A tree with `count` pending letters bad-00…; counts answer a fingerprint of the ids taken, and
+ * a discard removes them only when both its count and fingerprint still hold, as the server does.
+ */
 function server(role: 'viewer' | 'operator', count: number) {
   let pending = Array.from({ length: count }, (_, i) => i + 1);
-  const discards: { expected: bigint; case: string | undefined }[] = [];
+  let nextId = count + 1;
+  const discards: { expected: bigint; fingerprint: string | undefined; case?: string }[] = [];
   const key = (id: number) => `bad-${String(id - 1).padStart(2, '0')}`;
+  const taken = (selection: DeadLetterSelection | undefined) => {
+    const chosen = selection?.selection;
+    return chosen?.case === 'deadLetterId'
+      ? pending.filter((id) => BigInt(id) === chosen.value)
+      : pending;
+  };
+  const fingerprintOf = (ids: number[]) => ids.join(',');
   const routes = (router: ConnectRouter) => {
     router.service(IdentityService, {
       whoAmI: () => whoAmI({ tenants: [{ tenantId: 'acme', roles: [role] }] }),
@@ -57,26 +71,34 @@ function server(role: 'viewer' | 'operator', count: number) {
           nextPageToken: taken.length > page.length ? String(page.at(-1)) : '',
         };
       },
-      countPendingDeadLetters: () => ({ count: BigInt(pending.length) }),
+      countPendingDeadLetters: (req) => {
+        const ids = taken(req.selection);
+        return { count: BigInt(ids.length), fingerprint: fingerprintOf(ids) };
+      },
       discardDeadLetters: (req) => {
-        const chosen = req.selection?.selection;
-        discards.push({ expected: req.expectedCount, case: chosen?.case });
-        const taken =
-          chosen?.case === 'deadLetterId'
-            ? pending.filter((id) => BigInt(id) === chosen.value)
-            : pending;
-        if (BigInt(taken.length) !== req.expectedCount) {
-          throw new ConnectError('the selection now takes more', Code.FailedPrecondition);
+        discards.push({
+          expected: req.expectedCount,
+          fingerprint: req.expectedFingerprint,
+          case: req.selection?.selection.case,
+        });
+        const ids = taken(req.selection);
+        if (
+          BigInt(ids.length) !== req.expectedCount ||
+          fingerprintOf(ids) !== req.expectedFingerprint
+        ) {
+          throw new ConnectError('the selection now takes other letters', Code.FailedPrecondition);
         }
-        pending = pending.filter((id) => !taken.includes(id));
-        return { discardedCount: BigInt(taken.length) };
+        pending = pending.filter((id) => !ids.includes(id));
+        return { discardedCount: BigInt(ids.length) };
       },
     });
   };
   return {
     discards,
     /** A letter written after the page was counted. */
-    arrive: () => pending.push(count + 1),
+    arrive: () => pending.push(nextId++),
+    /** The oldest pending letter resolved (replayed by someone else). */
+    resolveOldest: () => (pending = pending.slice(1)),
     app: createTestApp(routes, { session: testSession }),
   };
 }
@@ -119,22 +141,27 @@ describe('dead letters section', () => {
     await waitFor(() => expect((discardOne as HTMLButtonElement).disabled).toBe(false));
     fireEvent.click(discardOne);
     const one = within(screen.getByRole('dialog', { name: 'Discard the dead letter of bad-01?' }));
-    fireEvent.click(one.getByRole('button', { name: 'Discard 1 dead letter' }));
+    // The confirm counts the letter first: its count and fingerprint are what the discard sends.
+    const confirmOne = await one.findByRole('button', { name: 'Discard 1 dead letter' });
+    await waitFor(() => expect((confirmOne as HTMLButtonElement).disabled).toBe(false));
+    fireEvent.click(confirmOne);
     await waitFor(() => expect(letters.getByTestId('dead-letter-count').textContent).toBe('2'));
     expect(replaySection().getByTestId('replay-pending-count').textContent).toBe('2');
 
     fireEvent.click(letters.getByRole('button', { name: 'Discard all (2)' }));
-    const all = within(screen.getByRole('dialog', { name: 'Discard all 2 dead letters?' }));
+    const all = within(await screen.findByRole('dialog', { name: 'Discard all 2 dead letters?' }));
     expect(all.getByText(/tree/).textContent).toContain(
       'All 2 pending dead letters of tree orders',
     );
-    fireEvent.click(all.getByRole('button', { name: 'Discard 2 dead letters' }));
+    const confirmAll = all.getByRole('button', { name: 'Discard 2 dead letters' });
+    await waitFor(() => expect((confirmAll as HTMLButtonElement).disabled).toBe(false));
+    fireEvent.click(confirmAll);
     await waitFor(() => expect(letters.getByTestId('dead-letter-count').textContent).toBe('0'));
     expect(replaySection().getByTestId('replay-pending-count').textContent).toBe('0');
     expect(letters.getByText('No dead letters')).toBeTruthy();
     expect(discards).toEqual([
-      { expected: 1n, case: 'deadLetterId' },
-      { expected: 2n, case: 'all' },
+      { expected: 1n, fingerprint: '2', case: 'deadLetterId' },
+      { expected: 2n, fingerprint: '1,3', case: 'all' },
     ]);
   });
 
@@ -145,14 +172,47 @@ describe('dead letters section', () => {
     const all = await letters.findByRole('button', { name: 'Discard all (2)' });
     await waitFor(() => expect((all as HTMLButtonElement).disabled).toBe(false));
     fireEvent.click(all);
+    const dialog = within(
+      await screen.findByRole('dialog', { name: 'Discard all 2 dead letters?' }),
+    );
+    const confirm = await dialog.findByRole('button', { name: 'Discard 2 dead letters' });
+    await waitFor(() => expect((confirm as HTMLButtonElement).disabled).toBe(false));
     arrive();
-    const dialog = within(screen.getByRole('dialog', { name: 'Discard all 2 dead letters?' }));
-    fireEvent.click(dialog.getByRole('button', { name: 'Discard 2 dead letters' }));
+    fireEvent.click(confirm);
     expect(await dialog.findByText(/changed since they were counted/)).toBeTruthy();
     const again = await screen.findByRole('button', { name: 'Discard 3 dead letters' });
+    await waitFor(() => expect((again as HTMLButtonElement).disabled).toBe(false));
     fireEvent.click(again);
     await waitFor(() => expect(letters.getByTestId('dead-letter-count').textContent).toBe('0'));
     expect(discards.map((d) => d.expected)).toEqual([2n, 3n]);
+  });
+
+  it('one letter arriving and another resolved after the count keep it at 2, yet the discard is refused until confirmed again', async () => {
+    const { app, arrive, resolveOldest, discards } = server('operator', 2);
+    renderApp(app, '/schema/orders');
+    const letters = await section();
+    const all = await letters.findByRole('button', { name: 'Discard all (2)' });
+    await waitFor(() => expect((all as HTMLButtonElement).disabled).toBe(false));
+    fireEvent.click(all);
+    const dialog = within(
+      await screen.findByRole('dialog', { name: 'Discard all 2 dead letters?' }),
+    );
+    const confirm = await dialog.findByRole('button', { name: 'Discard 2 dead letters' });
+    await waitFor(() => expect((confirm as HTMLButtonElement).disabled).toBe(false));
+    arrive();
+    resolveOldest();
+    fireEvent.click(confirm);
+    expect(await dialog.findByText(/changed since they were counted/)).toBeTruthy();
+    expect(letters.getByTestId('dead-letter-count').textContent).toBe('2');
+    const again = dialog.getByRole('button', { name: 'Discard 2 dead letters' });
+    // The new count's fingerprint is what the next confirm sends.
+    await waitFor(() => expect((again as HTMLButtonElement).disabled).toBe(false));
+    fireEvent.click(again);
+    await waitFor(() => expect(letters.getByTestId('dead-letter-count').textContent).toBe('0'));
+    expect(discards).toEqual([
+      { expected: 2n, fingerprint: '1,2', case: 'all' },
+      { expected: 2n, fingerprint: '2,3', case: 'all' },
+    ]);
   });
 
   it('a viewer sees the letters but discard is disabled, with the reason', async () => {

@@ -103,20 +103,15 @@ export function DeadLettersSection({ treeId }: { treeId: string }) {
       <DeadLetterDialog entry={viewing?.entry ?? null} onClose={() => setViewing(null)} />
       <DiscardDialog
         treeId={treeId}
-        request={requestOf(asked, filter, filteredCount.data, total)}
+        request={requestOf(asked, filter)}
         onClose={() => setAsked(null)}
       />
     </SchemaSection>
   );
 }
 
-/** The open confirm with the count as it is now, so a refreshed count is what gets confirmed. */
-function requestOf(
-  asked: Asked | null,
-  filter: LetterFilter,
-  filteredCount: bigint | undefined,
-  total: bigint | undefined,
-): DiscardRequest | null {
+/** The open confirm's selection (the confirm counts it, and sends that count's fingerprint). */
+function requestOf(asked: Asked | null, filter: LetterFilter): DiscardRequest | null {
   if (asked === null) return null;
   if (asked.kind === 'one') {
     return {
@@ -125,6 +120,5 @@ function requestOf(
       key: asked.letter.entry?.key ?? '',
     };
   }
-  if (asked.kind === 'filtered') return { kind: 'filtered', filter, count: filteredCount ?? 0n };
-  return { kind: 'all', count: total ?? 0n };
+  return asked.kind === 'filtered' ? { kind: 'filtered', filter } : { kind: 'all' };
 }

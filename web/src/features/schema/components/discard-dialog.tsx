@@ -8,18 +8,25 @@ import { useActiveTenant, useToast } from '../../../lib/services';
 import { describeFilter, toWireFilter, type LetterFilter } from '../api/dead-letter-filter';
 import {
   useDiscardDeadLettersMutation,
+  usePendingDeadLetterSetQuery,
   type DiscardSelection,
 } from '../hooks/use-dead-letter-discard';
 
-/** What the user asked to discard; `count` is the live count the confirm shows and sends. */
+/** What the user asked to discard; the confirm counts it itself. */
 export type DiscardRequest =
   | { kind: 'one'; deadLetterId: bigint; key: string }
-  | { kind: 'filtered'; filter: LetterFilter; count: bigint }
-  | { kind: 'all'; count: bigint };
+  | { kind: 'filtered'; filter: LetterFilter }
+  | { kind: 'all' };
 
 const NOTE_MAX = 500;
+const ALL: DiscardSelection = { selection: { case: 'all', value: true } };
 
-/** The confirm of a discard, naming the tree, the tenant, the selection and its count. */
+/**
+ * The confirm of a discard, naming the tree, the tenant, the selection and its count. The count
+ * is CountPendingDeadLetters of exactly this selection, and the discard sends it back with its
+ * fingerprint: the server discards nothing when the set moved since (even to another set of the
+ * same size), and the refreshed count is then what the admin confirms next.
+ */
 export function DiscardDialog({
   treeId,
   request,
@@ -38,7 +45,10 @@ export function DiscardDialog({
     setNote('');
     onClose();
   };
-  const count = request === null ? 0n : request.kind === 'one' ? 1n : request.count;
+  const selection = request === null ? ALL : selectionOf(request);
+  const pending = usePendingDeadLetterSetQuery(treeId, selection, { enabled: request !== null });
+  const confirmed = pending.data;
+  const count = confirmed?.count ?? 0n;
   const letters = count === 1n ? 'dead letter' : 'dead letters';
   const changed =
     discard.error !== null && ConnectError.from(discard.error).code === Code.FailedPrecondition;
@@ -46,15 +56,19 @@ export function DiscardDialog({
   return (
     <ConfirmDialog
       open={request !== null}
-      title={request ? titleOf(request) : 'Discard dead letters?'}
-      confirmLabel={`Discard ${formatCount(count)} ${letters}`}
+      title={request ? titleOf(request, confirmed?.count) : 'Discard dead letters?'}
+      confirmLabel={
+        confirmed === undefined ? 'Counting…' : `Discard ${formatCount(count)} ${letters}`
+      }
       tone="danger"
       busy={discard.isPending}
+      // Only what was counted can be confirmed: not while a new count is on its way.
+      confirmDisabled={confirmed === undefined || pending.isFetching || count === 0n}
       onCancel={close}
       onConfirm={() => {
-        if (!request) return;
+        if (!request || !confirmed) return;
         discard.mutate(
-          { selection: selectionOf(request), expectedCount: count, note },
+          { selection, confirmed, note },
           {
             onSuccess: (answer) => {
               toast({
@@ -69,6 +83,12 @@ export function DiscardDialog({
     >
       {request && (
         <div className="stack">
+          {pending.isError && <ErrorBanner title="Counting failed" error={pending.error} />}
+          {confirmed?.count === 0n && (
+            <p data-testid="discard-nothing">
+              The selection takes no pending dead letter now: there is nothing to discard.
+            </p>
+          )}
           <p>
             {whatOf(request, count)} of tree <strong>{treeId}</strong> in tenant{' '}
             <strong>{tenant}</strong> {count === 1n ? 'stops' : 'stop'} being pending: no listing,
@@ -105,9 +125,9 @@ export function DiscardDialog({
   );
 }
 
-function titleOf(request: DiscardRequest): string {
+function titleOf(request: DiscardRequest, count: bigint | undefined): string {
   if (request.kind === 'one') return `Discard the dead letter of ${request.key}?`;
-  const n = formatCount(request.count);
+  const n = count === undefined ? '…' : formatCount(count);
   return request.kind === 'all' ? `Discard all ${n} dead letters?` : `Discard ${n} dead letters?`;
 }
 

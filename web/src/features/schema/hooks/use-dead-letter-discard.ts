@@ -10,34 +10,70 @@ import { useInvalidateDeadLetterViews } from './use-schema-insight';
 
 export type DiscardSelection = MessageInitShape<typeof DeadLetterSelectionSchema>;
 
-/** How many pending letters a selection takes (CountPendingDeadLetters): what a discard confirms. */
-export function useCountPendingDeadLettersQuery(
+/**
+ * The pending letters a selection takes, as CountPendingDeadLetters answers: their count and the
+ * fingerprint that names exactly which letters they are (what a discard confirms).
+ */
+export interface PendingLetterSet {
+  count: bigint;
+  fingerprint: string;
+}
+
+function usePendingSetQuery<T>(
   treeId: string,
   selection: DiscardSelection,
-  options: { enabled: boolean },
+  options: { enabled: boolean; select: (set: PendingLetterSet) => T },
 ) {
   const client = useSchemaInsightClient();
   const input = { treeId, selection };
   return useQuery({
     queryKey: rpcKey(SchemaInsightService.method.countPendingDeadLetters, input),
-    queryFn: async ({ signal }) => (await client.countPendingDeadLetters(input, { signal })).count,
+    queryFn: async ({ signal }): Promise<PendingLetterSet> => {
+      const { count, fingerprint } = await client.countPendingDeadLetters(input, { signal });
+      return { count, fingerprint };
+    },
     enabled: options.enabled,
+    select: options.select,
   });
 }
 
+/** How many pending letters a selection takes (CountPendingDeadLetters). */
+export function useCountPendingDeadLettersQuery(
+  treeId: string,
+  selection: DiscardSelection,
+  options: { enabled: boolean },
+) {
+  return usePendingSetQuery(treeId, selection, { ...options, select: (set) => set.count });
+}
+
+/** The pending letters a selection takes, with the fingerprint a discard sends back. */
+export function usePendingDeadLetterSetQuery(
+  treeId: string,
+  selection: DiscardSelection,
+  options: { enabled: boolean },
+) {
+  return usePendingSetQuery(treeId, selection, { ...options, select: (set) => set });
+}
+
 /**
- * Discards the letters a selection takes, sending the count the confirm showed: when the set
- * changed meanwhile the server refuses (FailedPrecondition) and the refreshed counts show why.
+ * Discards the letters a selection takes, sending the count and fingerprint the confirm showed:
+ * when the set changed meanwhile (even to another set of the same size) the server refuses
+ * (FailedPrecondition) and the refreshed count shows what is pending now.
  */
 export function useDiscardDeadLettersMutation(treeId: string) {
   const client = useSchemaInsightClient();
   const invalidate = useInvalidateDeadLetterViews();
   return useMutation({
-    mutationFn: (discard: { selection: DiscardSelection; expectedCount: bigint; note: string }) =>
+    mutationFn: (discard: {
+      selection: DiscardSelection;
+      confirmed: PendingLetterSet;
+      note: string;
+    }) =>
       client.discardDeadLetters({
         treeId,
         selection: discard.selection,
-        expectedCount: discard.expectedCount,
+        expectedCount: discard.confirmed.count,
+        expectedFingerprint: discard.confirmed.fingerprint,
         ...(discard.note.trim() !== '' && { note: discard.note.trim() }),
       }),
     meta: { silent: true },
