@@ -4,6 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { HealthCheckResponse_ServingStatus as ServingStatus } from '@store/contract/gen/grpc/health/v1/health_pb.js';
 import type { ServerConfig } from './config/settings.js';
+import { openArtifactStore } from './engines/backup/artifacts/index.js';
 import { BackupEngine, type BackupEngineOptions } from './engines/backup/backup-engine.js';
 import { BackupComparisons } from './engines/backup/insight/backup-comparisons.js';
 import { TreeDataEngine } from './engines/data/tree-data-engine.js';
@@ -53,6 +54,8 @@ export async function startStoreServer(
   /** Test seams of the backup engine (the fault tests slow pages down to kill mid-run). */
   seams: Pick<BackupEngineOptions, 'afterCapturePage' | 'afterRestoreBatch'> = {},
 ): Promise<StoreServer> {
+  // First: an s3:// location that cannot be reached refuses the start before anything opens.
+  const artifacts = await openArtifactStore(config);
   const storage = await openStorage({
     dataDir: config.dataDir,
     databaseUrl: config.databaseUrl,
@@ -82,7 +85,7 @@ export async function startStoreServer(
   // Registers the eight backup kinds on the runner; its scheduler starts with the listeners.
   const backup = new BackupEngine({
     storage,
-    artifactDir: config.artifactDir,
+    artifacts,
     runner,
     schedulerMinIntervalMs: config.schedulerMinIntervalSeconds * 1000,
     healthMonitoring: config.healthMonitoring,

@@ -24,7 +24,17 @@ async function main(): Promise<void> {
   }
   const logs = logDestination();
   const logger = createLogger(config.logLevel, logs.stream);
-  const server = await startStoreServer(config, logger);
+  let server;
+  try {
+    server = await startStoreServer(config, logger);
+  } catch (error) {
+    // A setting only the start can check (an s3:// bucket it cannot reach): as a bad value.
+    if (error instanceof ConfigError) {
+      console.error(`store-server: ${error.message}`);
+      process.exit(2);
+    }
+    throw error;
+  }
   logger.info(
     { http: server.httpUrl, grpc: server.grpcUrl, dataDir: config.dataDir },
     'store server listening',

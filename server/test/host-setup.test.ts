@@ -195,7 +195,7 @@ async function realEngines(dialect: (typeof DIALECTS)[number]) {
   schemaOperations.register();
   const backup = new BackupEngine({
     storage,
-    artifactDir: join(storage.location.dataDir, 'artifacts'),
+    artifacts: join(storage.location.dataDir, 'artifacts'),
     runner,
     schedulerMinIntervalMs: 60_000,
     healthMonitoring: false,

@@ -105,19 +105,24 @@ describe('loadConfig', () => {
     expect(loadConfig({ env: same }).artifactDir).toBe('/srv/a');
   });
 
-  it('checks an s3:// STORE_ARTIFACT_URL in full, then refuses it: this build writes to a directory', () => {
+  it('checks an s3:// STORE_ARTIFACT_URL in full and keeps it (the start reaches the bucket)', () => {
     const env = {
       STORE_ARTIFACT_URL: 's3://store-backups/prod/eu',
       STORE_S3_ENDPOINT: 'http://127.0.0.1:9000',
       STORE_S3_REGION: 'eu-west-1',
       STORE_S3_FORCE_PATH_STYLE: 'true',
     };
-    expect(() => loadConfig({ env })).toThrow(
-      'STORE_ARTIFACT_URL=s3://store-backups/prod/eu is not supported by this build yet',
-    );
-    // A bad bucket fails on its own message first, so the URL was checked.
+    expect(loadConfig({ env }).artifactStore).toEqual({
+      kind: 's3',
+      bucket: 'store-backups',
+      prefix: 'prod/eu',
+    });
     expect(() => loadConfig({ env: { ...env, STORE_ARTIFACT_URL: 's3://Bad_Bucket' } })).toThrow(
       /STORE_ARTIFACT_URL: "Bad_Bucket" is not an S3 bucket name/,
+    );
+    // An s3:// location and a directory in STORE_ARTIFACT_DIR name different places.
+    expect(() => loadConfig({ env: { ...env, STORE_ARTIFACT_DIR: '/srv/a' } })).toThrow(
+      /STORE_ARTIFACT_URL and STORE_ARTIFACT_DIR/,
     );
   });
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { describeArtifactLocation, type ArtifactLocation } from './artifact-location.js';
+import type { ArtifactLocation } from './artifact-location.js';
 import { ConfigError, SETTINGS, defaults, type ServerConfig } from './settings.js';
 
 export interface ConfigSources {
@@ -57,7 +57,7 @@ export function loadConfig(sources: ConfigSources = {}): ServerConfig {
 
 /**
  * STORE_ARTIFACT_URL, or its older directory-only name STORE_ARTIFACT_DIR, or
- * `<data dir>/artifacts`: sets both `artifactStore` and the directory the backup engine uses.
+ * `<data dir>/artifacts`: sets `artifactStore` (what the backup engine uses) and `artifactDir`.
  */
 function resolveArtifactLocation(config: ServerConfig): void {
   const url = config.artifactStore as ArtifactLocation | undefined;
@@ -74,15 +74,10 @@ function resolveArtifactLocation(config: ServerConfig): void {
       );
     }
   }
-  // The backup engine writes to a directory only so far: an s3:// location is checked in full
-  // above, then refused here rather than silently ignored.
-  if (location.kind === 's3') {
-    throw new ConfigError(
-      `STORE_ARTIFACT_URL=${describeArtifactLocation(location)} is not supported by this build yet: backups are written to a directory (a path or file:///path)`,
-    );
-  }
+  // An s3:// location is reached (and its credentials checked) when the server starts (app.ts).
   config.artifactStore = location;
-  config.artifactDir = location.path;
+  config.artifactDir =
+    location.kind === 'directory' ? location.path : join(config.dataDir, 'artifacts');
 }
 
 function parseFlags(argv: readonly string[]): Map<string, string> {

@@ -15,7 +15,10 @@ export type Authorizer = 'rbac' | 'allow-all' | 'deny-all';
 
 export interface ServerConfig {
   dataDir: string;
-  /** The directory of the artifacts (STORE_ARTIFACT_DIR, or STORE_ARTIFACT_URL's directory). */
+  /**
+   * The directory of the artifacts (STORE_ARTIFACT_DIR, or STORE_ARTIFACT_URL's directory); with
+   * an s3:// location `<data dir>/artifacts`, unused: the backup engine reads `artifactStore`.
+   */
   artifactDir: string;
   /** STORE_ARTIFACT_URL resolved: a directory, or a bucket and prefix in object storage. */
   artifactStore: ArtifactLocation;

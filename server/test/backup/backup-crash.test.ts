@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ArtifactStore } from '../../src/engines/backup/artifacts/index.js';
+import { DirectoryArtifactStore } from '../../src/engines/backup/artifacts/index.js';
 import type { BackupManifestDoc } from '../../src/engines/backup/backup-types.js';
 import { scrubCatalog } from '../../src/engines/backup/maintenance/scrub.js';
 import { listAllBackupRows } from '../../src/storage/backup-store.js';
@@ -44,10 +44,10 @@ async function captureAndKill(location: object, delayMs: number): Promise<'kille
 
 describe.each(DIALECTS)('capture crash safety on %s', (dialect) => {
   let storage: Awaited<ReturnType<typeof openTestStorage>>;
-  let artifacts: ArtifactStore;
+  let artifacts: DirectoryArtifactStore;
   beforeAll(async () => {
     storage = await openTestStorage(dialect);
-    artifacts = new ArtifactStore(join(storage.location.dataDir, 'artifacts'));
+    artifacts = new DirectoryArtifactStore(join(storage.location.dataDir, 'artifacts'));
     const tree = await ensureTree(storage, 'acme', 'big', Date.now());
     const entries = Array.from({ length: 30_000 }, (_, i) => ({
       key: `key-${String(i).padStart(6, '0')}`,

@@ -3,7 +3,7 @@
 // throttled (30 000 entries at 50 000 a second take ~0.6 s) so the parent's random kill lands
 // inside the capture: unthrottled, a COPY capture of this tree ends before any kill can.
 import { join } from 'node:path';
-import { ArtifactStore } from '../../src/engines/backup/artifacts/index.js';
+import { DirectoryArtifactStore } from '../../src/engines/backup/artifacts/index.js';
 import { CaptureService } from '../../src/engines/backup/capture/capture-service.js';
 import { openStorage } from '../../src/storage/database.js';
 import type { TestStorageLocation } from '../support/test-storage.js';
@@ -12,7 +12,7 @@ const location = JSON.parse(process.env.STORE_TEST_LOCATION ?? '{}') as TestStor
 const storage = await openStorage(location);
 const captures = new CaptureService(
   storage,
-  new ArtifactStore(join(location.dataDir, 'artifacts')),
+  new DirectoryArtifactStore(join(location.dataDir, 'artifacts')),
   Date.now,
 );
 process.stdout.write('ready\n');

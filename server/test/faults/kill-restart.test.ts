@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { StoreOperationState, StoreRestoreMode, type StoreOperationStatus } from '@store/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ArtifactStore } from '../../src/engines/backup/artifacts/index.js';
+import { DirectoryArtifactStore } from '../../src/engines/backup/artifacts/index.js';
 import type { BackupManifestDoc } from '../../src/engines/backup/backup-types.js';
 import { listAllBackupRows } from '../../src/storage/backup-store.js';
 import type { Dialect } from '../../src/storage/database.js';
@@ -31,12 +31,12 @@ const MOVE_NAME = {
 
 describe.each(DIALECTS)('the server SIGKILLed mid-operation and restarted, on %s', (dialect) => {
   let h: KillHarness;
-  let artifacts: ArtifactStore;
+  let artifacts: DirectoryArtifactStore;
   let big: Record<string, unknown>;
   let baseline: { backupId: string; byteSize: number };
   beforeAll(async () => {
     h = await startKillHarness(dialect);
-    artifacts = new ArtifactStore(join(h.location.dataDir, 'artifacts'));
+    artifacts = new DirectoryArtifactStore(join(h.location.dataDir, 'artifacts'));
     big = await h.fill('big', ENTRIES, bigValue);
     // An uninterrupted capture: the restores' source, and the measure of where to kill.
     const handle = await h.clients.backup.startBackup({

@@ -5,7 +5,11 @@ import { countLiveEntries } from '../../storage/physical-tree-store.js';
 import { resolveTree } from '../../storage/tree-store.js';
 import { StoreError, failedPrecondition, invalidArgument, notFound } from '../errors.js';
 import type { OperationLogger, OperationRecord, OperationRunner } from '../operations/index.js';
-import { ArtifactStore, assertArtifactId } from './artifacts/index.js';
+import {
+  type ArtifactStore,
+  DirectoryArtifactStore,
+  assertArtifactId,
+} from './artifacts/index.js';
 import { registerBackupKinds } from './backup-operations.js';
 import type {
   BackupManifestDoc,
@@ -31,7 +35,8 @@ import { validateBackupId, validateInterval } from './validation.js';
 
 export interface BackupEngineOptions {
   storage: Storage;
-  artifactDir: string;
+  /** Where artifacts live: a store (app.ts builds it from STORE_ARTIFACT_URL) or a directory. */
+  artifacts: ArtifactStore | string;
   runner: OperationRunner;
   /** STORE_SCHEDULER_MIN_INTERVAL in ms. */
   schedulerMinIntervalMs: number;
@@ -75,7 +80,10 @@ export class BackupEngine {
     this.storage = options.storage;
     this.runner = options.runner;
     this.clock = options.clock ?? Date.now;
-    this.artifacts = new ArtifactStore(options.artifactDir);
+    this.artifacts =
+      typeof options.artifacts === 'string'
+        ? new DirectoryArtifactStore(options.artifacts)
+        : options.artifacts;
     this.catalog = new CatalogService(this.storage, this.artifacts);
     this.captures = new CaptureService(
       this.storage,

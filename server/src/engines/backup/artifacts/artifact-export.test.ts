@@ -2,11 +2,11 @@ import { existsSync } from 'node:fs';
 import { open, readFile, readdir, readlink, rm, truncate } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_EXPORT_CHUNK_BYTES } from './artifact-export.js';
-import type { ArtifactStore } from './artifact-store.js';
+import type { DirectoryArtifactStore } from './directory-artifact-store.js';
 import type { WrittenArtifact } from './artifact-types.js';
 import { codeOf, makeRecords, tempStore } from './test-fixtures.js';
 
-let store: ArtifactStore;
+let store: DirectoryArtifactStore;
 let dispose: () => Promise<void>;
 let artifact: WrittenArtifact;
 beforeEach(async () => {

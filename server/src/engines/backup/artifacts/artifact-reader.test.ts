@@ -1,10 +1,10 @@
 import { mkdir, open, rm, truncate } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ArtifactStore } from './artifact-store.js';
+import type { DirectoryArtifactStore } from './directory-artifact-store.js';
 import type { WrittenArtifact } from './artifact-types.js';
 import { codeOf, collect, makeRecords, tempStore } from './test-fixtures.js';
 
-let store: ArtifactStore;
+let store: DirectoryArtifactStore;
 let dispose: () => Promise<void>;
 let artifact: WrittenArtifact;
 beforeEach(async () => {

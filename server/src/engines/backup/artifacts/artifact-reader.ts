@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { Transform, pipeline } from 'node:stream';
+import { Transform, pipeline, type Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { StoreError, isStoreError } from '../../errors.js';
 import type { ArtifactLayout } from './artifact-paths.js';
@@ -49,17 +49,35 @@ export async function verifyArtifact(
     const detail = `stored ${size} bytes, manifest says ${artifact.byteSize}`;
     return { ok: false, problem: 'size_mismatch', detail, bytesRead: 0 };
   }
+  return verifyBytes(
+    () => createReadStream(path, { highWaterMark: READ_CHUNK, signal: options.signal }),
+    artifact,
+    options,
+    describe,
+  );
+}
+
+/**
+ * Hashes a stored artifact's bytes as they stream from `open` and compares them with its
+ * manifest entry; a read that fails is `unreadable` (described by `explain`), not an error.
+ */
+export async function verifyBytes(
+  open: () => Readable | Promise<Readable>,
+  artifact: ArtifactRef,
+  options: SignalOptions,
+  explain: (error: unknown) => string,
+): Promise<ArtifactVerification> {
   const hash = createHash('sha256');
   let bytesRead = 0;
   try {
-    const stream = createReadStream(path, { highWaterMark: READ_CHUNK, signal: options.signal });
+    const stream = await open();
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       hash.update(chunk);
       bytesRead += chunk.length;
     }
   } catch (error) {
     throwIfAborted(options.signal);
-    return { ok: false, problem: 'unreadable', detail: describe(error), bytesRead };
+    return { ok: false, problem: 'unreadable', detail: explain(error), bytesRead };
   }
   if (bytesRead !== artifact.byteSize) {
     const detail = `read ${bytesRead} bytes, manifest says ${artifact.byteSize}`;
@@ -84,7 +102,12 @@ export function readArtifactBatches(
   artifact: ArtifactRef,
   options: SignalOptions = {},
 ): AsyncGenerator<ArtifactRecord[], void, undefined> {
-  return readVerifiedBatches(layout, tenant, backupId, artifact, new RecordLineDecoder(), options);
+  return readVerifiedBatches(
+    fileSource(layout, tenant, backupId, artifact, options),
+    artifact,
+    new RecordLineDecoder(),
+    options,
+  );
 }
 
 /**
@@ -99,18 +122,45 @@ export function readArtifactLineBatches(
   artifact: ArtifactRef,
   options: SignalOptions = {},
 ): AsyncGenerator<string[], void, undefined> {
-  return readVerifiedBatches(layout, tenant, backupId, artifact, new LineSplitter(), options);
+  return readVerifiedBatches(
+    fileSource(layout, tenant, backupId, artifact, options),
+    artifact,
+    new LineSplitter(),
+    options,
+  );
 }
 
-async function* readVerifiedBatches<T>(
+/** Where a verified read takes an artifact's stored bytes from, and what its failures mean. */
+export interface ArtifactByteSource {
+  open(): Readable | Promise<Readable>;
+  /** Maps a failure of the source (not of gunzip or the checksum) to what callers see. */
+  failure(error: unknown): unknown;
+}
+
+function fileSource(
   layout: ArtifactLayout,
   tenant: string,
   backupId: string,
   artifact: ArtifactRef,
+  options: SignalOptions,
+): ArtifactByteSource {
+  const path = layout.artifactPath(tenant, backupId, artifact.artifactId);
+  return {
+    open: () => createReadStream(path, { highWaterMark: READ_CHUNK, signal: options.signal }),
+    failure: (error) => readFailure(error, artifact.artifactId, options.signal),
+  };
+}
+
+/**
+ * Streams an artifact's lines in batches (one per decompressed chunk) from `source`, hashing the
+ * stored bytes on the way; DataLoss at the end if the hash, size or entry count differ.
+ */
+export async function* readVerifiedBatches<T>(
+  from: ArtifactByteSource,
+  artifact: ArtifactRef,
   lines: { push(chunk: Buffer): T[]; end(): void },
   options: SignalOptions,
 ): AsyncGenerator<T[], void, undefined> {
-  const path = layout.artifactPath(tenant, backupId, artifact.artifactId);
   throwIfAborted(options.signal);
   const hash = createHash('sha256');
   let storedBytes = 0;
@@ -122,7 +172,12 @@ async function* readVerifiedBatches<T>(
       callback(null, chunk);
     },
   });
-  const source = createReadStream(path, { highWaterMark: READ_CHUNK, signal: options.signal });
+  let source: Readable;
+  try {
+    source = await from.open();
+  } catch (error) {
+    throw from.failure(error);
+  }
   // Errors surface through the iteration of the last stream; the callback only keeps them handled.
   const gunzip = pipeline(source, tap, createGunzip({ chunkSize: 128 * 1024 }), () => undefined);
   try {
@@ -134,7 +189,7 @@ async function* readVerifiedBatches<T>(
     }
     lines.end();
   } catch (error) {
-    throw readFailure(error, artifact.artifactId, options.signal);
+    throw gunzipFailure(error, artifact.artifactId, options.signal) ?? from.failure(error);
   } finally {
     gunzip.destroy();
   }
@@ -159,11 +214,21 @@ export async function* readArtifactRecords(
   }
 }
 
-function dataLoss(artifactId: string, why: string): StoreError {
+export function dataLoss(artifactId: string, why: string): StoreError {
   return new StoreError('data_loss', `artifact ${artifactId} is corrupt: ${why}`);
 }
 
-/** Maps a read failure: cancel stays cancel, anything about the bytes or the file is DataLoss. */
+/** Cancel, a StoreError or damaged gzip, whatever the source; undefined for source failures. */
+function gunzipFailure(error: unknown, artifactId: string, signal?: AbortSignal): unknown {
+  if (signal?.aborted) return cancelledError();
+  if (isStoreError(error)) return error;
+  const code = errnoCode(error);
+  if (code?.startsWith('Z_'))
+    return dataLoss(artifactId, 'it is not valid gzip (damaged or truncated)');
+  return undefined;
+}
+
+/** Maps a file read failure: cancel stays cancel, anything about the bytes or the file is DataLoss. */
 function readFailure(error: unknown, artifactId: string, signal?: AbortSignal): unknown {
   if (signal?.aborted) return cancelledError();
   if (isStoreError(error)) return error;
@@ -171,7 +236,7 @@ function readFailure(error: unknown, artifactId: string, signal?: AbortSignal): 
   // The caller read this artifact's id from a manifest or the catalog: a missing file of a
   // catalogued backup is lost data, not an unknown name.
   if (code === 'ENOENT') return dataLoss(artifactId, 'the file is missing');
-  if (code?.startsWith('Z_') || code === 'ERR_STREAM_PREMATURE_CLOSE') {
+  if (code === 'ERR_STREAM_PREMATURE_CLOSE') {
     return dataLoss(artifactId, 'it is not valid gzip (damaged or truncated)');
   }
   return error;

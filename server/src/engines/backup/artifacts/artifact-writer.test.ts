@@ -3,12 +3,12 @@ import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { Writable } from 'node:stream';
 import { gunzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ArtifactStore } from './artifact-store.js';
+import type { DirectoryArtifactStore } from './directory-artifact-store.js';
 import type { ArtifactRecord } from './artifact-types.js';
 import { EncodedLineSplitter, encodeRecord } from './ndjson-codec.js';
 import { codeOf, collect, inBatches, makeRecords, tempStore } from './test-fixtures.js';
 
-let store: ArtifactStore;
+let store: DirectoryArtifactStore;
 let dispose: () => Promise<void>;
 beforeEach(async () => ({ store, dispose } = await tempStore()));
 afterEach(() => dispose());

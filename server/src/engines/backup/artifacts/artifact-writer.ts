@@ -1,11 +1,10 @@
-import { rmdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import { StoreError } from '../../errors.js';
-import { ARTIFACT_SUFFIX, type ArtifactLayout, partArtifactId } from './artifact-paths.js';
+import { type ArtifactLayout, partArtifactId } from './artifact-paths.js';
+import { type ArtifactPart, DirectoryParts, type PartTarget } from './artifact-parts.js';
 import type { ArtifactRecord, SignalOptions, WrittenArtifact } from './artifact-types.js';
-import { cancelledError, ensureDirectory, mapWriteError, removeQuietly } from './durable-fs.js';
+import { cancelledError } from './durable-fs.js';
 import { encodeRecord, type EncodedLines } from './ndjson-codec.js';
-import { PartFile, type SinkFactory } from './part-file.js';
+import type { SinkFactory } from './part-file.js';
 
 export interface ArtifactWriterOptions extends SignalOptions {
   /** Start a new artifact once this many entries are in the current one. */
@@ -33,8 +32,9 @@ export type RecordSource =
 
 /**
  * Writes one backup's records as artifacts `part-00001`, `part-00002`, … (gzip NDJSON), rolling
- * by entry count or uncompressed size. Each artifact is durable (fsynced, renamed, directory
- * fsynced) before `finish` returns, so the caller may then write the manifest (DESIGN.md §5).
+ * by entry count or uncompressed size, into a PartTarget (a directory, or a bucket). Each
+ * artifact is durable (fsynced, renamed, directory fsynced; or its upload completed and checked)
+ * before `finish` returns, so the caller may then write the manifest (DESIGN.md §5).
  *
  * Throughput: records are encoded synchronously and handed to gzip in ~64 KiB batches; the only
  * awaits are gzip backpressure and part boundaries, never one per record.
@@ -43,19 +43,17 @@ export type RecordSource =
  * no manifest they are not a backup, and leaving them would only give scrub work.
  */
 export class ArtifactWriter {
-  private readonly dir: string;
   private readonly maxEntries: number;
   private readonly maxBytes: number;
   private readonly batchBytes: number;
   private readonly finished: WrittenArtifact[] = [];
-  private part: PartFile | undefined;
+  private part: ArtifactPart | undefined;
   private pending: string[] = [];
   /** UTF-16 length of `pending`: a cheap stand-in for its size when batching. */
   private pendingChars = 0;
   /** Exact UTF-8 size of `pending`, kept only in `exact` mode (near the size limit). */
   private pendingBytes = 0;
   private exact = false;
-  private dirReady = false;
   private busy = false;
   private closed = false;
   private failure: { error: unknown; cleanup: Promise<void> } | undefined;
@@ -67,12 +65,9 @@ export class ArtifactWriter {
   };
 
   constructor(
-    layout: ArtifactLayout,
-    tenant: string,
-    backupId: string,
+    private readonly target: PartTarget,
     private readonly options: ArtifactWriterOptions = {},
   ) {
-    this.dir = layout.backupDir(tenant, backupId);
     this.maxEntries = positive(options.maxEntriesPerArtifact, DEFAULT_MAX_ENTRIES);
     this.maxBytes = positive(options.maxUncompressedBytesPerArtifact, DEFAULT_MAX_BYTES);
     this.batchBytes = positive(options.batchBytes, DEFAULT_BATCH_BYTES);
@@ -206,31 +201,27 @@ export class ArtifactWriter {
     this.busy = true;
   }
 
-  private async openPart(): Promise<PartFile> {
-    if (!this.dirReady) {
-      await ensureDirectory(this.dir);
-      this.dirReady = true;
-    }
+  private async openPart(): Promise<ArtifactPart> {
     const id = partArtifactId(this.finished.length + 1);
-    this.part = await PartFile.create(this.dir, id, this.options);
+    this.part = await this.target.openPart(id);
     return this.part;
   }
 
   /** Hands the pending lines to gzip as one buffer, whose length is the exact byte count. */
-  private async flush(part: PartFile): Promise<void> {
+  private async flush(part: ArtifactPart): Promise<void> {
     if (this.pending.length === 0) return;
     const buffer = this.takePending(part);
     if (!part.write(buffer)) await part.drained();
   }
 
-  private async finishPart(part: PartFile): Promise<void> {
+  private async finishPart(part: ArtifactPart): Promise<void> {
     const buffer = this.takePending(part);
     this.finished.push(await part.finish(buffer));
     this.part = undefined;
     this.exact = false;
   }
 
-  private takePending(part: PartFile): Buffer {
+  private takePending(part: ArtifactPart): Buffer {
     const buffer = Buffer.from(this.pending.join(''), 'utf8');
     part.uncompressedBytes += buffer.length;
     this.pending = [];
@@ -242,7 +233,7 @@ export class ArtifactWriter {
   /** Records the first failure, cleans up once, and rethrows it (mapped) to every caller. */
   private async fail(error: unknown): Promise<never> {
     if (!this.failure) {
-      const mapped = mapWriteError(error);
+      const mapped = this.target.mapError(error);
       this.closed = true;
       this.options.signal?.removeEventListener('abort', this.onAbort);
       const part = this.part;
@@ -254,14 +245,10 @@ export class ArtifactWriter {
     throw this.failure.error;
   }
 
-  private async cleanup(part: PartFile | undefined): Promise<void> {
+  private async cleanup(part: ArtifactPart | undefined): Promise<void> {
     await part?.discard();
-    await Promise.all(
-      this.finished.map((a) => removeQuietly(join(this.dir, a.artifactId + ARTIFACT_SUFFIX))),
-    );
-    this.finished.length = 0;
-    // Drop the backup directory if this writer left it empty; a non-empty one is not ours alone.
-    if (this.dirReady) await rmdir(this.dir).catch(() => undefined);
+    const finished = this.finished.splice(0);
+    await this.target.removeWritten(finished);
   }
 }
 
@@ -292,5 +279,8 @@ export function writeArtifacts(
   source: RecordSource,
   options: ArtifactWriterOptions = {},
 ): Promise<WrittenArtifact[]> {
-  return new ArtifactWriter(layout, tenant, backupId, options).writeAll(source);
+  return new ArtifactWriter(
+    new DirectoryParts(layout, tenant, backupId, options),
+    options,
+  ).writeAll(source);
 }

@@ -13,6 +13,8 @@ import {
   readArtifactRecords,
   verifyArtifact,
 } from './artifact-reader.js';
+import { DirectoryParts } from './artifact-parts.js';
+import type { ArtifactStore, BackupWriter } from './artifact-store.js';
 import {
   ArtifactWriter,
   type ArtifactWriterOptions,
@@ -36,12 +38,18 @@ import {
 } from './stored-backups.js';
 
 /**
- * The backup engine's artifact store: one root directory, no database (DESIGN.md §5). Layout:
+ * The artifact store in one root directory (the default), no database (DESIGN.md §5). Layout:
  * `<root>/<tenant>/<backupId>/<artifactId>.ndjson.gz` and `<root>/<tenant>/<backupId>/manifest.json`.
  * Every id is checked to be a single safe path segment before it touches the file system.
  */
-export class ArtifactStore {
+export class DirectoryArtifactStore implements ArtifactStore {
+  readonly kind = 'directory';
   readonly layout: ArtifactLayout;
+  /**
+   * Scrub prunes leftovers at once: captures in flight are known by their claims, and every
+   * write here is atomic (temp file, rename), so nothing of a live capture looks finished.
+   */
+  readonly orphanGraceMs = 0;
 
   constructor(root: string) {
     this.layout = new ArtifactLayout(root);
@@ -52,9 +60,13 @@ export class ArtifactStore {
     return this.layout.root;
   }
 
+  get description(): string {
+    return this.layout.root;
+  }
+
   /** Opens a push-style writer for a backup's artifacts (`part-00001`, …). */
-  openWriter(tenant: string, backupId: string, options?: ArtifactWriterOptions): ArtifactWriter {
-    return new ArtifactWriter(this.layout, tenant, backupId, options);
+  openWriter(tenant: string, backupId: string, options?: ArtifactWriterOptions): BackupWriter {
+    return new ArtifactWriter(new DirectoryParts(this.layout, tenant, backupId, options), options);
   }
 
   /** Writes all records of `source` as durable artifacts and returns them. */
@@ -147,6 +159,11 @@ export class ArtifactStore {
   /** Removes a backup's files (idempotent); true if there were any. */
   deleteBackupFiles(tenant: string, backupId: string): Promise<boolean> {
     return deleteBackupFiles(this.layout, tenant, backupId);
+  }
+
+  /** A failed capture's files: removed now if possible, else left for scrub. */
+  async discardBackup(tenant: string, backupId: string): Promise<void> {
+    await deleteBackupFiles(this.layout, tenant, backupId).catch(() => false);
   }
 
   /** Deletes an orphan file or backup directory inside the root (scrub with prune). */

@@ -1,5 +1,9 @@
 // The artifact store's public surface; engines import from here, not from the single files.
-export { ArtifactStore } from './artifact-store.js';
+export type { ArtifactStore, BackupWriter } from './artifact-store.js';
+export { DirectoryArtifactStore } from './directory-artifact-store.js';
+export { S3ArtifactStore } from './object-store/s3-artifact-store.js';
+export { openArtifactStore } from './open-artifact-store.js';
+export { DirectoryParts, type ArtifactPart, type PartTarget } from './artifact-parts.js';
 export {
   ARTIFACT_SUFFIX,
   ArtifactLayout,
@@ -36,10 +40,13 @@ export {
   decodeRecord,
 } from './ndjson-codec.js';
 export {
+  type ArtifactByteSource,
   readArtifactBatches,
   readArtifactLineBatches,
   readArtifactRecords,
+  readVerifiedBatches,
   verifyArtifact,
+  verifyBytes,
 } from './artifact-reader.js';
 export {
   MANIFEST_VERSION,
@@ -47,8 +54,11 @@ export {
   type StoredManifest,
   type UnreadableManifest,
   type WriteManifestOptions,
+  checkManifest,
   listManifests,
+  manifestText,
   parseManifest,
+  sealManifest,
   readManifest,
   writeManifest,
 } from './manifest-file.js';

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ArtifactStore } from './artifact-store.js';
+import type { DirectoryArtifactStore } from './directory-artifact-store.js';
 import { canonicalJson } from '../../data/canonical-json.js';
 import { MANIFEST_VERSION } from './manifest-file.js';
 import { codeOf, makeRecords, tempStore } from './test-fixtures.js';
 
-let store: ArtifactStore;
+let store: DirectoryArtifactStore;
 let dispose: () => Promise<void>;
 beforeEach(async () => ({ store, dispose } = await tempStore()));
 afterEach(() => dispose());

@@ -70,23 +70,33 @@ export async function writeManifest<M>(
       );
     }
   }
-  const stored: StoredManifest<M> = {
-    manifestVersion: MANIFEST_VERSION,
-    sha256: digest(MANIFEST_VERSION, manifest),
-    manifest,
-  };
+  const stored = sealManifest(manifest);
   // A backup with no entries has no artifacts, so its directory may not exist yet.
   await ensureDirectory(dir).catch((error: unknown) => {
     throw mapWriteError(error);
   });
-  await atomicWriteFile(dir, MANIFEST_FILE, canonicalJson(stored) + '\n');
+  await atomicWriteFile(dir, MANIFEST_FILE, manifestText(stored));
   return stored;
+}
+
+/** The envelope of a manifest, with the sha256 that proves it (whichever store keeps it). */
+export function sealManifest<M>(manifest: M): StoredManifest<M> {
+  return {
+    manifestVersion: MANIFEST_VERSION,
+    sha256: digest(MANIFEST_VERSION, manifest),
+    manifest,
+  };
+}
+
+/** The stored text of a sealed manifest: canonical JSON and a newline. */
+export function manifestText(stored: StoredManifest<unknown>): string {
+  return canonicalJson(stored) + '\n';
 }
 
 type ManifestProblem = UnreadableManifest['problem'];
 
 /** Proves a manifest file's text, or says what is wrong with it. */
-function checkManifest<M>(
+export function checkManifest<M>(
   text: string,
 ): { stored: StoredManifest<M> } | { problem: ManifestProblem; detail: string } {
   let parsed: unknown;

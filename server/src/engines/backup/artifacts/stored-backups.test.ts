@@ -2,10 +2,10 @@ import { mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ArtifactStore } from './artifact-store.js';
+import type { DirectoryArtifactStore } from './directory-artifact-store.js';
 import { codeOf, makeRecords, tempStore } from './test-fixtures.js';
 
-let store: ArtifactStore;
+let store: DirectoryArtifactStore;
 let dispose: () => Promise<void>;
 beforeEach(async () => ({ store, dispose } = await tempStore()));
 afterEach(() => dispose());

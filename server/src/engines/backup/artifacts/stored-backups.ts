@@ -24,11 +24,15 @@ export interface StoredFile {
 export interface StoredBackupFiles {
   tenant: string;
   backupId: string;
+  /** Where the backup lies: its directory, or its key prefix (S3); `deleteOrphan` takes it. */
   directory: string;
   hasManifest: boolean;
   /** Finished artifacts, with their ids. */
   artifacts: (StoredFile & { artifactId: string })[];
-  /** `.tmp-*` files: left by a capture or manifest write that crashed (or is still running). */
+  /**
+   * Unfinished writes: `.tmp-*` files, or incomplete multipart uploads (S3), left by a capture or
+   * manifest write that crashed (or is still running).
+   */
   tempFiles: StoredFile[];
   /** Anything else: not written by this store. */
   otherFiles: string[];

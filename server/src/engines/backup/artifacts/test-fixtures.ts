@@ -2,14 +2,17 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ArtifactStore } from './artifact-store.js';
+import { DirectoryArtifactStore } from './directory-artifact-store.js';
 import type { ArtifactRecord } from './artifact-types.js';
 
 /** A store over a fresh temp directory, and a function that removes it. */
-export async function tempStore(): Promise<{ store: ArtifactStore; dispose: () => Promise<void> }> {
+export async function tempStore(): Promise<{
+  store: DirectoryArtifactStore;
+  dispose: () => Promise<void>;
+}> {
   const dir = await mkdtemp(join(tmpdir(), 'artifacts-test-'));
   return {
-    store: new ArtifactStore(join(dir, 'artifacts')),
+    store: new DirectoryArtifactStore(join(dir, 'artifacts')),
     dispose: () => rm(dir, { recursive: true, force: true }),
   };
 }

@@ -300,7 +300,7 @@ export class CaptureService {
       }));
     } catch (error) {
       for (const plan of plans) {
-        await this.artifacts.deleteBackupFiles(ctx.tenant, plan.backupId).catch(() => false);
+        await this.artifacts.discardBackup(ctx.tenant, plan.backupId);
         await releaseCapture(this.storage, ctx.tenant, plan.backupId).catch(() => undefined);
       }
       for (const [i, spec] of specs.entries()) {

@@ -6,6 +6,7 @@ import type { StoredDifference } from '../../../storage/backup-comparison-store.
 import { TreeDataEngine } from '../../data/tree-data-engine.js';
 import { OperationRunner } from '../../operations/operation-runner.js';
 import type { OperationRecord } from '../../operations/types.js';
+import type { DirectoryArtifactStore } from '../artifacts/index.js';
 import { BackupEngine } from '../backup-engine.js';
 import type { CaptureResult, RestoreRequest } from '../backup-types.js';
 import { BackupComparisons } from './backup-comparisons.js';
@@ -63,7 +64,7 @@ describe.each(DIALECTS)('restore previews and backup diffs on %s', (dialect) => 
     const engine = new BackupEngine({
       storage,
       runner,
-      artifactDir: join(storage.location.dataDir, 'artifacts'),
+      artifacts: join(storage.location.dataDir, 'artifacts'),
       schedulerMinIntervalMs: 1000,
       healthMonitoring: false,
     });
@@ -372,7 +373,8 @@ describe.each(DIALECTS)('restore previews and backup diffs on %s', (dialect) => 
     const described = await env.engine.catalog.describe(TENANT, inc);
     const artifact = described?.entry.manifest.artifacts[0];
     if (!artifact) throw new Error('no artifact');
-    const path = env.engine.artifacts.layout.artifactPath(TENANT, inc, artifact.artifactId);
+    const store = env.engine.artifacts as DirectoryArtifactStore;
+    const path = store.layout.artifactPath(TENANT, inc, artifact.artifactId);
     const bytes = readFileSync(path);
     bytes[bytes.length - 12] = (bytes[bytes.length - 12] ?? 0) ^ 0xff;
     writeFileSync(path, bytes);

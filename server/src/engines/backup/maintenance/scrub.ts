@@ -11,8 +11,8 @@ import type { BackupManifestDoc, ScrubFinding, ScrubResult } from '../backup-typ
 
 /**
  * Scrubs a tenant's catalog against the artifact store: rows whose artifacts are missing or fail
- * their checksum, and files no row owns (directories of crashed captures or half-deleted backups,
- * leftover temp files, stray artifacts) and physical trees of restores that died before their
+ * their checksum, and files no row owns (directories or key prefixes of crashed captures or
+ * half-deleted backups, leftover temp files or incomplete multipart uploads, stray artifacts) and physical trees of restores that died before their
  * install. Directories of captures still running (their operation queued or holding a live
  * lease) are left alone, and so are restore trees while a restore may still be running. With `prune`, orphans are deleted; damaged
  * artifacts of catalogued backups are only reported (they may be all that is left).
@@ -61,14 +61,23 @@ export async function scrubCatalog(
     if (await artifacts.deleteOrphan(path)) result.orphansPruned += 1;
     if (backupId) await releaseCapture(storage, tenant, backupId);
   };
+  // A store whose leftovers need an age (S3: a day) keeps younger ones: they may still be
+  // written by a capture in flight on any replica.
+  const grace = artifacts.orphanGraceMs;
+  const oldEnough = (modifiedAt: number) => grace <= 0 || options.now - modifiedAt >= grace;
   for (const stored of await artifacts.listStoredBackups(tenant)) {
     options.signal?.throwIfAborted();
     if (live.has(stored.backupId)) continue;
     const mine = owned.get(stored.backupId);
     if (!mine) {
+      const newest = Math.max(
+        0,
+        ...[...stored.artifacts, ...stored.tempFiles].map((f) => f.modifiedAt),
+      );
+      if (!oldEnough(newest)) continue;
       const detail =
-        `no catalog row owns this directory (${stored.artifacts.length} artifacts, ` +
-        `${stored.tempFiles.length} temp files, manifest ${stored.hasManifest ? 'present' : 'absent'})`;
+        `no catalog row owns this backup's files in the artifact store (${stored.artifacts.length} artifacts, ` +
+        `${stored.tempFiles.length} unfinished writes, manifest ${stored.hasManifest ? 'present' : 'absent'})`;
       await orphan(
         { backupId: '', artifactId: stored.backupId, problem: 'orphan', detail },
         stored.directory,
@@ -77,11 +86,12 @@ export async function scrubCatalog(
       continue;
     }
     for (const temp of stored.tempFiles) {
-      const detail = `leftover temp file ${temp.name} of backup ${stored.backupId}`;
+      if (!oldEnough(temp.modifiedAt)) continue;
+      const detail = `unfinished write ${temp.name} of backup ${stored.backupId}`;
       await orphan({ backupId: '', artifactId: temp.name, problem: 'orphan', detail }, temp.path);
     }
     for (const artifact of stored.artifacts) {
-      if (mine.has(artifact.artifactId)) continue;
+      if (mine.has(artifact.artifactId) || !oldEnough(artifact.modifiedAt)) continue;
       const detail = `artifact ${artifact.name} is not in the manifest of ${stored.backupId}`;
       await orphan(
         { backupId: '', artifactId: artifact.artifactId, problem: 'orphan', detail },
