@@ -7,6 +7,7 @@ import type { ServerConfig } from './config/settings.js';
 import { openArtifactStore } from './engines/backup/artifacts/index.js';
 import { BackupEngine, type BackupEngineOptions } from './engines/backup/backup-engine.js';
 import { BackupComparisons } from './engines/backup/insight/backup-comparisons.js';
+import { ScheduleOverview } from './engines/backup/schedules/schedule-overview.js';
 import { TreeDataEngine } from './engines/data/tree-data-engine.js';
 import type { ApiTokenService } from './engines/identity/api-tokens.js';
 import { OperationRunner } from './engines/operations/operation-runner.js';
@@ -94,6 +95,7 @@ export async function startStoreServer(
   });
   // Restore previews and backup diffs (issue 16) read the backup engine's artifact store.
   const insight = new BackupComparisons({ storage, artifacts: backup.artifacts, runner });
+  const schedules = new ScheduleOverview(storage, config.schedulerMinIntervalSeconds * 1000);
   const identity = await setUpIdentity(storage, config, logger);
   const audit = new AuditTrail({
     store: new AuditStore(storage),
@@ -129,6 +131,7 @@ export async function startStoreServer(
     resultMappers: { ...SCHEMA_RESULT_MAPPERS, ...BACKUP_RESULT_MAPPERS },
     backup,
     insight,
+    schedules,
     schema: { engine: schema, tracked: schemaOperations },
     schemaInsight,
     health,

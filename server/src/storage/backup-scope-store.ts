@@ -16,8 +16,23 @@ export interface ScopeKey {
   keyPrefix: string;
 }
 
+/** A time-of-day anchor: minutes after local midnight in an IANA zone. */
+export interface StoredAnchor {
+  minuteOfDay: number;
+  timeZone: string;
+}
+
+/** The settings of a scope's schedules beyond the spec's interval. */
+export interface ScheduleSettings {
+  anchor: StoredAnchor | null;
+  /** null: the default template. */
+  nameTemplate: string | null;
+  /** An unchanged scheduled incremental still writes a backup (the behaviour before). */
+  captureUnchangedIncrementals: boolean;
+}
+
 /** A scope row as the engine reads it. */
-export interface ScopeRow extends ScopeKey {
+export interface ScopeRow extends ScopeKey, ScheduleSettings {
   fullIntervalMs: number | null;
   fullNextRunAt: number | null;
   incrementalIntervalMs: number | null;
@@ -27,11 +42,14 @@ export interface ScopeRow extends ScopeKey {
   lastIncrementalRunAt: number | null;
   lastIncrementalSuccessAt: number | null;
   lastOutcome: string;
+  /** Why the last run was skipped; null otherwise. */
+  lastRunReason: string | null;
 }
 
 const num = (v: number | null) => (v === null ? null : Number(v));
 
-function toRow(r: Selectable<BackupScopesTable>): ScopeRow {
+/** Maps a backup_scopes row. */
+export function toRow(r: Selectable<BackupScopesTable>): ScopeRow {
   return {
     tenant: r.tenant,
     treeName: r.tree_name,
@@ -45,11 +63,18 @@ function toRow(r: Selectable<BackupScopesTable>): ScopeRow {
     lastIncrementalRunAt: num(r.last_incremental_run_at),
     lastIncrementalSuccessAt: num(r.last_incremental_success_at),
     lastOutcome: r.last_outcome,
+    lastRunReason: r.last_run_reason,
+    anchor:
+      r.anchor_minute_of_day === null || r.anchor_time_zone === null
+        ? null
+        : { minuteOfDay: Number(r.anchor_minute_of_day), timeZone: r.anchor_time_zone },
+    nameTemplate: r.name_template,
+    captureUnchangedIncrementals: Number(r.capture_unchanged_incrementals) !== 0,
   };
 }
 
 /** A scope row with no schedule and no runs yet. */
-function emptyScope(scope: ScopeKey, now: number) {
+export function emptyScope(scope: ScopeKey, now: number) {
   return {
     tenant: scope.tenant,
     tree_name: scope.treeName,
@@ -67,7 +92,7 @@ function emptyScope(scope: ScopeKey, now: number) {
   };
 }
 
-const SCOPE_COLUMNS = ['tenant', 'tree_name', 'key_prefix'] as const;
+export const SCOPE_COLUMNS = ['tenant', 'tree_name', 'key_prefix'] as const;
 
 /** The row of a scope, or undefined. */
 export async function getScope(handle: TreeDb, scope: ScopeKey): Promise<ScopeRow | undefined> {
@@ -87,12 +112,12 @@ function scheduleColumns(kind: ScheduleKind, intervalMs: number | null, next: nu
     : { incremental_interval_ms: intervalMs, incremental_next_run_at: next };
 }
 
-/** Registers (or replaces) a scope's schedule; its first run is one interval from now. */
+/** Registers (or replaces) a scope's schedule with its first run (see next-runs.ts). */
 export async function setSchedule(
   handle: TreeDb,
-  s: ScopeKey & { kind: ScheduleKind; intervalMs: number; now: number },
+  s: ScopeKey & { kind: ScheduleKind; intervalMs: number; firstRunAt: number; now: number },
 ): Promise<void> {
-  const set = { ...scheduleColumns(s.kind, s.intervalMs, s.now + s.intervalMs), updated_at: s.now };
+  const set = { ...scheduleColumns(s.kind, s.intervalMs, s.firstRunAt), updated_at: s.now };
   await handle.db
     .insertInto('backup_scopes')
     .values({ ...emptyScope(s, s.now), ...set })
@@ -114,11 +139,12 @@ export async function clearSchedule(
     .execute();
 }
 
-/** A schedule whose run is due. */
+/** A schedule whose run is due, with its scope's settings. */
 export interface DueSchedule extends ScopeKey {
   kind: ScheduleKind;
   intervalMs: number;
   nextRunAt: number;
+  settings: ScheduleSettings;
 }
 
 /** Schedules due at `now`, across tenants. */
@@ -137,7 +163,16 @@ export async function listDueSchedules(
     .execute();
   const due: DueSchedule[] = [];
   for (const r of rows.map(toRow)) {
-    const scope = { tenant: r.tenant, treeName: r.treeName, keyPrefix: r.keyPrefix };
+    const scope = {
+      tenant: r.tenant,
+      treeName: r.treeName,
+      keyPrefix: r.keyPrefix,
+      settings: {
+        anchor: r.anchor,
+        nameTemplate: r.nameTemplate,
+        captureUnchangedIncrementals: r.captureUnchangedIncrementals,
+      },
+    };
     if (r.fullNextRunAt !== null && r.fullIntervalMs !== null && r.fullNextRunAt <= now) {
       due.push({
         ...scope,
@@ -169,9 +204,8 @@ export async function listDueSchedules(
 export async function claimScheduledRun(
   handle: TreeDb,
   due: DueSchedule,
-  now: number,
+  next: number,
 ): Promise<boolean> {
-  const next = now + due.intervalMs;
   const query = handle.db
     .updateTable('backup_scopes')
     .where('tenant', '=', due.tenant)
@@ -219,10 +253,16 @@ export async function recordScopeRun(
     kind: ScheduleKind;
     outcome: 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'SKIPPED';
     now: number;
+    /** Why a run was skipped ("no change since …"), shown by the schedules overview. */
+    reason?: string | undefined;
   },
 ): Promise<void> {
   const full = run.kind === 'full';
-  const set: Updateable<BackupScopesTable> = { last_outcome: run.outcome, updated_at: run.now };
+  const set: Updateable<BackupScopesTable> = {
+    last_outcome: run.outcome,
+    last_run_reason: run.outcome === 'SKIPPED' ? (run.reason ?? null) : null,
+    updated_at: run.now,
+  };
   if (run.outcome === 'RUNNING' || run.outcome === 'SKIPPED') {
     set[full ? 'last_full_run_at' : 'last_incremental_run_at'] = run.now;
   }

@@ -239,6 +239,15 @@ export interface BackupScopesTable {
   /** NONE, SUCCEEDED, FAILED, SKIPPED or RUNNING. */
   last_outcome: string;
   updated_at: number;
+  /** The time-of-day anchor, minutes after local midnight in anchor_time_zone; both or neither. */
+  anchor_minute_of_day: number | null;
+  anchor_time_zone: string | null;
+  /** The scheduled backups' name template; NULL: the default. */
+  name_template: string | null;
+  /** 1: an unchanged scheduled incremental still writes a backup; 0: it is a skipped run. */
+  capture_unchanged_incrementals: ColumnType<number, number | undefined, number>;
+  /** Why the last run was SKIPPED; NULL otherwise. */
+  last_run_reason: string | null;
 }
 
 /** One audit record (issue 18): a state-changing or refused call. */

@@ -12,6 +12,7 @@ import { SchemaInsightService } from '@store/contract/gen/store/insight/v1/schem
 import type { ServerConfig } from '../config/settings.js';
 import type { BackupEngine } from '../engines/backup/backup-engine.js';
 import type { BackupComparisons } from '../engines/backup/insight/backup-comparisons.js';
+import type { ScheduleOverview } from '../engines/backup/schedules/schedule-overview.js';
 import type { TreeDataEngine } from '../engines/data/tree-data-engine.js';
 import type { CredentialVerifier } from '../engines/identity/credential-verifier.js';
 import type { SchemaEngine } from '../engines/schema/schema-engine.js';
@@ -64,6 +65,8 @@ export interface ShippedServerDependencies {
   backup?: BackupEngine | undefined;
   /** Restore previews and backup diffs; without it BackupInsightService is Unimplemented. */
   insight?: BackupComparisons | undefined;
+  /** The schedules overview; without it ListSchedules and ConfigureScheduleExtras are Unimplemented. */
+  schedules?: ScheduleOverview | undefined;
   operations: OperationsFacade;
   verify: CredentialVerifier;
   resultMappers: Readonly<Record<string, ResultMapper>>;
@@ -150,7 +153,11 @@ export function createShippedHost(config: ServerConfig, deps: ShippedServerDepen
       configure,
     );
   }
-  addBackupInsightApi(host, { ...facades, insight: deps.insight }, configure);
+  addBackupInsightApi(
+    host,
+    { ...facades, insight: deps.insight, schedules: deps.schedules },
+    configure,
+  );
   host.addRoutes('grpc.health', (router: ConnectRouter) =>
     registerHealthService(router, deps.health),
   );

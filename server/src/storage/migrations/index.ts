@@ -11,6 +11,7 @@ import { backupComparisons } from './0011-backup-comparisons.js';
 import { restoreInstalledSequence } from './0012-restore-installed-sequence.js';
 import { deadLetterDiscard } from './0013-dead-letter-discard.js';
 import { backupScopesByScope } from './0014-backup-scopes-by-scope.js';
+import { scheduleExtras } from './0017-schedule-extras.js';
 
 /**
  * Every migration, in order. Names sort in apply order; a released migration is never edited
@@ -29,6 +30,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
     '0012-restore-installed-sequence': restoreInstalledSequence(dialect),
     '0013-dead-letter-discard': deadLetterDiscard(dialect),
     '0014-backup-scopes-by-scope': backupScopesByScope(dialect),
+    '0017-schedule-extras': scheduleExtras(),
   };
   return { getMigrations: async () => migrations };
 }

@@ -6,10 +6,14 @@ import {
   recordScopeRun,
   type DueSchedule,
 } from '../../../storage/backup-scope-store.js';
+import { latestBackupOfTree } from '../../../storage/backup-store.js';
 import type { Storage } from '../../../storage/database.js';
+import { scopeChangedSince } from '../../../storage/schedule-settings-store.js';
 import { resolveTree } from '../../../storage/tree-store.js';
 import type { OperationLogger, OperationRunner } from '../../operations/index.js';
 import type { CaptureRequest } from '../backup-types.js';
+import { DEFAULT_NAME_TEMPLATE, renderBackupName } from './name-template.js';
+import { runAfter } from './next-runs.js';
 
 export interface BackgroundOptions {
   storage: Storage;
@@ -17,6 +21,8 @@ export interface BackgroundOptions {
   clock: () => number;
   tickMs: number;
   healthMonitoring: boolean;
+  /** The scheduler minimum: an anchored cadence never runs twice within it. */
+  minIntervalMs?: number | undefined;
   logger?: OperationLogger | undefined;
 }
 
@@ -63,7 +69,13 @@ export class BackupBackground {
     const { storage, clock } = this.options;
     for (const due of await listDueSchedules(storage, clock(), 100)) {
       if (this.stopped) return;
-      if (await claimScheduledRun(storage, due, clock())) await this.fire(due);
+      const now = clock();
+      const next = runAfter(due.nextRunAt, now, {
+        intervalMs: due.intervalMs,
+        anchor: due.settings.anchor,
+        minIntervalMs: this.options.minIntervalMs ?? 0,
+      });
+      if (await claimScheduledRun(storage, due, next)) await this.fire(due, now);
     }
     if (!this.options.healthMonitoring) return;
     for (const due of await listDueHealthChecks(storage, clock(), 100)) {
@@ -79,27 +91,46 @@ export class BackupBackground {
     }
   }
 
-  private async fire(due: DueSchedule): Promise<void> {
+  private async fire(due: DueSchedule, firedAt: number): Promise<void> {
     const { storage, clock, runner } = this.options;
-    const tree = await resolveTree(storage, due.tenant, due.treeName);
-    // A scope's run waits only for a capture of that same scope: another prefix of the tree
-    // is another schedule with its own cadence.
-    const busy =
-      tree !== undefined &&
-      (await activeCapturePrefixes(storage, due.tenant, due.treeName)).has(due.keyPrefix);
-    // Nothing to back up yet, or the previous run still going: skip this one, say so.
-    if (!tree || busy) {
-      await recordScopeRun(storage, {
+    const skip = (reason: string) =>
+      recordScopeRun(storage, {
         ...scopeOf(due),
         kind: due.kind,
         outcome: 'SKIPPED',
         now: clock(),
+        reason,
       });
-      return;
+    const tree = await resolveTree(storage, due.tenant, due.treeName);
+    // Nothing to back up yet: skip this run, say so.
+    if (!tree) return skip(`tree ${due.treeName} does not exist`);
+    // A scope's run waits only for a capture of that same scope: another prefix of the tree
+    // is another schedule with its own cadence.
+    if ((await activeCapturePrefixes(storage, due.tenant, due.treeName)).has(due.keyPrefix)) {
+      return skip('the previous capture of this scope was still running');
     }
-    const prefixNote = due.keyPrefix === '' ? '' : ` ${due.keyPrefix}`;
+    if (due.kind === 'incremental' && !due.settings.captureUnchangedIncrementals) {
+      // The base the capture would chain onto (capture-service.ts picks it the same way). With
+      // nothing written in the scope since, the run is recorded instead of a 0 B backup.
+      const base = await latestBackupOfTree(storage, due.tenant, due.treeName, {
+        physicalTreeId: tree.physicalTreeId,
+        keyPrefix: due.keyPrefix === '' ? null : due.keyPrefix,
+      });
+      if (
+        base &&
+        !(await scopeChangedSince(storage, tree.physicalTreeId, due.keyPrefix, base.toSequence))
+      ) {
+        return skip(`no change since ${base.name}`);
+      }
+    }
     const request: CaptureRequest = {
-      name: `scheduled ${due.kind} ${due.treeName}${prefixNote} ${new Date(clock()).toISOString()}`,
+      name: renderBackupName(due.settings.nameTemplate ?? DEFAULT_NAME_TEMPLATE, {
+        treeName: due.treeName,
+        keyPrefix: due.keyPrefix,
+        kind: due.kind,
+        at: firedAt,
+        timeZone: due.settings.anchor?.timeZone ?? 'UTC',
+      }),
       scope: { treeId: due.treeName, ...(due.keyPrefix !== '' && { keyPrefix: due.keyPrefix }) },
       pageSize: 0,
       labels: { schedule: due.kind },

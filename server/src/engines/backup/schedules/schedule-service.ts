@@ -10,6 +10,7 @@ import { resolveTree } from '../../../storage/tree-store.js';
 import { notFound } from '../../errors.js';
 import type { ScopeInput } from '../backup-types.js';
 import { validateInterval, validateScope } from '../validation.js';
+import { firstRunAfter } from './next-runs.js';
 
 export type RunOutcome = 'NONE' | 'SUCCEEDED' | 'FAILED' | 'SKIPPED' | 'RUNNING';
 
@@ -59,11 +60,19 @@ export class ScheduleService {
     if (!(await resolveTree(this.storage, tenant, valid.treeId))) {
       throw notFound(`tree ${valid.treeId} does not exist; write to it before scheduling backups`);
     }
+    const now = this.clock();
+    // An anchored scope (schedules overview) starts the cadence at its next anchored slot.
+    const anchor = (await getScope(this.storage, scopeKey(tenant, valid)))?.anchor ?? null;
     await setSchedule(this.storage, {
       ...scopeKey(tenant, valid),
       kind: incremental ? 'incremental' : 'full',
       intervalMs: effective,
-      now: this.clock(),
+      firstRunAt: firstRunAfter(now, {
+        intervalMs: effective,
+        anchor,
+        minIntervalMs: this.minIntervalMs,
+      }),
+      now,
     });
     return effective;
   }
@@ -105,19 +114,36 @@ export class ScheduleService {
       incrementalIntervalMs: row?.incrementalIntervalMs ?? null,
     };
     if (!tree) return status;
-    // The chain of the scope's own newest backup (backups of another prefix are not its chain).
-    let current = await latestBackupOfTree(this.storage, tenant, valid.treeId, {
+    status.chainDepth = await chainDepthOf(this.storage, tenant, {
+      treeId: valid.treeId,
+      keyPrefix: valid.keyPrefix,
       physicalTreeId: tree.physicalTreeId,
-      keyPrefix: valid.keyPrefix === '' ? null : valid.keyPrefix,
     });
-    while (current && status.chainDepth < 10_000) {
-      status.chainDepth += 1;
-      current = current.baseBackupId
-        ? await getBackupRow(this.storage, tenant, current.baseBackupId)
-        : undefined;
-    }
     return status;
   }
+}
+
+/**
+ * Backups in the chain of the scope's own newest backup on the tree's current physical tree
+ * (backups of another prefix are not its chain): full = 1, none = 0.
+ */
+export async function chainDepthOf(
+  storage: Storage,
+  tenant: string,
+  scope: { treeId: string; keyPrefix: string; physicalTreeId: string },
+): Promise<number> {
+  let depth = 0;
+  let current = await latestBackupOfTree(storage, tenant, scope.treeId, {
+    physicalTreeId: scope.physicalTreeId,
+    keyPrefix: scope.keyPrefix === '' ? null : scope.keyPrefix,
+  });
+  while (current && depth < 10_000) {
+    depth += 1;
+    current = current.baseBackupId
+      ? await getBackupRow(storage, tenant, current.baseBackupId)
+      : undefined;
+  }
+  return depth;
 }
 
 function scopeKey(tenant: string, scope: Required<ScopeInput>) {
