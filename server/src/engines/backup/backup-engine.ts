@@ -105,6 +105,7 @@ export class BackupEngine {
       clock: this.clock,
       tickMs: Math.min(5000, Math.max(100, Math.floor(options.schedulerMinIntervalMs / 4))),
       healthMonitoring: options.healthMonitoring,
+      minIntervalMs: options.schedulerMinIntervalMs,
       logger: options.logger,
     });
     registerBackupKinds(this.runner, {
