@@ -1,6 +1,6 @@
 import { MutationCache, QueryClient } from '@tanstack/react-query';
 import { Code, ConnectError } from '@connectrpc/connect';
-import { describeError, isPermanent } from './errors';
+import { describeError, explainError, isPermanent, technicalText } from './errors';
 import type { ToastStore } from './toast/toast-store';
 
 /**
@@ -36,6 +36,7 @@ export function createQueryClient(toasts: ToastStore): QueryClient {
           tone: 'error',
           title: mutation.meta?.errorTitle ?? 'Request failed',
           detail: describeError(error),
+          technical: technicalText(explainError(error)),
         });
       },
     }),

@@ -1,10 +1,10 @@
 import type { StoreOperationStatus } from '@store/contract';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { codeNameFromWire } from '../../lib/errors';
 import { isActiveState } from '../../lib/operations/operation-kinds';
 import { paths } from '../../lib/paths';
 import { Time } from '../ui/time';
+import { OperationErrorNotice } from './operation-error-notice';
 import { OperationProgress } from './operation-progress';
 import { OperationStateBadge } from './operation-state-badge';
 
@@ -46,11 +46,7 @@ export function OperationRunSummary({
           </>
         )}
       </dl>
-      {operation.error && (
-        <p className="notice notice--warning" role="alert">
-          <strong>{codeNameFromWire(operation.error.code)}</strong>: {operation.error.message}
-        </p>
-      )}
+      <OperationErrorNotice operation={operation} />
       {children}
     </div>
   );

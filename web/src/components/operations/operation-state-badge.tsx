@@ -7,7 +7,8 @@ const TONES: Partial<Record<StoreOperationState, BadgeTone>> = {
   [StoreOperationState.RUNNING]: 'info',
   [StoreOperationState.SUCCEEDED]: 'success',
   [StoreOperationState.FAILED]: 'danger',
-  [StoreOperationState.CANCELLED]: 'warning',
+  // Someone decided to stop it: not a failure.
+  [StoreOperationState.CANCELLED]: 'neutral',
 };
 
 /** The state of a tracked operation; "Cancelling" while a cancel is requested but not done. */

@@ -1,4 +1,4 @@
-import { describeError } from '../../lib/errors';
+import { ErrorText } from './error-text';
 import { Button } from './button';
 
 export interface ErrorBannerProps {
@@ -8,13 +8,15 @@ export interface ErrorBannerProps {
   onRetry?: () => void;
 }
 
-/** A failed request in place: the gRPC code name and the server's message, and a retry. */
+/** A failed request in place: what happened and what to do, the code and raw message, a retry. */
 export function ErrorBanner({ title, error, onRetry }: ErrorBannerProps) {
   return (
     <div className="error-banner" role="alert">
       <div>
         <p className="error-banner__title">{title}</p>
-        <p className="error-banner__detail">{describeError(error)}</p>
+        <div className="error-banner__detail">
+          <ErrorText error={error} />
+        </div>
       </div>
       {onRetry && <Button onClick={onRetry}>Try again</Button>}
     </div>

@@ -35,6 +35,12 @@ function ToastItem({ toast, onDismiss }: { toast: Toast; onDismiss: (id: number)
       <div className="toast__content">
         <p className="toast__title">{toast.title}</p>
         {toast.detail && <p className="toast__detail">{toast.detail}</p>}
+        {toast.technical && (
+          <details className="toast__technical">
+            <summary>Details</summary>
+            <code className="mono">{toast.technical}</code>
+          </details>
+        )}
         {toast.link && (
           <Link className="toast__link" to={toast.link.to} onClick={() => onDismiss(toast.id)}>
             {toast.link.label}

@@ -1,4 +1,5 @@
 import { StoreOperationKind, StoreOperationState } from '@store/contract';
+import { operationKindWords, operationStateWords } from '../words';
 
 /** Which service tracks an operation (DESIGN.md §3: each service sees only its own kinds). */
 export type OperationFamily = 'backup' | 'schema';
@@ -54,14 +55,14 @@ export function isTerminalState(state: StoreOperationState): boolean {
   );
 }
 
-/** "INCREMENTAL_BACKUP" → "Incremental backup". */
+/** "INCREMENTAL_BACKUP" → "Incremental backup" (lib/words, shared by every page). */
 export function kindLabel(kind: StoreOperationKind): string {
-  return humanize(StoreOperationKind[kind] ?? 'UNSPECIFIED');
+  return operationKindWords(kind).words;
 }
 
 /** "RUNNING" → "Running". */
 export function stateLabel(state: StoreOperationState): string {
-  return humanize(StoreOperationState[state] ?? 'UNSPECIFIED');
+  return operationStateWords(state).words;
 }
 
 /** The enum value's name as used in URLs ("BACKUP"), or undefined. */
@@ -73,9 +74,4 @@ export function kindFromName(name: string): StoreOperationKind | undefined {
 export function stateFromName(name: string): StoreOperationState | undefined {
   const value = (StoreOperationState as unknown as Record<string, unknown>)[name];
   return typeof value === 'number' && value !== 0 ? (value as StoreOperationState) : undefined;
-}
-
-function humanize(name: string): string {
-  const words = name.toLowerCase().split('_');
-  return words.join(' ').replace(/^./, (c) => c.toUpperCase());
 }

@@ -4,6 +4,8 @@ export interface Toast {
   tone: 'success' | 'error' | 'info';
   title: string;
   detail?: string | undefined;
+  /** An error's gRPC code and raw message, behind a "Details" disclosure. */
+  technical?: string | undefined;
   link?: { to: string; label: string } | undefined;
 }
 

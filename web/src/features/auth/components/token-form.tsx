@@ -1,7 +1,7 @@
 import { useState, type SubmitEvent } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Field } from '../../../components/ui/field';
-import { describeError } from '../../../lib/errors';
+import { describeError, explainError, technicalText } from '../../../lib/errors';
 import type { SchemeOffer } from '../api/auth-schemes';
 import { needsTenant, normalizeToken } from '../api/verify-credential';
 import { useVerifyCredentialMutation } from '../hooks/use-verify-credential-mutation';
@@ -10,17 +10,20 @@ type BearerOffer = Extract<SchemeOffer, { kind: 'bearer' }>;
 
 /**
  * The API-token form. The token is checked here first (not empty, one word) and then by the
- * server (WhoAmI) before the console keeps it; a refusal shows the server's code and message.
+ * server (WhoAmI) before the console keeps it; a refusal says what happened and what to do, the server's code and message under Details.
  */
 export function TokenForm({ offer }: { offer: BearerOffer }) {
   const [token, setToken] = useState('');
   const [tenant, setTenant] = useState('');
   const [askTenant, setAskTenant] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
+  // The server's code and raw message for a refusal, behind a disclosure under the sentence.
+  const [technical, setTechnical] = useState<string | null>(null);
   const verify = useVerifyCredentialMutation();
 
   const submit = (event: SubmitEvent) => {
     event.preventDefault();
+    setTechnical(null);
     const value = normalizeToken(token, offer.placement.prefix);
     if (!value) return setProblem('Enter an API token.');
     if (/\s/.test(value)) return setProblem('A token is one word: no spaces or line breaks.');
@@ -37,6 +40,7 @@ export function TokenForm({ offer }: { offer: BearerOffer }) {
         onError: (error) => {
           if (needsTenant(error)) setAskTenant(true);
           setProblem(describeError(error));
+          setTechnical(technicalText(explainError(error)));
         },
       },
     );
@@ -63,6 +67,12 @@ export function TokenForm({ offer }: { offer: BearerOffer }) {
           />
         )}
       </Field>
+      {problem && technical && (
+        <details className="error-text__details">
+          <summary>Details</summary>
+          <code className="mono">{technical}</code>
+        </details>
+      )}
       {askTenant && (
         <Field label="Tenant" hint="This token is granted several tenants; choose one to start in.">
           {(control) => (

@@ -6,9 +6,9 @@ import {
   targetColumn,
 } from '../../../components/operations/operation-columns';
 import { OperationProgress } from '../../../components/operations/operation-progress';
+import { ErrorText } from '../../../components/ui/error-text';
 import { Table, type Column } from '../../../components/ui/table';
 import { Time } from '../../../components/ui/time';
-import { codeNameFromWire } from '../../../lib/errors';
 import { paths } from '../../../lib/paths';
 import type { RecentOperations } from '../hooks/use-recent-operations';
 import { failedSince } from '../api/attention';
@@ -21,13 +21,7 @@ const failedColumns: readonly Column<StoreOperationStatus>[] = [
     id: 'error',
     header: 'Error',
     cell: (op) =>
-      op.error ? (
-        <>
-          <span className="mono">{codeNameFromWire(op.error.code)}</span>: {op.error.message}
-        </>
-      ) : (
-        <span className="muted">—</span>
-      ),
+      op.error ? <ErrorText operationError={op.error} /> : <span className="muted">—</span>,
   },
   { id: 'finished', header: 'Finished', cell: (op) => <Time value={op.finishedAt} /> },
 ];

@@ -82,8 +82,11 @@ describe('operation detail', () => {
     const { app, calls } = server({ schema: scan });
     renderApp(app, '/operations/op-s');
     expect(await screen.findByText('Compliance scan operation')).toBeTruthy();
-    expect(screen.getByText('FailedPrecondition')).toBeTruthy();
-    expect(screen.getByText(/tree has no policy/)).toBeTruthy();
+    // In words, with the code and raw message behind Details.
+    expect(
+      screen.getByText(/^This cannot be done in the current state: tree has no policy/),
+    ).toBeTruthy();
+    expect(screen.getByText(/^FailedPrecondition: tree has no policy/)).toBeTruthy();
     expect(calls).toMatchObject({ backupStatus: 1, schemaStatus: 1 });
   });
 

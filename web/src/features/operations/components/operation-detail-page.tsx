@@ -1,11 +1,13 @@
 import { Link, useParams } from 'react-router';
+import { OperationErrorNotice } from '../../../components/operations/operation-error-notice';
 import { OperationProgress } from '../../../components/operations/operation-progress';
 import { OperationStateBadge } from '../../../components/operations/operation-state-badge';
 import { EmptyState } from '../../../components/ui/empty-state';
+import { ErrorText } from '../../../components/ui/error-text';
 import { ErrorBanner } from '../../../components/ui/error-banner';
 import { PageHeader } from '../../../components/ui/page-header';
 import { Spinner } from '../../../components/ui/spinner';
-import { codeNameFromWire } from '../../../lib/errors';
+import { isCancellation } from '../../../lib/errors';
 import { isActiveState, kindLabel } from '../../../lib/operations/operation-kinds';
 import { paths } from '../../../lib/paths';
 import { useActiveTenant } from '../../../lib/services';
@@ -84,14 +86,20 @@ export function OperationDetailPage() {
         </h2>
         <OperationTimings operation={operation} />
       </section>
-      {operation.error && (
+      {operation.error && isCancellation(operation.error) && (
+        <section className="panel" aria-labelledby="op-error">
+          <h2 id="op-error" className="panel__title">
+            Cancelled
+          </h2>
+          <OperationErrorNotice operation={operation} />
+        </section>
+      )}
+      {operation.error && !isCancellation(operation.error) && (
         <section className="panel panel--danger" aria-labelledby="op-error">
           <h2 id="op-error" className="panel__title">
-            Error
+            What went wrong
           </h2>
-          <p>
-            <strong>{codeNameFromWire(operation.error.code)}</strong>: {operation.error.message}
-          </p>
+          <ErrorText operationError={operation.error} />
         </section>
       )}
       <section className="panel" aria-labelledby="op-result">

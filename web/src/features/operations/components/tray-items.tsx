@@ -7,9 +7,18 @@ import {
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Link } from 'react-router';
+import {
+  cancelledText,
+  OperationErrorNotice,
+} from '../../../components/operations/operation-error-notice';
 import { OperationProgress } from '../../../components/operations/operation-progress';
 import { OperationStateBadge } from '../../../components/operations/operation-state-badge';
-import { codeNameFromWire } from '../../../lib/errors';
+import {
+  describeOperationError,
+  explainOperationError,
+  isCancellation,
+  technicalText,
+} from '../../../lib/errors';
 import { isTerminalState, kindLabel, stateLabel } from '../../../lib/operations/operation-kinds';
 import type { TrackedOperation } from '../../../lib/operations/tracked-operations-store';
 import { paths } from '../../../lib/paths';
@@ -39,6 +48,7 @@ export function FollowedTrayItem({ entry }: { entry: TrackedOperation }) {
   useEffect(() => {
     if (!operation || !isTerminalState(operation.state)) return;
     if (!tracked.finish(entry.tenant, entry.operationId, operation.state)) return;
+    const cancelled = isCancellation(operation.error);
     // What it changed (catalog, trees, reports) is stale now on every page.
     const service = entry.family === 'backup' ? BackupControlService : SchemaControlService;
     void queryClient.invalidateQueries({ queryKey: serviceKey(service) });
@@ -49,10 +59,17 @@ export function FollowedTrayItem({ entry }: { entry: TrackedOperation }) {
           : operation.state === StoreOperationState.FAILED
             ? 'error'
             : 'info',
-      title: `${kindLabel(operation.kind)} ${stateLabel(operation.state).toLowerCase()}`,
-      detail: operation.error
-        ? `${codeNameFromWire(operation.error.code)}: ${operation.error.message}`
-        : `Operation ${operation.operationId}`,
+      title: cancelled
+        ? `${kindLabel(operation.kind)}: ${cancelledText(operation).toLowerCase()}`
+        : `${kindLabel(operation.kind)} ${stateLabel(operation.state).toLowerCase()}`,
+      detail:
+        operation.error && !cancelled
+          ? describeOperationError(operation.error)
+          : `Operation ${operation.operationId}`,
+      technical:
+        operation.error && !cancelled
+          ? technicalText(explainOperationError(operation.error))
+          : undefined,
       link: { to: paths.operation(operation.operationId), label: 'View details' },
     });
   }, [operation, entry, tracked, toasts, queryClient]);
@@ -78,11 +95,7 @@ export function FollowedTrayItem({ entry }: { entry: TrackedOperation }) {
       <TrayHeading operation={operation} />
       {isTerminalState(operation.state) ? (
         <>
-          {operation.error && (
-            <p className="tray__error">
-              {codeNameFromWire(operation.error.code)}: {operation.error.message}
-            </p>
-          )}
+          <OperationErrorNotice operation={operation} className="tray__error" />
           <DismissButton entry={entry} />
         </>
       ) : (

@@ -1,6 +1,8 @@
 import type { StoreOperationStatus } from '@store/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useWhoAmIQuery } from '../../../lib/identity/use-who-am-i-query';
 import { familyOf, kindLabel } from '../../../lib/operations/operation-kinds';
+import { recordOwnCancel } from '../../../lib/operations/own-cancels';
 import { refreshOperationLists } from '../../../lib/operations/operation-keys';
 import { useApi, useToast } from '../../../lib/services';
 import { cancelOperation, type FoundOperation } from '../api/operation-status';
@@ -11,10 +13,13 @@ export function useCancelOperationMutation() {
   const api = useApi();
   const queryClient = useQueryClient();
   const toast = useToast();
+  const who = useWhoAmIQuery();
   return useMutation({
     mutationFn: (operation: StoreOperationStatus) => cancelOperation(api, operation),
     meta: { errorTitle: 'Cancel failed' },
     onSuccess: (status) => {
+      // The server does not record who cancelled; this tab remembers its own cancels.
+      recordOwnCancel(status.operationId, who.data?.displayName || who.data?.subject || 'you');
       const found: FoundOperation = { family: familyOf(status.kind), status };
       queryClient.setQueryData(operationKey(status.operationId), found);
       void refreshOperationLists(queryClient);

@@ -1,7 +1,7 @@
-import { StoreSchemaDeadLetterReason } from '@store/contract';
+import type { StoreSchemaDeadLetterReason } from '@store/contract';
+import { deadLetterReasonWords } from '../../../lib/words';
 
-/** "SCHEMA_VIOLATION" → "Schema violation". */
+/** SCHEMA_VIOLATION → "Schema violation" (lib/words, shared by every page). */
 export function reasonLabel(reason: StoreSchemaDeadLetterReason): string {
-  const name = StoreSchemaDeadLetterReason[reason] ?? 'UNSPECIFIED';
-  return name.charAt(0) + name.slice(1).toLowerCase().replaceAll('_', ' ');
+  return deadLetterReasonWords(reason).words;
 }

@@ -1,10 +1,10 @@
+import { ErrorText } from '../../../components/ui/error-text';
 import { DeadLetterReplayOutcome } from '@store/contract/gen/store/insight/v1/schema_insight_pb.js';
 import { useState } from 'react';
 import { OperationStateBadge } from '../../../components/operations/operation-state-badge';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { GuardedButton } from '../../../components/ui/guarded-button';
 import { ProgressBar } from '../../../components/ui/progress-bar';
-import { codeNameFromWire } from '../../../lib/errors';
 import { formatCount } from '../../../lib/format';
 import { useRoles } from '../../../lib/identity/use-roles';
 import { isActiveState } from '../../../lib/operations/operation-kinds';
@@ -63,9 +63,9 @@ export function BulkReplay({ treeId, keyPrefix }: { treeId: string; keyPrefix: s
         />
       )}
       {status?.error && (
-        <p className="field__error">
-          {codeNameFromWire(status.error.code)}: {status.error.message}
-        </p>
+        <div className="field__error">
+          <ErrorText operationError={status.error} />
+        </div>
       )}
       {report && (
         <div data-testid="bulk-replay-result">

@@ -1,3 +1,4 @@
+import { ErrorText } from '../../../components/ui/error-text';
 import { StoreSchemaApiOperation, type StoreOperationStatus } from '@store/contract';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
@@ -12,7 +13,6 @@ import { Spinner } from '../../../components/ui/spinner';
 import { Table } from '../../../components/ui/table';
 import { Time } from '../../../components/ui/time';
 import type { Capabilities } from '../../../lib/capabilities/capabilities';
-import { codeNameFromWire, describeError } from '../../../lib/errors';
 import { formatCount } from '../../../lib/format';
 import { isActiveState } from '../../../lib/operations/operation-kinds';
 import { useActiveTenant } from '../../../lib/services';
@@ -76,9 +76,9 @@ export function ComplianceSection({ treeId, caps }: { treeId: string; caps: Sche
       }
     >
       {start.isError && (
-        <p className="field__error" role="alert">
-          Refused: {describeError(start.error)}
-        </p>
+        <div className="field__error" role="alert">
+          <ErrorText error={start.error} lead="Refused:" />
+        </div>
       )}
       {query.isPending ? (
         <Spinner label="Loading compliance scans…" />
@@ -155,9 +155,9 @@ function SelectedScan({ scan }: { scan: StoreOperationStatus }) {
       </h3>
       {isActiveState(scan.state) && <OperationProgress operation={scan} />}
       {scan.error && (
-        <p className="field__error">
-          {codeNameFromWire(scan.error.code)}: {scan.error.message}
-        </p>
+        <div className="field__error">
+          <ErrorText operationError={scan.error} />
+        </div>
       )}
       {scan.result.case === 'complianceReport' && (
         <ComplianceReportView report={scan.result.value} />

@@ -1,9 +1,9 @@
+import { ErrorText } from '../../../components/ui/error-text';
 import { StoreSchemaApiOperation, type StoreSchemaVersionConfig } from '@store/contract';
 import { useState } from 'react';
 import { Field } from '../../../components/ui/field';
 import { GuardedButton } from '../../../components/ui/guarded-button';
 import type { Capabilities } from '../../../lib/capabilities/capabilities';
-import { describeError } from '../../../lib/errors';
 import { parseVersion } from '../api/version-config-draft';
 import {
   useAdvanceTargetVersionMutation,
@@ -118,9 +118,9 @@ export function MigrationActions({
         />
       )}
       {!pending && refusal && (
-        <p className="field__error" role="alert">
-          Refused: {describeError(refusal)}
-        </p>
+        <div className="field__error" role="alert">
+          <ErrorText error={refusal} lead="Refused:" />
+        </div>
       )}
       {runId && <RunProgress operationId={runId} />}
     </div>

@@ -1,3 +1,4 @@
+import { ErrorText } from '../../../components/ui/error-text';
 import type { MigrationPreviewReport } from '@store/contract/gen/store/insight/v1/schema_insight_pb.js';
 import { useEffect, useRef, useState } from 'react';
 import { Button } from '../../../components/ui/button';
@@ -5,7 +6,6 @@ import { Dialog } from '../../../components/ui/dialog';
 import { ErrorBanner } from '../../../components/ui/error-banner';
 import { ProgressBar } from '../../../components/ui/progress-bar';
 import { Spinner } from '../../../components/ui/spinner';
-import { codeNameFromWire, describeError } from '../../../lib/errors';
 import { isActiveState } from '../../../lib/operations/operation-kinds';
 import { useStartMigrationPreviewMutation } from '../hooks/use-migration-preview';
 import { useSchemaInsightOperationQuery } from '../hooks/use-schema-insight';
@@ -126,9 +126,9 @@ export function MigrationPreviewDialog({
           />
         )}
         {current?.error && (
-          <p className="field__error" role="alert">
-            The preview failed: {codeNameFromWire(current.error.code)}: {current.error.message}
-          </p>
+          <div className="field__error" role="alert">
+            <ErrorText operationError={current.error} lead="The preview failed:" />
+          </div>
         )}
         {stale && (
           <div className="warning-banner" role="alert">
@@ -141,9 +141,9 @@ export function MigrationPreviewDialog({
         )}
         {report && <MigrationPreviewReportView report={report} />}
         {confirmError !== null && confirmError !== undefined && (
-          <p className="field__error" role="alert">
-            Refused: {describeError(confirmError)}
-          </p>
+          <div className="field__error" role="alert">
+            <ErrorText error={confirmError} lead="Refused:" />
+          </div>
         )}
       </section>
     </Dialog>

@@ -1,3 +1,4 @@
+import { ErrorText } from '../../../components/ui/error-text';
 import type { SchemaInsightOperationStatus } from '@store/contract/gen/store/insight/v1/schema_insight_pb.js';
 import { useState } from 'react';
 import { OperationStateBadge } from '../../../components/operations/operation-state-badge';
@@ -5,7 +6,6 @@ import { Button } from '../../../components/ui/button';
 import { GuardedButton } from '../../../components/ui/guarded-button';
 import { ProgressBar } from '../../../components/ui/progress-bar';
 import { Table } from '../../../components/ui/table';
-import { codeNameFromWire, describeError } from '../../../lib/errors';
 import { formatCount } from '../../../lib/format';
 import { useRoles } from '../../../lib/identity/use-roles';
 import { isActiveState } from '../../../lib/operations/operation-kinds';
@@ -78,9 +78,9 @@ export function DryRunResult({
         </p>
       )}
       {dryRun.start.isError && (
-        <p className="field__error" role="alert">
-          The dry run could not start: {describeError(dryRun.start.error)}
-        </p>
+        <div className="field__error" role="alert">
+          <ErrorText error={dryRun.start.error} lead="The dry run could not start:" />
+        </div>
       )}
       {status.data && (
         <DryRunStatus
@@ -122,9 +122,9 @@ function DryRunStatus({ status, stale }: { status: SchemaInsightOperationStatus;
   }
   if (status.error) {
     return (
-      <p className="field__error">
-        Dry run failed: {codeNameFromWire(status.error.code)}: {status.error.message}
-      </p>
+      <div className="field__error">
+        <ErrorText operationError={status.error} lead="Dry run failed:" />
+      </div>
     );
   }
   if (status.result.case !== 'dryRun') {

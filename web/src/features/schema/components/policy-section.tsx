@@ -1,3 +1,4 @@
+import { ErrorText } from '../../../components/ui/error-text';
 import { StoreSchemaApiOperation, StoreSchemaMode, type StoreSchemaPolicy } from '@store/contract';
 import { useState } from 'react';
 import { Badge } from '../../../components/ui/badge';
@@ -7,7 +8,6 @@ import { GuardedButton } from '../../../components/ui/guarded-button';
 import { Spinner } from '../../../components/ui/spinner';
 import { Time } from '../../../components/ui/time';
 import type { Capabilities } from '../../../lib/capabilities/capabilities';
-import { describeError } from '../../../lib/errors';
 import { useActiveTenant } from '../../../lib/services';
 import { checkPolicyDraft } from '../api/policy-draft';
 import {
@@ -131,9 +131,9 @@ function PolicyEditor({
         errors={errors}
       />
       {setPolicy.isError && (
-        <p className="field__error" role="alert">
-          The server refused the policy: {describeError(setPolicy.error)}
-        </p>
+        <div className="field__error" role="alert">
+          <ErrorText error={setPolicy.error} lead="The server refused the policy:" />
+        </div>
       )}
       <div className="schema-actions">
         <GuardedButton

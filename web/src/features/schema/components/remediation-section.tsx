@@ -1,10 +1,10 @@
+import { ErrorText } from '../../../components/ui/error-text';
 import { StoreOperationState, StoreSchemaApiOperation } from '@store/contract';
 import { useState } from 'react';
 import { ErrorBanner } from '../../../components/ui/error-banner';
 import { GuardedButton } from '../../../components/ui/guarded-button';
 import { Spinner } from '../../../components/ui/spinner';
 import type { Capabilities } from '../../../lib/capabilities/capabilities';
-import { describeError } from '../../../lib/errors';
 import { parsePatch } from '../api/json-patch';
 import { checkPolicyDraft } from '../api/policy-draft';
 import { useGetPolicyQuery } from '../hooks/use-policy';
@@ -97,9 +97,9 @@ function RemediationForm({
         errors={target.ok ? {} : target.errors}
       />
       {start.isError && (
-        <p className="field__error" role="alert">
-          Refused: {describeError(start.error)}
-        </p>
+        <div className="field__error" role="alert">
+          <ErrorText error={start.error} lead="Refused:" />
+        </div>
       )}
       <div className="schema-actions">
         <GuardedButton

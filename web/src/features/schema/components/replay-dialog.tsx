@@ -1,3 +1,4 @@
+import { ErrorText } from '../../../components/ui/error-text';
 import {
   DeadLetterReplayOutcome,
   type DeadLetterRecord,
@@ -7,7 +8,6 @@ import { useEffect, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { GuardedButton } from '../../../components/ui/guarded-button';
-import { describeError } from '../../../lib/errors';
 import { useRoles } from '../../../lib/identity/use-roles';
 import { useToast } from '../../../lib/services';
 import { reasonLabel } from '../api/dead-letter-reason';
@@ -112,9 +112,9 @@ function ReplayForm({
       />
       <div aria-live="polite" data-testid="replay-validation">
         {!syntax.ok ? null : validation.isError ? (
-          <p className="field__error">
-            Could not check the value: {describeError(validation.error)}
-          </p>
+          <div className="field__error">
+            <ErrorText error={validation.error} lead="Could not check the value:" />
+          </div>
         ) : validation.data && debounced !== null ? (
           <ValidationVerdict data={validation.data} />
         ) : (
@@ -132,9 +132,9 @@ function ReplayForm({
         </div>
       )}
       {replay.isError && (
-        <p className="field__error" role="alert">
-          Replay failed: {describeError(replay.error)}
-        </p>
+        <div className="field__error" role="alert">
+          <ErrorText error={replay.error} lead="Replay failed:" />
+        </div>
       )}
       <div className="schema-actions">
         <GuardedButton

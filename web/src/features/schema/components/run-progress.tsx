@@ -1,3 +1,4 @@
+import { ErrorText } from '../../../components/ui/error-text';
 import { SchemaControlService, TreeDataService } from '@store/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
@@ -5,7 +6,6 @@ import { Link } from 'react-router';
 import { OperationProgress } from '../../../components/operations/operation-progress';
 import { OperationStateBadge } from '../../../components/operations/operation-state-badge';
 import { ErrorBanner } from '../../../components/ui/error-banner';
-import { codeNameFromWire } from '../../../lib/errors';
 import { isActiveState, isTerminalState, kindLabel } from '../../../lib/operations/operation-kinds';
 import { paths } from '../../../lib/paths';
 import { serviceKey } from '../../../lib/query-keys';
@@ -41,9 +41,9 @@ export function RunProgress({ operationId }: { operationId: string }) {
       </p>
       {isActiveState(operation.state) && <OperationProgress operation={operation} />}
       {operation.error && (
-        <p className="field__error">
-          {codeNameFromWire(operation.error.code)}: {operation.error.message}
-        </p>
+        <div className="field__error">
+          <ErrorText operationError={operation.error} />
+        </div>
       )}
       {report && <RemediationReportFacts report={report} />}
     </div>

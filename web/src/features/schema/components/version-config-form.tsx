@@ -1,9 +1,9 @@
+import { ErrorText } from '../../../components/ui/error-text';
 import type { StoreSchemaVersionConfig } from '@store/contract';
 import { useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Field } from '../../../components/ui/field';
 import { GuardedButton } from '../../../components/ui/guarded-button';
-import { describeError } from '../../../lib/errors';
 import {
   checkVersionConfigDraft,
   draftFromConfig,
@@ -128,9 +128,9 @@ export function VersionConfigForm({
         );
       })}
       {save.isError && (
-        <p className="field__error" role="alert">
-          The server refused the version config: {describeError(save.error)}
-        </p>
+        <div className="field__error" role="alert">
+          <ErrorText error={save.error} lead="The server refused the version config:" />
+        </div>
       )}
       <div className="schema-actions">
         <Button

@@ -1,5 +1,5 @@
+import { ErrorText } from '../../../components/ui/error-text';
 import { Link } from 'react-router';
-import { describeError } from '../../../lib/errors';
 import { formatBytes, formatCount } from '../../../lib/format';
 import { paths } from '../../../lib/paths';
 import { describeShapesRead } from '../api/import-shapes';
@@ -17,9 +17,9 @@ export function ImportReportView({ treeId, report }: { treeId: string; report: I
     <section className="stack" aria-label="Import report" data-testid="import-report">
       <p className="panel__title">{outcome}</p>
       {report.error !== undefined && (
-        <p className="panel panel--danger" role="alert">
-          {describeError(report.error)}
-        </p>
+        <div className="panel panel--danger" role="alert">
+          <ErrorText error={report.error} />
+        </div>
       )}
       {shapesRead && <p data-testid="import-shapes">{shapesRead}</p>}
       <ul className="import-report__counts">

@@ -1,0 +1,11 @@
+export {
+  backupKindWords,
+  deadLetterReasonWords,
+  healthStatusWords,
+  operationKindWords,
+  operationStateWords,
+  statusCodeWords,
+  wordsOf,
+  type Worded,
+} from './enum-words';
+export { rpcMethodWords, rpcServiceWords } from './rpc-words';
