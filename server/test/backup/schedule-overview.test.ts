@@ -233,5 +233,12 @@ describe.each(DIALECTS)('schedules overview on %s', (dialect) => {
     expect(Number(empty.entryCount)).toBe(0);
     const view = await insight.listSchedules({});
     expect(view.schedules.some((v) => v.scope?.treeId === 'loud')).toBe(false);
+    // Asked by scope, its settings stay readable with no schedule registered.
+    const only = await insight.listSchedules({ scope });
+    expect(only.schedules.map((v) => [v.full, v.captureUnchangedIncrementals])).toEqual([
+      [undefined, true],
+    ]);
+    const none = await insight.listSchedules({ scope: { treeId: 'loud', keyPrefix: 'x/' } });
+    expect(none.schedules).toEqual([]);
   });
 });

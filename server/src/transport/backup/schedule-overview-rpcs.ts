@@ -64,7 +64,12 @@ export function scheduleOverviewHandlers(
   return {
     async listSchedules(request, context) {
       const { tenant } = callScopeOf(context);
-      const page = await overview.list(tenant, request.pageSize, request.pageToken);
+      const page = await overview.list(
+        tenant,
+        request.pageSize,
+        request.pageToken,
+        scopeOf(request.scope),
+      );
       return {
         schedules: page.schedules.map(toScheduleOverview),
         nextPageToken: page.nextPageToken,

@@ -64,14 +64,27 @@ export class ScheduleOverview {
     private readonly clock: () => number = Date.now,
   ) {}
 
-  /** A page of the tenant's scheduled scopes; the token is the last scope of the page. */
+  /**
+   * A page of the tenant's scheduled scopes; the token is the last scope of the page. With
+   * `only`, that scope alone, also while none of its schedules is registered (a form reads it).
+   */
   async list(
     tenant: string,
     pageSize: number,
     pageToken: string,
+    only?: ScopeInput,
   ): Promise<{ schedules: ScheduleView[]; nextPageToken: string }> {
     if (!Number.isInteger(pageSize) || pageSize < 0 || pageSize > 1000) {
       throw invalidArgument('page_size', 'must be between 0 and 1000');
+    }
+    if (only) {
+      const scope = validateScope(only);
+      const row = await getScope(this.storage, {
+        tenant,
+        treeName: scope.treeId,
+        keyPrefix: scope.keyPrefix,
+      });
+      return { schedules: row ? [await this.viewOf(row)] : [], nextPageToken: '' };
     }
     const limit = pageSize === 0 ? 100 : pageSize;
     const rows = await listScheduledScopes(this.storage, tenant, decodeToken(pageToken), limit + 1);
