@@ -7,6 +7,8 @@ import type { ServerConfig } from './config/settings.js';
 import { openArtifactStore } from './engines/backup/artifacts/index.js';
 import { BackupEngine, type BackupEngineOptions } from './engines/backup/backup-engine.js';
 import { BackupComparisons } from './engines/backup/insight/backup-comparisons.js';
+import { BackupLifecycle } from './engines/backup/lifecycle/backup-lifecycle.js';
+import { retentionDeletionRecord } from './engines/backup/lifecycle/retention-audit.js';
 import { ScheduleOverview } from './engines/backup/schedules/schedule-overview.js';
 import { TreeDataEngine } from './engines/data/tree-data-engine.js';
 import type { ApiTokenService } from './engines/identity/api-tokens.js';
@@ -109,6 +111,17 @@ export async function startStoreServer(
       },
     ],
   });
+  // Retention and protections: deletions go through the catalog's chain-safe delete, each one an
+  // audit record; the scope's rules run after each of its scheduled captures.
+  const lifecycle = new BackupLifecycle({
+    storage,
+    catalog: backup.catalog,
+    runner,
+    logger,
+    onDeleted: (event) => audit.record(retentionDeletionRecord(event)),
+  });
+  lifecycle.register();
+  backup.onScheduledCapture((tenant, scope) => lifecycle.afterScheduledCapture(tenant, scope));
   if (identity.bootstrapTokenId) {
     // The first admin token is a credential change like the CLI's (subject "server").
     await audit.record(
@@ -132,6 +145,7 @@ export async function startStoreServer(
     backup,
     insight,
     schedules,
+    lifecycle,
     schema: { engine: schema, tracked: schemaOperations },
     schemaInsight,
     health,

@@ -9,6 +9,10 @@ import {
 import { Health } from '@store/contract/gen/grpc/health/v1/health_pb.js';
 import { ServerReflection } from '@store/contract/gen/grpc/reflection/v1/reflection_pb.js';
 import { SchemaInsightService } from '@store/contract/gen/store/insight/v1/schema_insight_pb.js';
+import { BackupLifecycleService } from '@store/contract/gen/store/lifecycle/v1/backup_lifecycle_pb.js';
+import type { BackupLifecycle } from '../engines/backup/lifecycle/backup-lifecycle.js';
+import { addBackupLifecycleApi } from './lifecycle/backup-lifecycle-service.js';
+import { BACKUP_LIFECYCLE_SERVICE } from './lifecycle/backup-lifecycle-access.js';
 import type { ServerConfig } from '../config/settings.js';
 import type { BackupEngine } from '../engines/backup/backup-engine.js';
 import type { BackupComparisons } from '../engines/backup/insight/backup-comparisons.js';
@@ -57,6 +61,7 @@ export const STORE_SERVICES = [
   IdentityService,
   SchemaInsightService,
   BackupInsightService,
+  BackupLifecycleService,
 ] as const;
 
 export interface ShippedServerDependencies {
@@ -65,6 +70,8 @@ export interface ShippedServerDependencies {
   backup?: BackupEngine | undefined;
   /** Restore previews and backup diffs; without it BackupInsightService is Unimplemented. */
   insight?: BackupComparisons | undefined;
+  /** Retention and protections; without it BackupLifecycleService is Unimplemented. */
+  lifecycle?: BackupLifecycle | undefined;
   /** The schedules overview; without it ListSchedules and ConfigureScheduleExtras are Unimplemented. */
   schedules?: ScheduleOverview | undefined;
   operations: OperationsFacade;
@@ -158,6 +165,7 @@ export function createShippedHost(config: ServerConfig, deps: ShippedServerDepen
     { ...facades, insight: deps.insight, schedules: deps.schedules },
     configure,
   );
+  addBackupLifecycleApi(host, { ...facades, lifecycle: deps.lifecycle }, configure);
   host.addRoutes('grpc.health', (router: ConnectRouter) =>
     registerHealthService(router, deps.health),
   );
@@ -179,6 +187,7 @@ export function createShippedHost(config: ServerConfig, deps: ShippedServerDepen
                 IDENTITY_SERVICE,
                 SCHEMA_INSIGHT_SERVICE,
                 BACKUP_INSIGHT_SERVICE,
+                BACKUP_LIFECYCLE_SERVICE,
               ],
               trail: deps.audit,
               trustedProxies: parseTrustedProxies(config.trustedProxies),

@@ -5,12 +5,8 @@ import { countLiveEntries } from '../../storage/physical-tree-store.js';
 import { resolveTree } from '../../storage/tree-store.js';
 import { StoreError, failedPrecondition, invalidArgument, notFound } from '../errors.js';
 import type { OperationLogger, OperationRecord, OperationRunner } from '../operations/index.js';
-import {
-  type ArtifactStore,
-  DirectoryArtifactStore,
-  assertArtifactId,
-} from './artifacts/index.js';
-import { registerBackupKinds } from './backup-operations.js';
+import { type ArtifactStore, DirectoryArtifactStore, assertArtifactId } from './artifacts/index.js';
+import { registerBackupKinds, type CaptureScopeKey } from './backup-operations.js';
 import type {
   BackupManifestDoc,
   CaptureRequest,
@@ -74,12 +70,17 @@ export class BackupEngine {
   private readonly runner: OperationRunner;
   private readonly clock: () => number;
   private readonly minIntervalMs: number;
+  private readonly logger: OperationLogger | undefined;
+  private readonly scheduledCaptureListeners: Array<
+    (tenant: string, scope: CaptureScopeKey) => Promise<void>
+  > = [];
 
   constructor(options: BackupEngineOptions) {
     this.minIntervalMs = options.schedulerMinIntervalMs;
     this.storage = options.storage;
     this.runner = options.runner;
     this.clock = options.clock ?? Date.now;
+    this.logger = options.logger;
     this.artifacts =
       typeof options.artifacts === 'string'
         ? new DirectoryArtifactStore(options.artifacts)
@@ -114,7 +115,24 @@ export class BackupEngine {
       captures: this.captures,
       restores: this.restores,
       clock: this.clock,
+      afterScheduledCapture: (tenant, scope) => this.afterScheduledCapture(tenant, scope),
     });
+  }
+
+  /**
+   * Runs `listener` after each scheduled capture that published a backup (retention applies the
+   * scope's rules then). A failing listener is logged; the capture still succeeded.
+   */
+  onScheduledCapture(listener: (tenant: string, scope: CaptureScopeKey) => Promise<void>): void {
+    this.scheduledCaptureListeners.push(listener);
+  }
+
+  private async afterScheduledCapture(tenant: string, scope: CaptureScopeKey): Promise<void> {
+    for (const listener of this.scheduledCaptureListeners) {
+      await listener(tenant, scope).catch((err: unknown) =>
+        this.logger?.warn({ err, tenant, scope }, 'after a scheduled capture'),
+      );
+    }
   }
 
   /** Starts the scheduler and health monitor. */

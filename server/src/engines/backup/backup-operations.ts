@@ -18,6 +18,32 @@ export interface BackupKindDeps {
   captures: CaptureService;
   restores: RestoreService;
   clock: () => number;
+  /** Runs after a scheduled capture published its backup (retention of the scope). */
+  afterScheduledCapture?: ((tenant: string, scope: CaptureScopeKey) => Promise<void>) | undefined;
+}
+
+/** The scope a capture wrote, as retention names it. */
+export interface CaptureScopeKey {
+  treeName: string;
+  keyPrefix: string;
+}
+
+/** A capture run, followed by the scheduled-capture hook when the scheduler started it. */
+function thenAfterSchedule<T>(
+  deps: BackupKindDeps,
+  ctx: OperationContext<CaptureRequest>,
+  run: () => Promise<T>,
+): Promise<T> {
+  return run().then(async (result) => {
+    if (ctx.createdBy === 'scheduler' && deps.afterScheduledCapture) {
+      const scope = {
+        treeName: ctx.request.scope.treeId,
+        keyPrefix: ctx.request.scope.keyPrefix ?? '',
+      };
+      await deps.afterScheduledCapture(ctx.tenant, scope);
+    }
+    return result;
+  });
 }
 
 function captureContext(ctx: OperationContext): CaptureContext {
@@ -59,12 +85,14 @@ export function registerBackupKinds(runner: OperationRunner, deps: BackupKindDep
   const { storage, artifacts, captures, restores, clock } = deps;
   runner.register<CaptureRequest, unknown>('BACKUP', {
     resumable: false,
-    run: (ctx) => captures.capture(captureContext(ctx), ctx.request, false),
+    run: (ctx) =>
+      thenAfterSchedule(deps, ctx, () => captures.capture(captureContext(ctx), ctx.request, false)),
     completedBeforeInterruption: (op) => captures.publishedCapture(op.tenant, op.id),
   });
   runner.register<CaptureRequest, unknown>('INCREMENTAL_BACKUP', {
     resumable: false,
-    run: (ctx) => captures.capture(captureContext(ctx), ctx.request, true),
+    run: (ctx) =>
+      thenAfterSchedule(deps, ctx, () => captures.capture(captureContext(ctx), ctx.request, true)),
     completedBeforeInterruption: (op) => captures.publishedCapture(op.tenant, op.id),
   });
   runner.register<SetCaptureRequest, unknown>('BACKUP_SET', {

@@ -11,6 +11,7 @@ import { backupComparisons } from './0011-backup-comparisons.js';
 import { restoreInstalledSequence } from './0012-restore-installed-sequence.js';
 import { deadLetterDiscard } from './0013-dead-letter-discard.js';
 import { backupScopesByScope } from './0014-backup-scopes-by-scope.js';
+import { backupLifecycle } from './0016-backup-lifecycle.js';
 import { scheduleExtras } from './0017-schedule-extras.js';
 
 /**
@@ -30,6 +31,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
     '0012-restore-installed-sequence': restoreInstalledSequence(dialect),
     '0013-dead-letter-discard': deadLetterDiscard(dialect),
     '0014-backup-scopes-by-scope': backupScopesByScope(dialect),
+    '0016-backup-lifecycle': backupLifecycle(dialect),
     '0017-schedule-extras': scheduleExtras(),
   };
   return { getMigrations: async () => migrations };

@@ -8,6 +8,10 @@ import { roleCovers, type Role } from '../../engines/identity/principal.js';
 import { SCHEMA_INSIGHT_LEAST_ROLE } from '../schema-insight/schema-insight-access.js';
 import type { AuthorizationContext } from './authorization-context.js';
 import { BACKUP_INSIGHT_LEAST_ROLE, BACKUP_INSIGHT_SERVICE } from './backup-insight-access.js';
+import {
+  BACKUP_LIFECYCLE_LEAST_ROLE,
+  BACKUP_LIFECYCLE_SERVICE,
+} from '../lifecycle/backup-lifecycle-access.js';
 
 /**
  * Decides whether a protected call may proceed (spec 000/001, Rules 3–5). True allows; false is
@@ -38,7 +42,14 @@ export const allowAllAuthorizer: Authorizer = {
   isAuthorized: () => true,
 };
 
-type Family = 'backup' | 'schema' | 'data' | 'identity' | 'schema-insight' | 'backupInsight';
+type Family =
+  | 'backup'
+  | 'schema'
+  | 'data'
+  | 'identity'
+  | 'schema-insight'
+  | 'backupInsight'
+  | 'backupLifecycle';
 
 /** DESIGN.md §4, least role per operation. A missing entry is refused (Unknown included). */
 export const LEAST_ROLE: Record<Family, ReadonlyMap<number, Role>> = {
@@ -114,6 +125,7 @@ export const LEAST_ROLE: Record<Family, ReadonlyMap<number, Role>> = {
   ]),
   'schema-insight': SCHEMA_INSIGHT_LEAST_ROLE,
   backupInsight: BACKUP_INSIGHT_LEAST_ROLE,
+  backupLifecycle: BACKUP_LIFECYCLE_LEAST_ROLE,
 };
 
 function familyOf(service: string): Family | undefined {
@@ -123,6 +135,7 @@ function familyOf(service: string): Family | undefined {
   if (service.startsWith('store.identity.')) return 'identity';
   if (service.startsWith('store.insight.v1.SchemaInsightService')) return 'schema-insight';
   if (service.startsWith(BACKUP_INSIGHT_SERVICE.prefix)) return 'backupInsight';
+  if (service.startsWith(BACKUP_LIFECYCLE_SERVICE.prefix)) return 'backupLifecycle';
   return undefined;
 }
 

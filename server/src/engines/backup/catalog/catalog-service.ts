@@ -7,10 +7,13 @@ import {
   listSetMembers,
   type BackupFilter,
 } from '../../../storage/backup-store.js';
+import { getProtections, lockBackupRows } from '../../../storage/backup-lifecycle-store.js';
+import { withTransaction } from '../../../storage/tree-db.js';
 import { failedPrecondition, invalidArgument } from '../../errors.js';
 import { validateTreeName } from '../../data/tree-names.js';
 import type { ArtifactStore } from '../artifacts/index.js';
 import type { CatalogEntry } from '../backup-types.js';
+import { protectedRefusal } from '../lifecycle/protection-refusal.js';
 import {
   DEFAULT_CATALOG_PAGE,
   MAX_CATALOG_PAGE,
@@ -134,7 +137,9 @@ export class CatalogService {
   /**
    * Deletes a backup (row first, then files: a crash in between leaves an orphan scrub can
    * prune, never a row whose artifacts are gone). Refused while incrementals depend on it,
-   * unless `cascade` (DESIGN.md §3). Returns the ids removed; empty when it was absent.
+   * unless `cascade` (DESIGN.md §3), and while any backup it would remove is protected (backup
+   * lifecycle: a protected backup and its chain stay until unprotected). Returns the ids removed;
+   * empty when it was absent.
    */
   async delete(tenant: string, backupId: string, cascade: boolean): Promise<string[]> {
     validateBackupId(backupId);
@@ -148,7 +153,14 @@ export class CatalogService {
     }
     // Dependants first (deepest last found), so no row ever names a base that is gone.
     const ids = [...dependants.reverse(), backupId];
-    await deleteBackupRows(this.storage, tenant, ids);
+    // The rows locked first: a protection made meanwhile either lands before (and refuses this)
+    // or finds the backup gone.
+    await withTransaction(this.storage, async (tx) => {
+      await lockBackupRows(tx, tenant, ids);
+      const held = await getProtections(tx, tenant, ids);
+      if (held.length > 0) throw protectedRefusal(backupId, held);
+      await deleteBackupRows(tx, tenant, ids);
+    });
     for (const id of ids) await this.artifacts.deleteBackupFiles(tenant, id);
     return ids;
   }

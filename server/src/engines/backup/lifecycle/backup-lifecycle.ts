@@ -1,0 +1,252 @@
+import {
+  getProtections,
+  listProtections,
+  protectBackup,
+  putRetentionRules,
+  getRetentionRules,
+  unprotectBackup,
+  type Protection,
+  type StoredRetentionRules,
+} from '../../../storage/backup-lifecycle-store.js';
+import type { ScopeKey } from '../../../storage/backup-scope-store.js';
+import type { Storage } from '../../../storage/database.js';
+import { decodeKeyToken, encodeKeyToken, resolvePageSize } from '../../data/page-tokens.js';
+import { validateTreeName } from '../../data/tree-names.js';
+import { failedPrecondition, invalidArgument, notFound } from '../../errors.js';
+import type { OperationLogger, OperationRecord, OperationRunner } from '../../operations/index.js';
+import type { Starter } from '../backup-engine.js';
+import type { CatalogService } from '../catalog/catalog-service.js';
+import { validateBackupId, validateScope } from '../validation.js';
+import {
+  runRetentionApply,
+  scopeLabel,
+  type RetentionApplyRequest,
+  type RetentionDeletionEvent,
+} from './retention-apply.js';
+import { hasAnyRule, validateRules, type RetentionRules } from './retention-rules.js';
+import {
+  buildPreview,
+  type RetentionPreview,
+  type PreviewPageRequest,
+} from './retention-preview.js';
+import { evaluateScope } from './scope-evaluation.js';
+
+export interface BackupLifecycleOptions {
+  storage: Storage;
+  catalog: CatalogService;
+  runner: OperationRunner;
+  clock?: (() => number) | undefined;
+  /** Each retention deletion, for the audit trail. */
+  onDeleted?: ((event: RetentionDeletionEvent) => Promise<void>) | undefined;
+  logger?: OperationLogger | undefined;
+}
+
+/** A scope's rules as GetRetentionRules returns them. */
+export interface ScopeRules {
+  scope: ScopeKey;
+  rules: RetentionRules;
+  applyAfterSchedule: boolean;
+  /** False when no rules were ever set: nothing is deleted. */
+  configured: boolean;
+  updatedAt: number | null;
+  updatedBy: string;
+}
+
+const MAX_REASON = 500;
+
+/** The scope key of a wire scope (tree + optional key prefix), validated. */
+export function scopeKeyOf(
+  tenant: string,
+  scope: { treeId: string; keyPrefix?: string | undefined } | undefined,
+): ScopeKey {
+  const valid = validateScope(scope);
+  return { tenant, treeName: valid.treeId, keyPrefix: valid.keyPrefix };
+}
+
+/**
+ * The backup lifecycle: retention rules per scope, their preview and apply, and protections
+ * (pins). Deletions go through the catalog's chain-safe delete, which also refuses protected
+ * backups for DeleteBackup.
+ */
+export class BackupLifecycle {
+  private readonly clock: () => number;
+
+  constructor(private readonly options: BackupLifecycleOptions) {
+    this.clock = options.clock ?? Date.now;
+  }
+
+  /** Registers the RETENTION_APPLY kind on the runner. */
+  register(): void {
+    const { storage, catalog, onDeleted } = this.options;
+    this.options.runner.register<RetentionApplyRequest, unknown>('RETENTION_APPLY', {
+      // Not resumable: an interrupted apply leaves claims its successor takes over once the
+      // lease lapsed; what it deleted is recorded per backup.
+      resumable: false,
+      run: (ctx) => runRetentionApply({ storage, catalog, clock: this.clock, onDeleted }, ctx),
+    });
+  }
+
+  /** The rules of a scope (none set: all off, configured false). */
+  async getRules(scope: ScopeKey): Promise<ScopeRules> {
+    const stored = await getRetentionRules(this.options.storage, scope);
+    return toScopeRules(scope, stored);
+  }
+
+  /** Sets the rules of a scope (validated: InvalidArgument naming the field). */
+  async setRules(
+    scope: ScopeKey,
+    rules: RetentionRules,
+    applyAfterSchedule: boolean,
+    by: string,
+  ): Promise<ScopeRules> {
+    const valid = validateRules(rules);
+    const stored: StoredRetentionRules = {
+      ...valid,
+      applyAfterSchedule,
+      updatedAt: this.clock(),
+      updatedBy: by,
+    };
+    await putRetentionRules(this.options.storage, scope, stored);
+    return toScopeRules(scope, stored);
+  }
+
+  /** What the rules would delete and keep now, one page of entries, with the fingerprint. */
+  async preview(scope: ScopeKey, page: PreviewPageRequest): Promise<RetentionPreview> {
+    const evaluation = await evaluateScope(this.options.storage, scope, this.clock());
+    return buildPreview(evaluation, page, this.clock());
+  }
+
+  /**
+   * Starts applying a preview: refused at once (FailedPrecondition) when the scope's catalog or
+   * rules changed since (its fingerprint), and again by the run itself if they change before it.
+   */
+  async startApply(
+    who: Starter,
+    scope: ScopeKey,
+    expectedFingerprint: string,
+  ): Promise<OperationRecord> {
+    if (!/^[0-9a-f]{64}$/.test(expectedFingerprint)) {
+      throw invalidArgument('expected_fingerprint', 'is required: the fingerprint of a preview');
+    }
+    const now = await evaluateScope(this.options.storage, scope, this.clock());
+    if (now.fingerprint !== expectedFingerprint) {
+      throw failedPrecondition(
+        `the catalog or the retention rules of ${scopeLabel(scope)} changed since the preview; ` +
+          'preview again and apply that preview',
+      );
+    }
+    return this.submit(who, scope, expectedFingerprint);
+  }
+
+  /**
+   * After a scheduled capture of a scope: applies its rules, when it has rules and their
+   * apply-after-schedule setting is on (the default). The run plans for itself.
+   */
+  async afterScheduledCapture(tenant: string, scope: { treeName: string; keyPrefix: string }) {
+    const key = { tenant, ...scope };
+    const stored = await getRetentionRules(this.options.storage, key);
+    if (!stored?.applyAfterSchedule || !hasAnyRule(stored)) return;
+    await this.submit({ tenant, createdBy: 'retention' }, key, null);
+  }
+
+  private submit(who: Starter, scope: ScopeKey, expectedFingerprint: string | null) {
+    const request: RetentionApplyRequest = {
+      treeName: scope.treeName,
+      keyPrefix: scope.keyPrefix,
+      expectedFingerprint,
+    };
+    return this.options.runner.submit({
+      tenant: who.tenant,
+      kind: 'RETENTION_APPLY',
+      request,
+      targetId: scope.treeName,
+      trackingId: who.trackingId,
+      createdBy: who.createdBy,
+    });
+  }
+
+  /** Protects (pins) a backup; an earlier protection stays as it was. NotFound when absent. */
+  async protect(tenant: string, backupId: string, by: string, reason: string): Promise<Protection> {
+    validateBackupId(backupId);
+    const why = validReason(reason);
+    const protection = await protectBackup(this.options.storage, tenant, {
+      backupId,
+      protectedBy: by,
+      protectedAt: this.clock(),
+      reason: why,
+    });
+    if (!protection) throw notFound(`backup ${backupId} does not exist`);
+    return protection;
+  }
+
+  /** Lifts a protection; FailedPrecondition when the backup is not protected. */
+  async unprotect(tenant: string, backupId: string, reason: string): Promise<Protection> {
+    validateBackupId(backupId);
+    validReason(reason);
+    const removed = await unprotectBackup(this.options.storage, tenant, backupId);
+    if (!removed) throw failedPrecondition(`backup ${backupId} is not protected`);
+    return removed;
+  }
+
+  /** Protections of the given backups, or a page of the tenant's (optionally of one tree). */
+  async listProtections(
+    tenant: string,
+    request: { backupIds: string[]; treeName: string; pageSize: number; pageToken: string },
+  ): Promise<{ protections: Protection[]; nextPageToken: string }> {
+    if (request.backupIds.length > 0) {
+      if (request.backupIds.length > 1000) {
+        throw invalidArgument('backup_ids', 'at most 1000 backup ids');
+      }
+      request.backupIds.forEach((id, i) => validateBackupId(id, `backup_ids[${i}]`));
+      const found = await getProtections(this.options.storage, tenant, request.backupIds);
+      return { protections: found, nextPageToken: '' };
+    }
+    const treeName = request.treeName ? validateTreeName(request.treeName, 'tree_id') : undefined;
+    const limit = resolvePageSize(request.pageSize, { defaultSize: 100 });
+    const after = decodeKeyToken(request.pageToken, (id) => id.length <= 200) ?? '';
+    const rows = await listProtections(this.options.storage, tenant, {
+      treeName,
+      afterBackupId: after,
+      limit: limit + 1,
+    });
+    const page = rows.slice(0, limit);
+    const last = page.at(-1);
+    return {
+      protections: page,
+      nextPageToken: rows.length > limit && last ? encodeKeyToken(last.backupId) : '',
+    };
+  }
+}
+
+function validReason(reason: string): string {
+  const trimmed = reason.trim();
+  if (trimmed === '') throw invalidArgument('reason', 'is required: say why');
+  if (trimmed.length > MAX_REASON) {
+    throw invalidArgument('reason', `is longer than ${MAX_REASON} characters`);
+  }
+  return trimmed;
+}
+
+function toScopeRules(scope: ScopeKey, stored: StoredRetentionRules | undefined): ScopeRules {
+  if (!stored) {
+    return {
+      scope,
+      rules: {
+        keepLast: 0,
+        keepHourly: 0,
+        keepDaily: 0,
+        keepWeekly: 0,
+        keepMonthly: 0,
+        keepYearly: 0,
+        keepWithinMs: 0,
+        timeZone: 'UTC',
+      },
+      applyAfterSchedule: true,
+      configured: false,
+      updatedAt: null,
+      updatedBy: '',
+    };
+  }
+  const { applyAfterSchedule, updatedAt, updatedBy, ...rules } = stored;
+  return { scope, rules, applyAfterSchedule, configured: true, updatedAt, updatedBy };
+}

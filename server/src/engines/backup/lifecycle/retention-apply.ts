@@ -1,0 +1,164 @@
+import {
+  claimDeletions,
+  claimedForDeletion,
+  markDeleted,
+  releaseDeletion,
+} from '../../../storage/backup-lifecycle-store.js';
+import type { ScopeKey } from '../../../storage/backup-scope-store.js';
+import type { Storage } from '../../../storage/database.js';
+import { failedPrecondition, isStoreError } from '../../errors.js';
+import type { OperationContext } from '../../operations/index.js';
+import type { CatalogService } from '../catalog/catalog-service.js';
+import { evaluateScope } from './scope-evaluation.js';
+
+/** What a retention apply operation is asked. */
+export interface RetentionApplyRequest {
+  treeName: string;
+  keyPrefix: string;
+  /** The preview's fingerprint; null for the run after a scheduled capture (it plans itself). */
+  expectedFingerprint: string | null;
+}
+
+/** What it did: the result stored with the operation. */
+export interface RetentionApplyResult {
+  treeName: string;
+  keyPrefix: string;
+  fingerprint: string;
+  /** Deleted by this operation, in deletion order. */
+  deletedBackupIds: string[];
+  bytesFreed: number;
+  /** Planned, but deleted by another apply running at the same time. */
+  deletedElsewhere: string[];
+  keptCount: number;
+}
+
+/** One retention deletion, for the audit trail. */
+export interface RetentionDeletionEvent {
+  tenant: string;
+  by: string;
+  operationId: string;
+  backupId: string;
+  backupName: string;
+  byteSize: number;
+  scope: ScopeKey;
+}
+
+export interface ApplyDeps {
+  storage: Storage;
+  catalog: CatalogService;
+  clock: () => number;
+  onDeleted?: ((event: RetentionDeletionEvent) => Promise<void>) | undefined;
+}
+
+const WAIT_FOR_DEPENDANTS_MS = 30_000;
+
+/** A scope's name in messages: "tree inventory" or "tree inventory, prefix sku/". */
+export function scopeLabel(scope: { treeName: string; keyPrefix: string }): string {
+  return scope.keyPrefix === ''
+    ? `tree ${scope.treeName}`
+    : `tree ${scope.treeName}, prefix ${scope.keyPrefix}`;
+}
+
+/**
+ * Runs one retention apply: plans the scope again, refuses (FailedPrecondition) when the plan's
+ * fingerprint is not the preview's, claims every planned deletion in one transaction and deletes
+ * what it holds through the catalog's chain-safe delete (catalog row, then artifacts, in whatever
+ * artifact store the engine has), incrementals before their bases.
+ */
+export async function runRetentionApply(
+  deps: ApplyDeps,
+  ctx: OperationContext<RetentionApplyRequest>,
+): Promise<RetentionApplyResult> {
+  const { storage, clock } = deps;
+  const scope: ScopeKey = {
+    tenant: ctx.tenant,
+    treeName: ctx.request.treeName,
+    keyPrefix: ctx.request.keyPrefix,
+  };
+  const evaluation = await evaluateScope(storage, scope, clock());
+  const expected = ctx.request.expectedFingerprint;
+  if (expected !== null && evaluation.fingerprint !== expected) {
+    throw failedPrecondition(
+      `the catalog or the retention rules of ${scopeLabel(scope)} changed since the preview; ` +
+        'preview again and apply that preview',
+    );
+  }
+  const rowById = new Map(evaluation.rows.map((r) => [r.id, r]));
+  const planned = evaluation.plan.deleted;
+  const held = await claimDeletions(
+    storage,
+    planned.map((id) => ({
+      tenant: ctx.tenant,
+      backupId: id,
+      operationId: ctx.operationId,
+      scope,
+      backupName: rowById.get(id)?.name ?? '',
+      byteSize: rowById.get(id)?.byteSize ?? 0,
+      now: clock(),
+    })),
+  );
+  const result: RetentionApplyResult = {
+    treeName: scope.treeName,
+    keyPrefix: scope.keyPrefix,
+    fingerprint: evaluation.fingerprint,
+    deletedBackupIds: [],
+    bytesFreed: 0,
+    deletedElsewhere: planned.filter((id) => !held.has(id)),
+    keptCount: evaluation.plan.kept.length,
+  };
+  let done = 0;
+  for (const id of planned) {
+    if (!held.has(id)) continue;
+    ctx.throwIfCancelled();
+    const claim = { tenant: ctx.tenant, backupId: id, operationId: ctx.operationId };
+    let removed: string[];
+    try {
+      removed = await deleteWhenDependantsGone(deps, ctx.tenant, id);
+    } catch (error) {
+      await releaseDeletion(storage, claim);
+      throw error;
+    }
+    await markDeleted(storage, { ...claim, now: clock() });
+    if (removed.length > 0) {
+      const row = rowById.get(id);
+      result.deletedBackupIds.push(id);
+      result.bytesFreed += row?.byteSize ?? 0;
+      await deps.onDeleted?.({
+        tenant: ctx.tenant,
+        by: ctx.createdBy,
+        operationId: ctx.operationId,
+        backupId: id,
+        backupName: row?.name ?? '',
+        byteSize: row?.byteSize ?? 0,
+        scope,
+      });
+    }
+    done += 1;
+    ctx.progress({ done, total: held.size, unit: 'backups', message: `deleted ${id}` });
+  }
+  return result;
+}
+
+/**
+ * Deletes one backup without cascade. Its dependants are planned before it, so they are gone —
+ * unless another apply holds them and has not deleted them yet: then wait for it, a while.
+ */
+async function deleteWhenDependantsGone(
+  deps: ApplyDeps,
+  tenant: string,
+  backupId: string,
+): Promise<string[]> {
+  const started = deps.clock();
+  for (let delay = 20; ; delay = Math.min(delay * 2, 500)) {
+    try {
+      return await deps.catalog.delete(tenant, backupId, false);
+    } catch (error) {
+      if (!isStoreError(error) || error.code !== 'failed_precondition') throw error;
+      const dependants = await deps.catalog.dependantsOf(tenant, backupId);
+      const claimed = await claimedForDeletion(deps.storage, tenant, dependants);
+      const othersDeleting = dependants.length > 0 && dependants.every((d) => claimed.has(d));
+      if (!othersDeleting || deps.clock() - started > WAIT_FOR_DEPENDANTS_MS) throw error;
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
+}
