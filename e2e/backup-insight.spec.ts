@@ -128,6 +128,48 @@ test.describe('restore preview and backup diff', () => {
     expect(await tree(tenant.api)).toEqual(beforeRestore);
   });
 
+  test('a revert refused because the counted key was written again after the preview; Preview again shows that write and the revert discards it', async ({
+    page,
+    tenant,
+  }) => {
+    await put(tenant.api, { a: { v: 1 } });
+    const backupId = await backup(tenant.api, 'before the fix');
+    await put(tenant.api, { a: { v: 'edited' } });
+    const beforeRestore = await tree(tenant.api);
+
+    await signInWithToken(page, tenant.admin.token);
+    const restore = new RestoreDialog(page, 'before the fix');
+    await restore.openInPlace(backupId);
+    await restore.confirm();
+    await expect(page.getByRole('heading', { name: /^Status/ })).toContainText('Succeeded');
+    const operationUrl = page.url();
+    await put(tenant.api, { fixed: { v: 'first' } });
+
+    const revert = new RevertDialog(page);
+    await revert.open(operationUrl);
+    await expect(revert.writes).toContainText('1 write made since the restore will be discarded.');
+    await revert.acknowledgeDiscard();
+    // The same key again, after the preview: the count of keys written is still 1.
+    await put(tenant.api, { fixed: { v: 'second, never previewed' } });
+    await revert.confirmButton('Revert and discard 1 write').click();
+    await expect(
+      revert.dialog.getByText(/was written since the preview .*; preview the revert again/).first(),
+    ).toBeVisible();
+    expect((await tree(tenant.api)).get('fixed')).toEqual({ v: 'second, never previewed' });
+
+    await revert.previewAgain();
+    const { differences } = await revert.readPreview();
+    expect(differences.find((d) => d.key === 'fixed')?.before).toEqual({
+      v: 'second, never previewed',
+    });
+    const confirm = revert.confirmButton('Revert and discard 1 write');
+    await expect(confirm).toBeDisabled();
+    await revert.acknowledgeDiscard();
+    await confirm.click();
+    await expect(page.getByText(/Reverted: tree/)).toBeVisible();
+    expect(await tree(tenant.api)).toEqual(beforeRestore);
+  });
+
   test('two backups ticked in the catalog are compared', async ({ page, tenant }, testInfo) => {
     await put(tenant.api, { x: { n: 1 }, y: { n: 2 } });
     const full = await backup(tenant.api, 'monday full');

@@ -154,6 +154,11 @@ export class RevertDialog {
       .getByRole('checkbox', { name: /^Discard the .* made since the restore$/ })
       .check();
   }
+
+  /** After the server refused the revert: starts a new preview of the tree as it is now. */
+  async previewAgain(): Promise<void> {
+    await this.dialog.getByRole('button', { name: 'Preview again' }).click();
+  }
 }
 
 /** The catalog's "select two → compare" and the compare page it leads to. */
