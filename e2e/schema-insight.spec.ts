@@ -155,4 +155,43 @@ test.describe('policy dry-run and dead-letter replay (issue 16)', () => {
     // The server agrees (the audit records are checked by server/test/dead-letter-discard.test.ts).
     expect((await tenant.api.schema.countDeadLetters({ treeId })).count).toBe(0);
   });
+
+  test('a discard confirmed before one letter arrived and another was resolved is refused; the refreshed confirm discards what is pending now', async ({
+    page,
+    tenant,
+  }) => {
+    const treeId = 'inbox';
+    await tenant.api.schema.setPolicy({
+      treeId,
+      policy: { jsonSchema: PERSON, mode: StoreSchemaMode.ENFORCE, version: 1 },
+    });
+    for (const key of ['n1', 'n2']) {
+      expect((await put(tenant.api, treeId, key, { age: 1 })).deadLettered).toBe(true);
+    }
+    const operator = issueToken(tenant.name, ['operator']);
+    const schema = await openSchema(page, operator.token, treeId);
+    const all = await schema.askDiscardAll(2);
+    const confirm = all.getByRole('button', { name: 'Discard 2 dead letters' });
+    await expect(confirm).toBeEnabled();
+
+    // Behind the confirm: n3 is refused (arrives), n1 is fixed and replayed (resolved). Still 2.
+    expect((await put(tenant.api, treeId, 'n3', { age: 3 })).deadLettered).toBe(true);
+    const { deadLetters } = await tenant.api.schemaInsight.listDeadLetters({ treeId });
+    const n1 = deadLetters.find((letter) => letter.entry?.key === 'n1');
+    await tenant.api.schemaInsight.replayDeadLetter({
+      treeId,
+      deadLetterId: n1?.deadLetterId ?? 0n,
+      valueJson: JSON.stringify({ name: 'fixed' }),
+    });
+    expect((await tenant.api.schema.countDeadLetters({ treeId })).count).toBe(2);
+
+    await confirm.click();
+    await expect(all.getByText(/changed since they were counted/)).toBeVisible();
+    const kept = await tenant.api.schemaInsight.listDeadLetters({ treeId, includeDiscarded: true });
+    expect(kept.deadLetters.filter((letter) => letter.discardedAt)).toEqual([]);
+
+    await schema.confirmDiscard(all);
+    await expect(schema.deadLettersSection.getByTestId('dead-letter-count')).toHaveText('0');
+    expect((await tenant.api.schema.countDeadLetters({ treeId })).count).toBe(0);
+  });
 });

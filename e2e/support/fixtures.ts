@@ -4,6 +4,8 @@ import { createClient, type Client } from '@connectrpc/connect';
 import { createGrpcWebTransport } from '@connectrpc/connect-node';
 import { test as base, expect, type Page } from '@playwright/test';
 import { BackupControlService, SchemaControlService, TreeDataService } from '@store/contract';
+// The package index does not re-export schema_insight_pb; its generated module directly.
+import { SchemaInsightService } from '../../proto/gen/store/insight/v1/schema_insight_pb';
 import { repoRoot } from './stack';
 
 export { expect };
@@ -19,6 +21,7 @@ export interface StoreApi {
   backup: Client<typeof BackupControlService>;
   schema: Client<typeof SchemaControlService>;
   data: Client<typeof TreeDataService>;
+  schemaInsight: Client<typeof SchemaInsightService>;
 }
 
 function required(name: string): string {
@@ -81,6 +84,7 @@ export function storeApi(token: string, tenant: string): StoreApi {
     backup: createClient(BackupControlService, transport),
     schema: createClient(SchemaControlService, transport),
     data: createClient(TreeDataService, transport),
+    schemaInsight: createClient(SchemaInsightService, transport),
   };
 }
 
