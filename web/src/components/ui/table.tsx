@@ -7,6 +7,11 @@ export interface Column<T> {
   cell: (row: T) => ReactNode;
   /** Right-align numbers so digits line up. */
   numeric?: boolean;
+  /**
+   * What a stacked row (phones) labels the cell with; the header when it is plain text. A cell
+   * without one (a column of row actions) spans the card's width.
+   */
+  label?: string;
 }
 
 export interface TableProps<T> {
@@ -20,12 +25,15 @@ export interface TableProps<T> {
   empty?: ReactNode;
 }
 
-/** A plain data table with a caption, header cells with scope, and an empty state. */
+/**
+ * A plain data table with a caption, header cells with scope, and an empty state. On phones each
+ * row becomes a card of label: value lines (ui-display.css), so no column is pushed off-screen.
+ */
 export function Table<T>({ caption, captionHidden, columns, rows, rowKey, empty }: TableProps<T>) {
   if (rows.length === 0 && empty) return <>{empty}</>;
   return (
     <div className="table-wrap">
-      <table className="table">
+      <table className="table table--stack">
         <caption className={captionHidden ? 'visually-hidden' : 'table__caption'}>
           {caption}
         </caption>
@@ -42,8 +50,14 @@ export function Table<T>({ caption, captionHidden, columns, rows, rowKey, empty 
           {rows.map((row) => (
             <tr key={rowKey(row)}>
               {columns.map((column) => (
-                <td key={column.id} className={column.numeric ? 'num' : undefined}>
-                  {column.cell(row)}
+                <td
+                  key={column.id}
+                  className={column.numeric ? 'num' : undefined}
+                  data-label={
+                    column.label ?? (typeof column.header === 'string' ? column.header : undefined)
+                  }
+                >
+                  <div className="table__value">{column.cell(row)}</div>
                 </td>
               ))}
             </tr>

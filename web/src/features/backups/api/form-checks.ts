@@ -4,6 +4,10 @@
 export const MAX_STEP = 10_000;
 export const DEFAULT_STEP = 1_000;
 
+/** The server's limits on names (it refuses longer ones with InvalidArgument, never cuts them). */
+export const TREE_NAME_MAX = 128;
+export const BACKUP_NAME_MAX = 200;
+
 const TREE_NAME = /^[A-Za-z0-9._-]{1,128}$/;
 
 /** A tenant-local tree name: 1–128 of A–Z a–z 0–9 . _ -, not "." or "..". */
@@ -43,7 +47,7 @@ export function throttleError(text: string): string | undefined {
 /** A backup name: 1–200 characters, not only spaces. */
 export function backupNameError(value: string): string | undefined {
   if (value.trim() === '') return 'Name is required';
-  if (value.length > 200) return 'Name must be at most 200 characters';
+  if (value.length > BACKUP_NAME_MAX) return `Name must be at most ${BACKUP_NAME_MAX} characters`;
   return undefined;
 }
 

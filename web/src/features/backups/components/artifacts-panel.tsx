@@ -43,7 +43,7 @@ export function ArtifactsPanel({ manifest, caps }: ArtifactsPanelProps) {
         <p className="muted">This backup holds no artifact (nothing changed since its base).</p>
       ) : (
         <div className="table-wrap">
-          <table className="table">
+          <table className="table table--stack">
             <caption className="visually-hidden">Artifacts of {manifest.backupId}</caption>
             <thead>
               <tr>
@@ -63,12 +63,20 @@ export function ArtifactsPanel({ manifest, caps }: ArtifactsPanelProps) {
             <tbody>
               {manifest.artifacts.map((artifact) => (
                 <tr key={artifact.artifactId}>
-                  <td className="mono">{artifact.artifactId}</td>
-                  <td className="num">{formatCount(artifact.entryCount)}</td>
-                  <td className="num" title={`${formatCount(artifact.byteSize)} bytes`}>
+                  <td className="mono" data-label="Artifact">
+                    {artifact.artifactId}
+                  </td>
+                  <td className="num" data-label="Entries">
+                    {formatCount(artifact.entryCount)}
+                  </td>
+                  <td
+                    className="num"
+                    data-label="Size"
+                    title={`${formatCount(artifact.byteSize)} bytes`}
+                  >
                     {formatBytes(artifact.byteSize)}
                   </td>
-                  <td className="mono bk-sha" data-testid="artifact-sha256">
+                  <td className="mono bk-sha" data-label="SHA-256" data-testid="artifact-sha256">
                     {artifact.sha256}
                   </td>
                   <td>

@@ -22,7 +22,7 @@ export function CatalogTable({
 }) {
   return (
     <div className="table-wrap">
-      <table className="table">
+      <table className="table table--stack">
         <caption className="visually-hidden">Backups, newest first</caption>
         <thead>
           <tr>
@@ -48,7 +48,7 @@ export function CatalogTable({
           {backups.map((backup) => (
             <tr key={backup.backupId} data-testid="backup-row">
               {onToggle && (
-                <td>
+                <td data-label="Compare">
                   <input
                     type="checkbox"
                     aria-label={`Compare ${backup.name || backup.backupId}`}
@@ -57,25 +57,45 @@ export function CatalogTable({
                   />
                 </td>
               )}
-              <td>
-                <Link to={paths.backup(backup.backupId)}>{backup.name || backup.backupId}</Link>
-                <div className="muted mono bk-small">{backup.backupId}</div>
+              <td data-label="Backup">
+                <div className="table__value">
+                  <Link
+                    className="truncate"
+                    to={paths.backup(backup.backupId)}
+                    title={backup.name || backup.backupId}
+                  >
+                    {backup.name || backup.backupId}
+                  </Link>
+                  <div className="muted mono bk-small">{backup.backupId}</div>
+                </div>
               </td>
-              <td>
-                {backup.treeId}
-                {backup.keyPrefix && <span className="muted mono"> {backup.keyPrefix}*</span>}
+              <td data-label="Tree">
+                <div className="table__value">
+                  <span className="truncate" title={backup.treeId}>
+                    {backup.treeId}
+                  </span>
+                  {backup.keyPrefix && <span className="muted mono"> {backup.keyPrefix}*</span>}
+                </div>
               </td>
-              <td>
-                <KindBadge kind={backup.kind} />
-                {backup.setId && <div className="muted bk-small">set {backup.setId}</div>}
+              <td data-label="Kind">
+                <div className="table__value">
+                  <KindBadge kind={backup.kind} />
+                  {backup.setId && <div className="muted bk-small">set {backup.setId}</div>}
+                </div>
               </td>
-              <td>
+              <td data-label="Created">
                 <Time value={backup.createdAt} />
               </td>
-              <td className="num">{formatCount(backup.entryCount)}</td>
-              <td className="num">{formatBytes(backup.byteSize)}</td>
-              <td>
-                <HealthBadge manifest={backup} />
+              <td className="num" data-label="Entries">
+                {formatCount(backup.entryCount)}
+              </td>
+              <td className="num" data-label="Size">
+                {formatBytes(backup.byteSize)}
+              </td>
+              <td data-label="Last verified">
+                <div className="table__value">
+                  <HealthBadge manifest={backup} />
+                </div>
               </td>
             </tr>
           ))}

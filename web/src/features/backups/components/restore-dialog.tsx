@@ -5,6 +5,7 @@ import { Dialog } from '../../../components/ui/dialog';
 import { Field } from '../../../components/ui/field';
 import { useActiveTenant } from '../../../lib/services';
 import { needsHealthOverride } from '../api/health-freshness';
+import { TREE_NAME_MAX } from '../api/form-checks';
 import {
   checkRestore,
   EMPTY_RESTORE,
@@ -127,12 +128,17 @@ function RestoreForm({ manifest, coldAllowed, onClose }: Omit<RestoreDialogProps
         ))}
       </fieldset>
       {draft.mode === StoreRestoreMode.NEW_TREE && (
-        <Field label="Target tree" hint="An empty or new tree name." error={errors.targetTreeId}>
+        <Field
+          label="Target tree"
+          hint={`An empty or new tree name, up to ${TREE_NAME_MAX} characters.`}
+          error={errors.targetTreeId}
+        >
           {(control) => (
             <input
               {...control}
               className="input"
               aria-required="true"
+              maxLength={TREE_NAME_MAX}
               value={draft.targetTreeId}
               onChange={(e) => update({ targetTreeId: e.target.value })}
             />

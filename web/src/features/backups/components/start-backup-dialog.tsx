@@ -10,6 +10,7 @@ import {
   type CaptureKind,
 } from '../api/capture-draft';
 import { useStartCaptureMutation } from '../hooks/use-start-capture-mutation';
+import { BACKUP_NAME_MAX } from '../api/form-checks';
 import { BaseBackupPicker } from './base-backup-picker';
 import { FormFooter, KeyPrefixField, StepSizeField, ThrottleField } from './backup-form-parts';
 import { SetTreesPicker } from './set-trees-picker';
@@ -83,13 +84,13 @@ function StartBackupForm({ initial, trees, onClose }: Omit<StartBackupDialogProp
           </label>
         ))}
       </fieldset>
-      <Field label="Name" error={errors.name}>
+      <Field label="Name" hint={`Up to ${BACKUP_NAME_MAX} characters.`} error={errors.name}>
         {(control) => (
           <input
             {...control}
             className="input"
             aria-required="true"
-            maxLength={200}
+            maxLength={BACKUP_NAME_MAX}
             value={draft.name}
             onChange={(e) => update({ name: e.target.value })}
           />

@@ -77,6 +77,7 @@ export function ImportEntriesDialog({ onClose }: { onClose: () => void }) {
             <input
               {...control}
               className="input mono"
+              maxLength={128}
               value={treeId}
               disabled={running}
               spellCheck={false}

@@ -1,6 +1,7 @@
 import type { TreeEntry } from '@store/contract';
 import { useId, useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { useParams } from 'react-router';
+import { Breadcrumb } from '../../../components/ui/breadcrumb';
 import { Button } from '../../../components/ui/button';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { ErrorBanner } from '../../../components/ui/error-banner';
@@ -44,9 +45,7 @@ export function TreeDetailPage() {
 
   return (
     <>
-      <p className="breadcrumb">
-        <Link to={paths.trees}>Trees</Link> / <span className="mono">{treeId}</span>
-      </p>
+      <Breadcrumb section="Trees" to={paths.trees} current={treeId} />
       <PageHeader
         title={`Tree ${treeId}`}
         description={

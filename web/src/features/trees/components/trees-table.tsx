@@ -10,7 +10,11 @@ const columns: readonly Column<TreeSummary>[] = [
   {
     id: 'tree',
     header: 'Tree',
-    cell: (tree) => <Link to={paths.tree(tree.treeId)}>{tree.treeId}</Link>,
+    cell: (tree) => (
+      <Link className="truncate" to={paths.tree(tree.treeId)} title={tree.treeId}>
+        {tree.treeId}
+      </Link>
+    ),
   },
   { id: 'entries', header: 'Entries', numeric: true, cell: (tree) => formatCount(tree.entryCount) },
   {
