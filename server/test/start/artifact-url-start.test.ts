@@ -1,6 +1,7 @@
 // The shipped entry point and STORE_ARTIFACT_URL: --help lists the artifact and S3 settings; an
-// s3:// location is refused at start-up (the backup engine writes to a directory so far) with a
-// message naming the setting and never the secret; a file:// directory is accepted.
+// s3:// location the server can reach starts it, while a wrong secret or a missing bucket refuses
+// the start with a message naming the setting and the cause, never the secret; a file://
+// directory is accepted.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -32,23 +33,50 @@ describe('STORE_ARTIFACT_URL at start-up', () => {
     expect(stdout).toMatch(/--s3-force-path-style +STORE_S3_FORCE_PATH_STYLE /);
   });
 
-  it('refuses an s3:// location with a clear message, never printing the secret', async () => {
+  it('starts on a reachable s3:// location; a wrong secret or a missing bucket refuses the start (exit 2) naming the setting and the cause, never the secret', async () => {
     const s3 = await startTestS3Server();
-    try {
-      const env = {
-        ...s3.env('prod'),
-        STORE_DATA_DIR: dataDir,
-        STORE_HTTP_PORT: '0',
-        STORE_GRPC_PORT: '0',
-      };
-      const refused = await spawnServer(env).then(
-        () => new Error('the server started'),
+    const base = { STORE_HTTP_PORT: '0', STORE_GRPC_PORT: '0' };
+    const refusal = (env: Record<string, string>) =>
+      spawnServer(env).then(
+        async (started) => {
+          await started.stop();
+          return new Error('the server started');
+        },
         (error: Error) => error,
       );
+    try {
+      const reachable = await spawnServer({ ...s3.env('prod'), ...base, STORE_DATA_DIR: dataDir });
+      try {
+        const health = await fetch(`${reachable.httpUrl}/healthz`);
+        expect(await health.json()).toEqual({ status: 'SERVING' });
+      } finally {
+        await reachable.stop();
+      }
+
+      const wrongSecret = `${s3.secretAccessKey.slice(0, -4)}XXXX`;
+      const refused = await refusal({
+        ...s3.env('prod'),
+        ...base,
+        AWS_SECRET_ACCESS_KEY: wrongSecret,
+        STORE_DATA_DIR: mkdtempSync(join(tmpdir(), 'store-artifact-url-')),
+      });
       expect(refused.message).toMatch(
-        /server exited \(2\) before listening:\nstore-server: STORE_ARTIFACT_URL=s3:\/\/store-artifacts\/prod is not supported by this build yet/,
+        /server exited \(2\) before listening:[\s\S]*\nstore-server: STORE_ARTIFACT_URL=s3:\/\/store-artifacts\/prod: the S3 server at STORE_S3_ENDPOINT=\S+ refused the credentials/,
       );
+      expect(refused.message).toContain('SignatureDoesNotMatch');
+      expect(refused.message).not.toContain(wrongSecret);
       expect(refused.message).not.toContain(s3.secretAccessKey);
+
+      const noBucket = await refusal({
+        ...s3.env('prod'),
+        ...base,
+        STORE_ARTIFACT_URL: 's3://no-such-bucket/prod',
+        STORE_DATA_DIR: mkdtempSync(join(tmpdir(), 'store-artifact-url-')),
+      });
+      expect(noBucket.message).toMatch(
+        /store-server: STORE_ARTIFACT_URL=s3:\/\/no-such-bucket\/prod: bucket "no-such-bucket" does not exist/,
+      );
+      expect(noBucket.message).not.toContain(s3.secretAccessKey);
     } finally {
       await s3.close();
     }

@@ -1,5 +1,5 @@
 import { AbortMultipartUploadCommand, ListMultipartUploadsCommand } from '@aws-sdk/client-s3';
-import { clientSecrets, s3Failure } from './s3-errors.js';
+import { clientSecrets, s3ErrorFacts, s3Failure } from './s3-errors.js';
 import type { S3ObjectStore } from './s3-object-store.js';
 
 export interface IncompleteUpload {
@@ -42,6 +42,8 @@ export async function* listIncompleteUploads(
         signal ? { abortSignal: signal } : {},
       );
     } catch (error) {
+      // rclone serve s3 answers a listing below a prefix with no uploads NoSuchUpload (404).
+      if (s3ErrorFacts(error).name === 'NoSuchUpload') return;
       const where = `s3://${store.bucket}/${base}${prefix}`;
       throw s3Failure(
         error,
