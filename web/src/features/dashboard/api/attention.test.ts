@@ -1,71 +1,12 @@
-import { create, type MessageInitShape } from '@bufbuild/protobuf';
+import { create } from '@bufbuild/protobuf';
 import { timestampFromMs } from '@bufbuild/protobuf/wkt';
-import {
-  BackupManifestSchema,
-  backupV1,
-  durationFromMs,
-  StoreOperationState,
-} from '@store/contract';
+import { BackupManifestSchema, StoreOperationState } from '@store/contract';
 import { describe, expect, it } from 'vitest';
 import { operation } from '../../../testing/fixtures';
-import {
-  backupSizesByTree,
-  failedSince,
-  operationDurations,
-  overdueScope,
-  stableCutoff,
-} from './attention';
+import { backupSizesByTree, failedSince, operationDurations, stableCutoff } from './attention';
 
 const HOUR = 60 * 60 * 1000;
 const NOW = Date.UTC(2025, 5, 1, 12);
-
-function scope(init: MessageInitShape<typeof backupV1.BackupScopeStatusResponseSchema>) {
-  return create(backupV1.BackupScopeStatusResponseSchema, {
-    found: true,
-    scope: { treeId: 'orders' },
-    ...init,
-  } as MessageInitShape<typeof backupV1.BackupScopeStatusResponseSchema>);
-}
-
-describe('overdueScope', () => {
-  it('is null without a schedule', () => {
-    expect(overdueScope(scope({}), NOW)).toBeNull();
-  });
-
-  it('is null while the newest success is within twice the shortest interval', () => {
-    const status = scope({
-      fullScheduleRegistered: true,
-      runtimeFullBackupInterval: durationFromMs(24 * HOUR),
-      incrementalScheduleRegistered: true,
-      runtimeIncrementalBackupInterval: durationFromMs(HOUR),
-      lastFullSuccessUtc: timestampFromMs(NOW - 30 * HOUR),
-      lastIncrementalSuccessUtc: timestampFromMs(NOW - 90 * 60 * 1000),
-    });
-    expect(overdueScope(status, NOW)).toBeNull();
-  });
-
-  it('reports how late a scope is past twice its interval', () => {
-    const status = scope({
-      fullScheduleRegistered: true,
-      runtimeFullBackupInterval: durationFromMs(HOUR),
-      lastFullSuccessUtc: timestampFromMs(NOW - 3 * HOUR),
-    });
-    expect(overdueScope(status, NOW)).toEqual({
-      treeId: 'orders',
-      lastSuccessMs: NOW - 3 * HOUR,
-      intervalMs: HOUR,
-      lateByMs: HOUR,
-    });
-  });
-
-  it('reports a schedule that ran but never succeeded, not one that has not run yet', () => {
-    const base = { fullScheduleRegistered: true, runtimeFullBackupInterval: durationFromMs(HOUR) };
-    expect(overdueScope(scope(base), NOW)).toBeNull();
-    expect(
-      overdueScope(scope({ ...base, lastFullRunUtc: timestampFromMs(NOW - HOUR) }), NOW),
-    ).toMatchObject({ lastSuccessMs: undefined, lateByMs: undefined });
-  });
-});
 
 describe('failedSince', () => {
   it('keeps failed operations created inside the window only', () => {

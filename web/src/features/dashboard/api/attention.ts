@@ -1,14 +1,10 @@
 import { timestampMs, type Timestamp } from '@bufbuild/protobuf/wkt';
 import {
   BackupHealthStatus,
-  durationToMs,
   StoreOperationState,
   type BackupManifest,
-  type backupV1,
   type StoreOperationStatus,
 } from '@store/contract';
-
-type BackupScopeStatusResponse = backupV1.BackupScopeStatusResponse;
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
 /** The window the "recent" sections look at. */
@@ -43,45 +39,6 @@ export function isUnhealthy(backup: BackupManifest): boolean {
     backup.lastHealthStatus === BackupHealthStatus.CORRUPT ||
     backup.lastHealthStatus === BackupHealthStatus.MISSING
   );
-}
-
-/** Why a scheduled scope needs attention, or null when it is on time (or not scheduled). */
-export interface OverdueScope {
-  treeId: string;
-  /** The newest successful full or incremental run; undefined when none ever succeeded. */
-  lastSuccessMs: number | undefined;
-  /** The shortest registered interval: a success is expected at least this often. */
-  intervalMs: number;
-  /** How late, in ms past twice the interval (undefined when it never succeeded). */
-  lateByMs: number | undefined;
-}
-
-/**
- * A scope with a schedule is overdue when its newest success (full or incremental) is older than
- * twice its shortest registered interval, or when a scheduled run has happened and none ever
- * succeeded. A schedule that has not run yet is not overdue: the status does not say when it
- * was registered.
- */
-export function overdueScope(status: BackupScopeStatusResponse, now: number): OverdueScope | null {
-  const intervals = [
-    status.fullScheduleRegistered ? durationToMs(status.runtimeFullBackupInterval) : undefined,
-    status.incrementalScheduleRegistered
-      ? durationToMs(status.runtimeIncrementalBackupInterval)
-      : undefined,
-  ].filter((value): value is number => value !== undefined && value > 0);
-  if (intervals.length === 0) return null;
-  const intervalMs = Math.min(...intervals);
-  const successes = [ms(status.lastFullSuccessUtc), ms(status.lastIncrementalSuccessUtc)].filter(
-    (value): value is number => value !== undefined,
-  );
-  const lastSuccessMs = successes.length > 0 ? Math.max(...successes) : undefined;
-  const treeId = status.scope?.treeId ?? '';
-  if (lastSuccessMs === undefined) {
-    const ran = status.lastFullRunUtc !== undefined || status.lastIncrementalRunUtc !== undefined;
-    return ran ? { treeId, lastSuccessMs, intervalMs, lateByMs: undefined } : null;
-  }
-  const lateByMs = now - lastSuccessMs - 2 * intervalMs;
-  return lateByMs > 0 ? { treeId, lastSuccessMs, intervalMs, lateByMs } : null;
 }
 
 /** One finished operation's run time, for the durations chart. */

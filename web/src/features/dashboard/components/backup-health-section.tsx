@@ -3,7 +3,9 @@ import { Link } from 'react-router';
 import { Badge } from '../../../components/ui/badge';
 import { Table, type Column } from '../../../components/ui/table';
 import { Time } from '../../../components/ui/time';
+import { formatCount } from '../../../lib/format';
 import { paths } from '../../../lib/paths';
+import type { verificationCoverage } from '../api/glance';
 import type { useUnhealthyBackups } from '../hooks/use-backup-attention';
 import { DashboardSection } from './dashboard-section';
 
@@ -33,21 +35,40 @@ const columns: readonly Column<BackupManifest>[] = [
   { id: 'verified', header: 'Checked', cell: (backup) => <Time value={backup.lastVerifiedAt} /> },
 ];
 
-/** Backups whose latest health report found them corrupt or their artifacts missing. */
+/**
+ * Backups whose latest health report found them corrupt or their artifacts missing. A zero is
+ * green only when every backup was verified recently: it says nothing of backups never checked.
+ */
 export function BackupHealthSection({
   unhealthy,
+  coverage,
 }: {
   unhealthy: ReturnType<typeof useUnhealthyBackups>;
+  coverage: ReturnType<typeof verificationCoverage> | undefined;
 }) {
+  const unchecked = coverage ? coverage.neverVerified + coverage.stale : 0;
   return (
     <DashboardSection
       title="Corrupt or missing backups"
       count={unhealthy.backups.length}
+      zeroTone={coverage?.complete ? 'success' : 'neutral'}
       isPending={unhealthy.isPending}
       error={unhealthy.error}
       onRetry={unhealthy.refetch}
-      emptyTitle="No backup failed its last health check"
-      emptyText="Backups never checked are not counted; run checks from the Health page."
+      emptyTitle={
+        coverage?.complete
+          ? 'Every backup passed its last health check'
+          : 'No checked backup is corrupt or missing'
+      }
+      emptyText={
+        unchecked > 0 ? (
+          <>
+            {formatCount(unchecked)} of {formatCount(coverage?.backups ?? 0)} backups were not
+            verified recently, so this says little about them.{' '}
+            <Link to={`${paths.health}#verify-stale`}>Verify stale backups</Link>
+          </>
+        ) : undefined
+      }
       more={<Link to={paths.health}>Health of all backups</Link>}
     >
       <Table

@@ -4,6 +4,7 @@ import type { ConnectRouter } from '@connectrpc/connect';
 import {
   BackupControlService,
   BackupHealthStatus,
+  BackupInsightService,
   BackupManifestSchema,
   durationFromMs,
   IdentityService,
@@ -11,6 +12,7 @@ import {
   StoreOperationKind,
   StoreOperationState,
   TreeDataService,
+  TreeProtection,
   TreeSummarySchema,
   type BackupCatalogRequest,
   type StoreOperationListRequest,
@@ -27,7 +29,7 @@ function server() {
   const requests = {
     operations: [] as StoreOperationListRequest[],
     catalog: [] as BackupCatalogRequest[],
-    scopes: [] as string[],
+    summaries: 0,
   };
   const routes = (router: ConnectRouter) => {
     router.service(IdentityService, { whoAmI: () => whoAmI() });
@@ -65,18 +67,35 @@ function server() {
         }
         return {};
       },
-      getScopeStatus: (req) => {
-        requests.scopes.push(req.scope?.treeId ?? '');
-        return req.scope?.treeId === 'ledger'
-          ? {
-              found: true,
-              scope: { treeId: 'ledger' },
-              fullScheduleRegistered: true,
-              runtimeFullBackupInterval: durationFromMs(HOUR),
-              lastFullRunUtc: timestampFromMs(now - 10 * HOUR),
-              lastFullSuccessUtc: timestampFromMs(now - 10 * HOUR),
-            }
-          : { found: true, scope: { treeId: req.scope?.treeId ?? '' } };
+    });
+    router.service(BackupInsightService, {
+      getCatalogSummary: () => {
+        requests.summaries += 1;
+        return {
+          treeCount: 2n,
+          backupCount: 4n,
+          storedBytes: 3n * 1024n * 1024n,
+          capturesSucceededLastDay: 3n,
+          capturesFailedLastDay: 0n,
+          unprotectedTreeCount: 2n,
+          // One backup verified: "0 corrupt" of the others would mean nothing.
+          verification: { neverVerified: 3n, verifiedRecently: 1n, corrupt: 1n },
+          staleAfter: durationFromMs(7 * 24 * HOUR),
+          trees: [
+            {
+              treeId: 'ledger',
+              protection: TreeProtection.OVERDUE,
+              scheduleInterval: durationFromMs(HOUR),
+              lastSuccessAt: timestampFromMs(now - 10 * HOUR),
+              verification: { neverVerified: 1n },
+            },
+            {
+              treeId: 'orders',
+              protection: TreeProtection.NO_SCHEDULE,
+              verification: { neverVerified: 2n, verifiedRecently: 1n },
+            },
+          ],
+        };
       },
     });
     router.service(SchemaControlService, { listSchemaOperations: () => ({}) });
@@ -104,10 +123,17 @@ describe('dashboard', () => {
     const backupLink = await within(corrupt).findByRole('link', { name: /nightly/ });
     expect(backupLink.getAttribute('href')).toBe('/backups/bk-1');
 
-    const behind = screen.getByRole('region', { name: /Schedules behind/ });
-    expect((await within(behind).findByRole('row', { name: /ledger/ })).textContent).toMatch(
-      /8 h 0 min/,
+    const unprotected = await screen.findByRole('region', { name: /Unprotected trees/ });
+    expect((await within(unprotected).findByRole('row', { name: /ledger/ })).textContent).toMatch(
+      /Behind: scheduled every 1 h 0 min/,
     );
+    expect(within(unprotected).getByRole('row', { name: /orders/ }).textContent).toMatch(
+      /No schedule/,
+    );
+    const glance = screen.getByRole('region', { name: 'At a glance' });
+    expect(within(glance).getByText('3.0 MiB')).toBeTruthy();
+    expect(within(glance).getByText(/3 never verified, 0 older than 7 days/)).toBeTruthy();
+    expect(within(glance).getByText(/Only 1 of 4 backups verified within 7 days/)).toBeTruthy();
 
     const deadLetters = screen.getByRole('region', { name: /Trees with dead letters/ });
     const treeRow = await within(deadLetters).findByRole('row', { name: /orders/ });
@@ -138,7 +164,8 @@ describe('dashboard', () => {
     expect(new Set(healthFilters)).toEqual(
       new Set([BackupHealthStatus.CORRUPT, BackupHealthStatus.MISSING]),
     );
-    // Scope status has no list form: one call per tree, and only that.
-    expect([...new Set(requests.scopes)].sort()).toEqual(['ledger', 'orders']);
+    // Totals and each tree's protection come from one summary call, not a call per tree.
+    await screen.findByRole('region', { name: 'At a glance' });
+    expect(requests.summaries).toBe(1);
   });
 });

@@ -1,4 +1,3 @@
-import { useMemo } from 'react';
 import { Link } from 'react-router';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { ErrorBanner } from '../../../components/ui/error-banner';
@@ -6,18 +5,25 @@ import { PageHeader } from '../../../components/ui/page-header';
 import { Spinner } from '../../../components/ui/spinner';
 import { paths } from '../../../lib/paths';
 import { useActiveTenant } from '../../../lib/services';
-import { HISTORY_WINDOW_MS, overdueScope, RECENT_WINDOW_MS } from '../api/attention';
+import { HISTORY_WINDOW_MS, RECENT_WINDOW_MS } from '../api/attention';
+import { verificationCoverage } from '../api/glance';
 import { useBackupHistory, useUnhealthyBackups } from '../hooks/use-backup-attention';
+import { useCatalogSummary } from '../hooks/use-catalog-summary';
 import { useNow } from '../hooks/use-now';
 import { useRecentOperations } from '../hooks/use-recent-operations';
-import { useScopeStatuses, useTreesOverview } from '../hooks/use-tree-attention';
+import { useTreesOverview } from '../hooks/use-tree-attention';
 import { BackupBytesChart } from './backup-bytes-chart';
 import { BackupHealthSection } from './backup-health-section';
+import { GlanceRow } from './glance-row';
 import { FailedOperationsSection, RunningOperationsSection } from './operation-sections';
 import { OperationDurationsChart } from './operation-durations-chart';
-import { DeadLetterTreesSection, OverdueScopesSection } from './tree-sections';
+import { UnprotectedTreesSection, VerificationSection } from './protection-sections';
+import { DeadLetterTreesSection } from './tree-sections';
 
-/** /: what needs attention in the active tenant first, then how backups and operations trend. */
+/**
+ * /: the tenant's totals at a glance, what needs attention most urgent first, then how backups
+ * and operations trend.
+ */
 export function DashboardPage() {
   const tenant = useActiveTenant();
   const now = useNow();
@@ -25,13 +31,14 @@ export function DashboardPage() {
   const unhealthy = useUnhealthyBackups();
   const history = useBackupHistory(now);
   const trees = useTreesOverview();
-  const treeList = useMemo(() => trees.data?.trees ?? [], [trees.data]);
-  const treeIds = useMemo(() => treeList.map((tree) => tree.treeId), [treeList]);
-  const scopes = useScopeStatuses(treeIds);
-  const overdue = scopes.statuses.flatMap((status) => {
-    const late = overdueScope(status, now);
-    return late ? [late] : [];
-  });
+  const treeList = trees.data?.trees ?? [];
+  const summary = useCatalogSummary();
+  const summaryProps = {
+    summary: summary.data,
+    isPending: summary.isPending,
+    error: summary.error,
+    onRetry: () => void summary.refetch(),
+  };
 
   return (
     <>
@@ -43,16 +50,15 @@ export function DashboardPage() {
           </>
         }
       />
+      <GlanceRow {...summaryProps} />
       <div className="dash-grid">
         <FailedOperationsSection operations={operations} />
-        <BackupHealthSection unhealthy={unhealthy} />
-        <OverdueScopesSection
-          overdue={overdue}
-          checkedTrees={treeIds.length - scopes.skipped}
-          skipped={scopes.skipped}
-          isPending={trees.isPending || scopes.isPending}
-          error={trees.error ?? scopes.error}
+        <BackupHealthSection
+          unhealthy={unhealthy}
+          coverage={summary.data && verificationCoverage(summary.data)}
         />
+        <UnprotectedTreesSection {...summaryProps} />
+        <VerificationSection {...summaryProps} />
         <DeadLetterTreesSection
           trees={treeList}
           isPending={trees.isPending}

@@ -10,6 +10,11 @@ export interface DashboardSectionProps {
   count: number;
   /** The badge colour when count > 0. */
   tone?: BadgeTone;
+  /**
+   * The badge colour of a zero: green only when the checks behind it ran (a zero of corrupt
+   * backups while few were verified is no good news). Default success.
+   */
+  zeroTone?: BadgeTone;
   isPending: boolean;
   error: unknown;
   onRetry?: () => void;
@@ -28,6 +33,7 @@ export function DashboardSection({
   title,
   count,
   tone = 'danger',
+  zeroTone = 'success',
   isPending,
   error,
   onRetry,
@@ -46,7 +52,7 @@ export function DashboardSection({
     >
       <h2 id={headingId} className="panel__title">
         {title}
-        {known && <Badge tone={count > 0 ? tone : 'success'}>{count}</Badge>}
+        {known && <Badge tone={count > 0 ? tone : zeroTone}>{count}</Badge>}
       </h2>
       {error ? (
         <ErrorBanner

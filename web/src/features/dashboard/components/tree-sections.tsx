@@ -2,10 +2,8 @@ import type { TreeSummary } from '@store/contract';
 import { Link } from 'react-router';
 import { Badge } from '../../../components/ui/badge';
 import { Table, type Column } from '../../../components/ui/table';
-import { Time } from '../../../components/ui/time';
-import { formatCount, formatDuration } from '../../../lib/format';
+import { formatCount } from '../../../lib/format';
 import { paths } from '../../../lib/paths';
-import type { OverdueScope } from '../api/attention';
 import { DashboardSection } from './dashboard-section';
 
 const deadLetterColumns: readonly Column<TreeSummary>[] = [
@@ -63,74 +61,6 @@ export function DeadLetterTreesSection({
         rows={withDeadLetters}
         rowKey={(tree) => tree.treeId}
       />
-    </DashboardSection>
-  );
-}
-
-const overdueColumns: readonly Column<OverdueScope>[] = [
-  {
-    id: 'tree',
-    header: 'Tree',
-    cell: (scope) => (
-      <Link to={`${paths.schedules}?tree=${encodeURIComponent(scope.treeId)}`}>{scope.treeId}</Link>
-    ),
-  },
-  {
-    id: 'success',
-    header: 'Last success',
-    cell: (scope) => (
-      <Time
-        value={scope.lastSuccessMs === undefined ? undefined : new Date(scope.lastSuccessMs)}
-        fallback="Never"
-      />
-    ),
-  },
-  { id: 'interval', header: 'Scheduled every', cell: (scope) => formatDuration(scope.intervalMs) },
-  {
-    id: 'late',
-    header: 'Overdue by',
-    cell: (scope) =>
-      scope.lateByMs === undefined ? (
-        <span className="muted">Runs, never succeeded</span>
-      ) : (
-        formatDuration(scope.lateByMs)
-      ),
-  },
-];
-
-/** Scheduled trees with no successful backup within twice their interval. */
-export function OverdueScopesSection({
-  overdue,
-  checkedTrees,
-  skipped,
-  isPending,
-  error,
-}: {
-  overdue: readonly OverdueScope[];
-  checkedTrees: number;
-  skipped: number;
-  isPending: boolean;
-  error: unknown;
-}) {
-  return (
-    <DashboardSection
-      title="Schedules behind"
-      count={overdue.length}
-      tone="warning"
-      isPending={isPending}
-      error={error}
-      emptyTitle="Every schedule is on time"
-      emptyText={`No scheduled tree (of ${checkedTrees} checked) lacks a successful backup within twice its interval.`}
-      more={<Link to={paths.schedules}>All schedules</Link>}
-    >
-      <Table
-        caption="Scheduled trees with no successful backup within twice their interval"
-        captionHidden
-        columns={overdueColumns}
-        rows={overdue}
-        rowKey={(scope) => scope.treeId}
-      />
-      {skipped > 0 && <p className="muted">{skipped} more trees were not checked.</p>}
     </DashboardSection>
   );
 }

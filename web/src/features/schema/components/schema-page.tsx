@@ -1,4 +1,3 @@
-import { useEffect } from 'react';
 import { Link, useLocation, useParams } from 'react-router';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { ErrorBanner } from '../../../components/ui/error-banner';
@@ -6,6 +5,7 @@ import { PageHeader } from '../../../components/ui/page-header';
 import { useSchemaCapabilities } from '../../../lib/capabilities/use-schema-capabilities';
 import { paths } from '../../../lib/paths';
 import { useActiveTenant } from '../../../lib/services';
+import { useScrollToHash } from '../../../lib/use-scroll-to-hash';
 import { ComplianceSection } from './compliance-section';
 import { DeadLettersSection } from './dead-letters-section';
 import { PolicySection } from './policy-section';
@@ -48,11 +48,10 @@ function TreeSchema({ treeId }: { treeId: string }) {
   const tenant = useActiveTenant();
   const { hash } = useLocation();
 
-  // Links from other pages name a section (#schema-dead-letters); a client-side navigation does
-  // not scroll to it by itself.
-  useEffect(() => {
-    if (hash) document.getElementById(decodeURIComponent(hash.slice(1)))?.scrollIntoView();
-  }, [hash]);
+  // Links from other pages name a section (#schema-dead-letters, the dashboard's dead-letter
+  // link); a client-side navigation does not scroll to it by itself, and the sections above it
+  // grow as they load.
+  useScrollToHash(hash);
   return (
     <>
       <nav aria-label="Schema sections" className="schema-toc">
