@@ -11,6 +11,11 @@ export const paths = {
   operations: '/operations',
   operation: (operationId: string) => `/operations/${encodeURIComponent(operationId)}`,
   schedules: '/schedules',
+  /** The schedules of one scope (tree + key prefix, '' for the whole tree). */
+  scheduleScope: (treeId: string, keyPrefix: string) =>
+    `/schedules?${new URLSearchParams({ tree: treeId, ...(keyPrefix !== '' && { prefix: keyPrefix }) }).toString()}`,
+  /** Every schedule of the tenant. */
+  schedulesOverview: '/schedules/overview',
   health: '/health',
   trees: '/trees',
   tree: (treeId: string) => `/trees/${encodeURIComponent(treeId)}`,

@@ -51,6 +51,7 @@ describe('app shell', () => {
       'Backups',
       'Operations',
       'Schedules',
+      'Schedule overview',
       'Health',
       'Trees',
       'Schema',

@@ -6,7 +6,9 @@ const ITEMS = [
   { to: paths.dashboard, label: 'Dashboard', end: true },
   { to: paths.backups, label: 'Backups' },
   { to: paths.operations, label: 'Operations' },
-  { to: paths.schedules, label: 'Schedules' },
+  // end: the overview below is its own section, not part of a scope's schedules.
+  { to: paths.schedules, label: 'Schedules', end: true },
+  { to: paths.schedulesOverview, label: 'Schedule overview' },
   { to: paths.health, label: 'Health' },
   { to: paths.trees, label: 'Trees' },
   { to: paths.schema, label: 'Schema' },

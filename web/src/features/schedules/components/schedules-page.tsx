@@ -1,14 +1,17 @@
 import { durationToMs, StoreBackupApiOperation } from '@store/contract';
-import { useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { ErrorBanner } from '../../../components/ui/error-banner';
 import { PageHeader } from '../../../components/ui/page-header';
 import { Spinner } from '../../../components/ui/spinner';
 import { useBackupCapabilities } from '../../../lib/capabilities/use-backup-capabilities';
+import { paths } from '../../../lib/paths';
 import { useActiveTenant } from '../../../lib/services';
+import { useScopeSchedulesQuery } from '../hooks/use-list-schedules-query';
 import { useScopeStatusQuery, type ScheduleScope } from '../hooks/use-scope-status-query';
 import { KeyPrefixPicker } from './key-prefix-picker';
 import { ScheduleCard, describeScope } from './schedule-card';
+import { ScheduleExtrasCard } from './schedule-extras-card';
 import { ScopeStatusPanel } from './scope-status-panel';
 import { TreePicker } from './tree-picker';
 
@@ -40,6 +43,11 @@ export function SchedulesPage() {
             tenant <strong>{tenant}</strong>.
           </>
         }
+        actions={
+          <Link className="btn btn--secondary" to={paths.schedulesOverview}>
+            All schedules
+          </Link>
+        }
       />
       <TreePicker value={treeId} onChange={(next) => selectScope({ treeId: next, keyPrefix })} />
       <KeyPrefixPicker
@@ -62,6 +70,7 @@ function ScopeSchedules({ scope }: { scope: ScheduleScope }) {
   const tenant = useActiveTenant();
   const { treeId } = scope;
   const status = useScopeStatusQuery(scope);
+  const settings = useScopeSchedulesQuery(scope);
   const capabilities = useBackupCapabilities(treeId);
 
   if (status.isPending) return <Spinner label="Loading the scope status…" />;
@@ -107,9 +116,29 @@ function ScopeSchedules({ scope }: { scope: ScheduleScope }) {
           capabilities={capabilities}
         />
       </div>
+      {settings.isSuccess && (
+        <ScheduleExtrasCard
+          // A fresh form whenever the stored settings change (after a save, or another tab's).
+          key={settingsKey(settings.data)}
+          scope={scope}
+          current={settings.data}
+          capabilities={capabilities}
+        />
+      )}
       {!capabilities.isLoading && !canSchedule && (
         <p className="muted">Registering schedules needs the operator role in tenant {tenant}.</p>
       )}
     </div>
   );
+}
+
+/** The stored settings a form starts from, as one string. */
+function settingsKey(view: ReturnType<typeof useScopeSchedulesQuery>['data']): string {
+  if (!view) return 'none';
+  return JSON.stringify([
+    view.anchor?.timeOfDay,
+    view.anchor?.timeZone,
+    view.defaultNameTemplate ? '' : view.nameTemplate,
+    view.captureUnchangedIncrementals,
+  ]);
 }

@@ -1,0 +1,113 @@
+import type { ScheduleOverview } from '@store/contract';
+import { Link } from 'react-router';
+import { Badge } from '../../../components/ui/badge';
+import { Table, type Column } from '../../../components/ui/table';
+import { Time } from '../../../components/ui/time';
+import { paths } from '../../../lib/paths';
+import { describeCadence, describeLastRun, msOf, relativeTime } from '../api/schedule-words';
+
+/** A scope as the table names it: "orders" or "orders, key prefix eu/". */
+function scopeName(view: ScheduleOverview): string {
+  const tree = view.scope?.treeId ?? '';
+  return view.scope?.keyPrefix ? `${tree}, key prefix ${view.scope.keyPrefix}` : tree;
+}
+
+function NextRun({ view, now }: { view: ScheduleOverview; now: number }) {
+  const next = view.nextRuns[0];
+  if (!next) return <span className="muted">—</span>;
+  return (
+    <span className="schedule-next">
+      <strong>{relativeTime(msOf(next.runTime), now)}</strong>{' '}
+      <span className="muted">
+        (<Time value={next.runTime} />, {next.incremental ? 'incremental' : 'full'})
+      </span>
+    </span>
+  );
+}
+
+function PlannedRuns({ view }: { view: ScheduleOverview }) {
+  if (view.nextRuns.length === 0) return <span className="muted">—</span>;
+  return (
+    <details className="schedule-runs">
+      <summary>Next {view.nextRuns.length} runs</summary>
+      <ol>
+        {view.nextRuns.map((run) => (
+          <li key={`${msOf(run.runTime)}-${run.incremental ? 'i' : 'f'}`}>
+            <Time value={run.runTime} /> · {run.incremental ? 'incremental' : 'full'}
+            <br />
+            <span className="muted">as “{run.backupName}”</span>
+          </li>
+        ))}
+      </ol>
+    </details>
+  );
+}
+
+function LastRun({ view }: { view: ScheduleOverview }) {
+  const last = describeLastRun(view.lastRun);
+  return (
+    <span className="schedule-last">
+      <Badge tone={last.tone}>{last.text}</Badge>
+      {view.lastRun && (
+        <>
+          {' '}
+          <Time value={view.lastRun.runTime} />
+        </>
+      )}
+    </span>
+  );
+}
+
+/** Every schedule of the tenant, a row per scope; stacks into cards on phones. */
+export function ScheduleOverviewTable({
+  schedules,
+  now,
+}: {
+  schedules: readonly ScheduleOverview[];
+  now: number;
+}) {
+  const columns: Column<ScheduleOverview>[] = [
+    {
+      id: 'scope',
+      header: 'Scope',
+      cell: (view) => (
+        <Link
+          to={paths.scheduleScope(view.scope?.treeId ?? '', view.scope?.keyPrefix ?? '')}
+          aria-label={`Edit the schedules of ${scopeName(view)}`}
+        >
+          {scopeName(view)}
+        </Link>
+      ),
+    },
+    { id: 'full', header: 'Full', cell: (view) => describeCadence(view.full, view.anchor) },
+    {
+      id: 'incremental',
+      header: 'Incremental',
+      cell: (view) => describeCadence(view.incremental, view.anchor),
+    },
+    { id: 'next', header: 'Next run', cell: (view) => <NextRun view={view} now={now} /> },
+    { id: 'planned', header: 'Upcoming', cell: (view) => <PlannedRuns view={view} /> },
+    { id: 'last', header: 'Last run', cell: (view) => <LastRun view={view} /> },
+    { id: 'chain', header: 'Chain depth', numeric: true, cell: (view) => view.chainDepth },
+    {
+      id: 'retention',
+      header: 'Retention',
+      cell: (view) => view.retentionRules ?? <span className="muted">Not available</span>,
+    },
+    {
+      id: 'protected',
+      header: 'Protected',
+      numeric: true,
+      cell: (view) => view.protectedCount ?? <span className="muted">—</span>,
+    },
+  ];
+  return (
+    <Table
+      caption="Schedules by scope"
+      captionHidden
+      columns={columns}
+      rows={schedules}
+      rowKey={(view) => `${view.scope?.treeId ?? ''}\u0000${view.scope?.keyPrefix ?? ''}`}
+    />
+  );
+}
