@@ -19,21 +19,21 @@ test.describe('audit', () => {
     const audit = new AuditPage(page);
     await audit.open();
 
-    const put = audit.row(/PutEntry/);
+    const put = audit.row(/Put entry/);
     await expect(put).toContainText(`token:${tenant.admin.id}`);
     await expect(put).toContainText('audited');
-    await expect(put).toContainText('OK');
+    await expect(put).toContainText('Succeeded');
     await expect(put).toContainText(/\d+\.\d+\.\d+\.\d+|:/);
-    const denied = audit.row(/DeleteEntry/);
+    const denied = audit.row(/Delete entry/);
     await expect(denied).toContainText(`token:${viewer.id}`);
-    await expect(denied).toContainText('PERMISSION_DENIED');
-    await expect(audit.row(new RegExp(`cli.*CreateToken.*${viewer.id}`))).toHaveCount(1);
+    await expect(denied).toContainText('Not permitted');
+    await expect(audit.row(new RegExp(`cli.*Create token.*${viewer.id}`))).toHaveCount(1);
     await expectNoSeriousA11yViolations(page, testInfo);
 
     await audit.filterOutcome('PERMISSION_DENIED');
     await expect(page).toHaveURL(/outcome=PERMISSION_DENIED/);
     await expect(audit.rows).toHaveCount(1);
-    await expect(audit.rows.first()).toContainText('DeleteEntry');
+    await expect(audit.rows.first()).toContainText('Delete entry');
 
     await audit.clearFilters();
     await audit.filterMethod('PutEntry');
@@ -42,7 +42,7 @@ test.describe('audit', () => {
     // The filtered view is a link: a reload shows the same rows.
     await page.reload();
     await expect(audit.rows).toHaveCount(1);
-    await expect(audit.rows.first()).toContainText('PutEntry');
+    await expect(audit.rows.first()).toContainText('Put entry');
   });
 
   test('a viewer is not offered the audit page', async ({ page, tenant }) => {

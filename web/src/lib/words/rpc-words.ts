@@ -7,8 +7,6 @@ const METHOD_WORDS: Record<string, string> = {
   StartRestoreBackup: 'Start restore',
   RestoreBackup: 'Restore',
   StreamDeadLetters: 'Read dead letters',
-  PutEntries: 'Write entries',
-  PutEntry: 'Write entry',
 };
 
 /**

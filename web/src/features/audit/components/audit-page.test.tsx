@@ -65,11 +65,13 @@ describe('audit page', () => {
     const rows = within(table).getAllByRole('row');
     expect(rows.map((r) => r.textContent)).toEqual([
       expect.stringContaining('Client address'),
-      expect.stringMatching(/token:t-1.*DeleteEntry.*orders.*PERMISSION_DENIED.*203\.0\.113\.7/),
-      expect.stringMatching(/PutEntry.*OK/),
+      // Actions and outcomes in words; the raw names stay as tooltips.
+      expect.stringMatching(/token:t-1.*Delete entry.*orders.*Not permitted.*203\.0\.113\.7/),
+      expect.stringMatching(/Put entry.*Succeeded/),
     ]);
     fireEvent.click(screen.getByRole('button', { name: 'Load more' }));
-    expect(await screen.findByText('SetPolicy')).toBeTruthy();
+    expect(await screen.findByText('Set policy')).toBeTruthy();
+    expect(screen.getByText('Set policy').getAttribute('title')).toMatch(/\/SetPolicy$/);
     expect(requests.at(-1)?.pageToken).toBe('page-2');
     expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
   });

@@ -1,7 +1,9 @@
 import type { AuditRecord } from '@store/contract';
 import { Badge, type BadgeTone } from '../../../components/ui/badge';
 import { Table, type Column } from '../../../components/ui/table';
+import { Term } from '../../../components/ui/term';
 import { Time } from '../../../components/ui/time';
+import { rpcMethodWords, statusCodeWords } from '../../../lib/words';
 
 const REFUSALS = new Set(['UNAUTHENTICATED', 'PERMISSION_DENIED', 'RESOURCE_EXHAUSTED']);
 
@@ -17,8 +19,8 @@ const columns: readonly Column<AuditRecord>[] = [
   { id: 'subject', header: 'Subject', cell: (r) => r.subject || dash },
   {
     id: 'method',
-    header: 'Method',
-    cell: (r) => <span title={r.service}>{r.method}</span>,
+    header: 'Action',
+    cell: (r) => <Term term={rpcMethodWords(`${r.service}/${r.method}`)} />,
   },
   { id: 'target', header: 'Target', cell: (r) => r.targetId || dash },
   {
@@ -26,7 +28,9 @@ const columns: readonly Column<AuditRecord>[] = [
     header: 'Outcome',
     cell: (r) => (
       <span title={r.detail || undefined}>
-        <Badge tone={outcomeTone(r.outcome)}>{r.outcome}</Badge>
+        <Badge tone={outcomeTone(r.outcome)}>
+          <Term term={statusCodeWords(r.outcome)} />
+        </Badge>
       </span>
     ),
   },

@@ -1,5 +1,7 @@
+import { healthStatusWords } from '../../../lib/words';
+import type {
+  BackupHealthStatus} from '@store/contract';
 import {
-  BackupHealthStatus,
   type BackupHealthReport,
   type StoreBackupSetCaptureResult,
   type StoreCatalogScrubResult,
@@ -150,5 +152,5 @@ export function ComplianceSummary({ report }: { report: StoreSchemaComplianceRep
 }
 
 function healthLabel(status: BackupHealthStatus): string {
-  return status === BackupHealthStatus.UNSPECIFIED ? 'Not checked' : BackupHealthStatus[status];
+  return healthStatusWords(status).words;
 }

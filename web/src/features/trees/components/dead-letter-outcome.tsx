@@ -1,5 +1,7 @@
 import { Link } from 'react-router';
+import { Term } from '../../../components/ui/term';
 import { paths } from '../../../lib/paths';
+import { deadLetterReasonWords } from '../../../lib/words';
 import type { PutOutcome } from '../api/put-outcome';
 
 type DeadLettered = Extract<PutOutcome, { kind: 'dead-lettered' }>;
@@ -16,7 +18,8 @@ export function DeadLetterOutcome({ treeId, outcome }: { treeId: string; outcome
       <p>
         The entry <strong className="mono">{outcome.key}</strong> in tree <strong>{treeId}</strong>{' '}
         was <strong>not</strong> changed. The value was kept in the tree&apos;s dead letters (reason{' '}
-        <span className="mono">{outcome.reason}</span>).
+        <Term term={deadLetterReasonWords(outcome.reason)} />
+        ).
       </p>
       {errors.length > 0 && (
         <>

@@ -2,6 +2,7 @@ import { ErrorText } from '../../../components/ui/error-text';
 import { Link } from 'react-router';
 import { formatBytes, formatCount } from '../../../lib/format';
 import { paths } from '../../../lib/paths';
+import { deadLetterReasonWords } from '../../../lib/words';
 import { describeShapesRead } from '../api/import-shapes';
 import type { ImportReport } from '../api/json-lines-import';
 
@@ -61,7 +62,8 @@ export function ImportReportView({ treeId, report }: { treeId: string; report: I
           title="Dead-lettered lines"
           rows={report.deadLetteredLines.map((l) => ({
             line: l.line,
-            text: `${l.key}: ${l.reason}`,
+            text: `${l.key}: ${deadLetterReasonWords(l.reason).words}`,
+            raw: l.reason,
           }))}
         />
       )}
@@ -69,7 +71,14 @@ export function ImportReportView({ treeId, report }: { treeId: string; report: I
   );
 }
 
-function ProblemLines({ title, rows }: { title: string; rows: { line: number; text: string }[] }) {
+function ProblemLines({
+  title,
+  rows,
+}: {
+  title: string;
+  /** `raw`: the API's own value behind the words (a dead-letter reason), as the row's tooltip. */
+  rows: { line: number; text: string; raw?: string }[];
+}) {
   return (
     <table className="table" aria-label={title}>
       <caption>{title}</caption>
@@ -83,7 +92,9 @@ function ProblemLines({ title, rows }: { title: string; rows: { line: number; te
         {rows.map((row) => (
           <tr key={row.line}>
             <td className="mono">{row.line}</td>
-            <td className="mono">{row.text}</td>
+            <td className="mono" title={row.raw}>
+              {row.text}
+            </td>
           </tr>
         ))}
       </tbody>

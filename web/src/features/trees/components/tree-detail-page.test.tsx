@@ -156,7 +156,10 @@ describe('tree detail page', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Put entry' }));
     const outcome = await within(dialog).findByRole('alert');
     expect(outcome.textContent).toMatch(/Dead-lettered/);
-    expect(outcome.textContent).toMatch(/SCHEMA_VIOLATION/);
+    // The reason in words, the API's name as its tooltip.
+    expect(within(outcome).getByText('Schema violation').getAttribute('title')).toBe(
+      'SCHEMA_VIOLATION',
+    );
     expect(within(outcome).getByText('/n: must be integer')).toBeTruthy();
   });
 
