@@ -4,6 +4,7 @@ import { kindLabel } from '../../lib/operations/operation-kinds';
 import { paths } from '../../lib/paths';
 import type { Column } from '../ui/table';
 import { Time } from '../ui/time';
+import { OperationTarget } from './operation-target';
 
 /** Table columns every operations table shows the same way. */
 
@@ -22,7 +23,7 @@ export const operationColumn: Column<StoreOperationStatus> = {
 export const targetColumn: Column<StoreOperationStatus> = {
   id: 'target',
   header: 'Target',
-  cell: (op) => op.targetId ?? <span className="muted">—</span>,
+  cell: (op) => <OperationTarget operation={op} />,
 };
 
 export const createdColumn: Column<StoreOperationStatus> = {

@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { isActiveState } from '../../lib/operations/operation-kinds';
 import { paths } from '../../lib/paths';
+import { SubjectName } from '../identity/subject-name';
 import { Time } from '../ui/time';
 import { OperationErrorNotice } from './operation-error-notice';
 import { OperationProgress } from './operation-progress';
@@ -42,7 +43,9 @@ export function OperationRunSummary({
         {operation.createdBy && (
           <>
             <dt>Started by</dt>
-            <dd>{operation.createdBy}</dd>
+            <dd>
+              <SubjectName subject={operation.createdBy} />
+            </dd>
           </>
         )}
       </dl>

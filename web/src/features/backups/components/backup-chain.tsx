@@ -1,5 +1,5 @@
 import type { backupV1 } from '@store/contract';
-import { useBackupNames } from '../hooks/use-backup-names';
+import { useBackupNames } from '../../../lib/backups/use-backup-names';
 import { BackupRef } from './backup-ref';
 
 /**

@@ -7,7 +7,7 @@ import { paths } from '../../../lib/paths';
 import { useActiveTenant } from '../../../lib/services';
 import { useStartBackupDiffMutation } from '../../../lib/comparisons/use-backup-comparison';
 import { ComparisonView } from '../../../components/comparisons/comparison-view';
-import { useBackupNames } from '../hooks/use-backup-names';
+import { useBackupNames } from '../../../lib/backups/use-backup-names';
 import { BackupRef } from './backup-ref';
 
 /**

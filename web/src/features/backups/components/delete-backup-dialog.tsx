@@ -6,7 +6,7 @@ import { Dialog } from '../../../components/ui/dialog';
 import { ErrorBanner } from '../../../components/ui/error-banner';
 import { paths } from '../../../lib/paths';
 import { useActiveTenant } from '../../../lib/services';
-import { useBackupNames } from '../hooks/use-backup-names';
+import { useBackupNames } from '../../../lib/backups/use-backup-names';
 import { useDeleteBackupMutation } from '../hooks/use-delete-backup-mutation';
 
 export interface DeleteBackupDialogProps {

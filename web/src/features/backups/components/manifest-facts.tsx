@@ -1,4 +1,5 @@
 import type { BackupManifest } from '@store/contract';
+import { SubjectName } from '../../../components/identity/subject-name';
 import { Time } from '../../../components/ui/time';
 import { formatBytes, formatCount } from '../../../lib/format';
 import { KindBadge } from './catalog-table';
@@ -26,7 +27,9 @@ export function ManifestFacts({ manifest }: { manifest: BackupManifest }) {
         <Time value={manifest.completedAt} />
       </dd>
       <dt>Created by</dt>
-      <dd>{manifest.createdBy || '—'}</dd>
+      <dd>
+        <SubjectName subject={manifest.createdBy} />
+      </dd>
       <dt>Sequence range</dt>
       <dd className="mono">
         ({manifest.fromSequence.toString()}, {manifest.toSequence.toString()}]

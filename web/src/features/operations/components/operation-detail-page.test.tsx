@@ -81,7 +81,9 @@ describe('operation detail', () => {
     });
     const { app, calls } = server({ schema: scan });
     renderApp(app, '/operations/op-s');
-    expect(await screen.findByText('Compliance scan operation')).toBeTruthy();
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Compliance scan operation' }),
+    ).toBeTruthy();
     // In words, with the code and raw message behind Details.
     expect(
       screen.getByText(/^This cannot be done in the current state: tree has no policy/),

@@ -2,6 +2,10 @@ import { Link, useParams } from 'react-router';
 import { OperationErrorNotice } from '../../../components/operations/operation-error-notice';
 import { OperationProgress } from '../../../components/operations/operation-progress';
 import { OperationStateBadge } from '../../../components/operations/operation-state-badge';
+import { SubjectName } from '../../../components/identity/subject-name';
+import { OperationTarget } from '../../../components/operations/operation-target';
+import { Breadcrumb } from '../../../components/ui/breadcrumb';
+import { CopyableId } from '../../../components/ui/copyable-id';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { ErrorText } from '../../../components/ui/error-text';
 import { ErrorBanner } from '../../../components/ui/error-banner';
@@ -53,12 +57,14 @@ export function OperationDetailPage() {
   const active = isActiveState(operation.state);
   return (
     <>
-      <p className="breadcrumb">
-        <Link to={paths.operations}>Operations</Link> /
-      </p>
+      <Breadcrumb
+        section="Operations"
+        to={paths.operations}
+        current={`${kindLabel(operation.kind)} operation`}
+      />
       <PageHeader
         title={`${kindLabel(operation.kind)} operation`}
-        description={<span className="mono">{operation.operationId}</span>}
+        description={<CopyableId id={operation.operationId} label="operation id" />}
         actions={<CancelOperationButton operation={operation} />}
       />
       <section className="panel" aria-labelledby="op-status">
@@ -71,9 +77,13 @@ export function OperationDetailPage() {
         </h2>
         <dl className="facts">
           <dt>Target</dt>
-          <dd>{operation.targetId ?? '—'}</dd>
+          <dd>
+            <OperationTarget operation={operation} />
+          </dd>
           <dt>Started by</dt>
-          <dd>{operation.createdBy || '—'}</dd>
+          <dd>
+            <SubjectName subject={operation.createdBy} />
+          </dd>
           <dt>Tenant</dt>
           <dd>{tenant}</dd>
         </dl>

@@ -3,6 +3,7 @@ import { StoreSchemaApiOperation, type StoreOperationStatus } from '@store/contr
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { OperationProgress } from '../../../components/operations/operation-progress';
+import { SubjectName } from '../../../components/identity/subject-name';
 import { OperationStateBadge } from '../../../components/operations/operation-state-badge';
 import { Button } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
@@ -102,7 +103,7 @@ export function ComplianceSection({ treeId, caps }: { treeId: string; caps: Sche
                   <OperationStateBadge state={s.state} cancelRequested={s.cancelRequested} />
                 ),
               },
-              { id: 'by', header: 'By', cell: (s) => s.createdBy || '—' },
+              { id: 'by', header: 'By', cell: (s) => <SubjectName subject={s.createdBy} /> },
               {
                 id: 'result',
                 header: 'Non-compliant / scanned',

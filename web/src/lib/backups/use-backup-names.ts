@@ -1,7 +1,7 @@
 import { BackupControlService } from '@store/contract';
 import { useQueries } from '@tanstack/react-query';
-import { rpcKey } from '../../../lib/query-keys';
-import { useApi } from '../../../lib/services';
+import { rpcKey } from '../query-keys';
+import { useApi } from '../services';
 
 /**
  * The names of some backups, by id (chains, set members, a compare's two sides). Each is the

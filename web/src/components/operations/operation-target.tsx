@@ -1,0 +1,64 @@
+import { StoreOperationKind, type StoreOperationStatus } from '@store/contract';
+import { Link } from 'react-router';
+import { useBackupNames } from '../../lib/backups/use-backup-names';
+import { paths } from '../../lib/paths';
+
+/** Kinds whose target id is a backup (the server records the backup a restore or check reads). */
+const BACKUP_TARGETS: ReadonlySet<StoreOperationKind> = new Set([
+  StoreOperationKind.RESTORE,
+  StoreOperationKind.COLD_RESTORE,
+  StoreOperationKind.BACKUP_HEALTH_CHECK,
+]);
+
+const RESTORES: ReadonlySet<StoreOperationKind> = new Set([
+  StoreOperationKind.RESTORE,
+  StoreOperationKind.COLD_RESTORE,
+]);
+
+/**
+ * What an operation acts on, by name. A restore's target is the tree it writes (known from its
+ * result), read from the backup named below it; a health check's is the backup, by name; a
+ * capture's is its tree. The backup id stays below a name, in monospace.
+ */
+export function OperationTarget({ operation }: { operation: StoreOperationStatus }) {
+  const targetId = operation.targetId ?? '';
+  const isBackup = BACKUP_TARGETS.has(operation.kind) && targetId !== '';
+  const names = useBackupNames(isBackup ? [targetId] : []);
+  if (!targetId) return <span className="muted">—</span>;
+  if (!isBackup) {
+    return (
+      <span className="truncate" title={targetId}>
+        {targetId}
+      </span>
+    );
+  }
+  const backupName = names.get(targetId);
+  const backup = (
+    <Link className="truncate" to={paths.backup(targetId)} title={backupName ?? targetId}>
+      {backupName ?? targetId}
+    </Link>
+  );
+  const restoredInto =
+    operation.result.case === 'restore' ? operation.result.value.targetTreeId : undefined;
+  if (RESTORES.has(operation.kind)) {
+    return (
+      <span className="operation-target">
+        {restoredInto ? (
+          <Link className="truncate" to={paths.tree(restoredInto)} title={restoredInto}>
+            tree {restoredInto}
+          </Link>
+        ) : (
+          <span className="muted">tree known when it finishes</span>
+        )}
+        <span className="table__sub">from {backup}</span>
+        {backupName && <span className="mono muted table__sub">{targetId}</span>}
+      </span>
+    );
+  }
+  return (
+    <span className="operation-target">
+      {backup}
+      {backupName && <span className="mono muted table__sub">{targetId}</span>}
+    </span>
+  );
+}
