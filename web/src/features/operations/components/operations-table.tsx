@@ -5,10 +5,14 @@ import {
   targetColumn,
 } from '../../../components/operations/operation-columns';
 import { SubjectName } from '../../../components/identity/subject-name';
+import { cancelledText } from '../../../components/operations/operation-error-notice';
 import { OperationStateBadge } from '../../../components/operations/operation-state-badge';
 import { ProgressBar } from '../../../components/ui/progress-bar';
 import { Table, type Column } from '../../../components/ui/table';
+import { explainOperationError, isCancellation } from '../../../lib/errors';
+import { toDate } from '../../../lib/format';
 import { isActiveState, kindLabel } from '../../../lib/operations/operation-kinds';
+import { humanizeProgressMessage } from '../../../lib/progress/estimate';
 import { OperationDuration } from './operation-duration';
 
 const columns: readonly Column<StoreOperationStatus>[] = [
@@ -29,9 +33,11 @@ const columns: readonly Column<StoreOperationStatus>[] = [
           done={op.progress?.done ?? 0n}
           total={op.progress?.total ?? 0n}
           unit={op.progress?.unit}
+          startedAt={toDate(op.startedAt)}
+          measuredAt={toDate(op.updatedAt)}
         />
       ) : (
-        <span className="muted">{op.error ? op.error.message : (op.progress?.message ?? '')}</span>
+        <span className="muted">{finishedNote(op)}</span>
       ),
   },
   createdColumn,
@@ -50,4 +56,11 @@ export function OperationsTable({ operations }: { operations: readonly StoreOper
       rowKey={(op) => op.operationId}
     />
   );
+}
+
+/** A finished operation's last word: who cancelled it, what went wrong, or its last message. */
+function finishedNote(op: StoreOperationStatus): string {
+  if (isCancellation(op.error)) return cancelledText(op);
+  if (op.error) return explainOperationError(op.error).what;
+  return humanizeProgressMessage(op.progress?.message ?? '');
 }
