@@ -50,7 +50,8 @@ describe.each(DIALECTS)('tracked operations through the server on %s', (dialect)
     const done = await s.finish(operationId);
     expect(done.state).toBe(StoreOperationState.SUCCEEDED);
     // Progress in entries, with the bytes read in its message.
-    expect(done.progress).toMatchObject({ done: 2n, unit: 'entries' });
+    // The total is counted before reading, so the console can show a percent and time left.
+    expect(done.progress).toMatchObject({ done: 2n, total: 2n, unit: 'entries' });
     expect(done.progress?.message).toMatch(/^\d+ bytes read$/);
     const listed = await s.backup.listBackupOperations({ targetId: 'idem' });
     expect(listed.operations.map((o) => o.operationId)).toEqual([operationId]);

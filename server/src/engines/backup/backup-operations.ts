@@ -52,7 +52,7 @@ function captureContext(ctx: OperationContext): CaptureContext {
     operationId: ctx.operationId,
     createdBy: ctx.createdBy,
     signal: ctx.signal,
-    progress: (done, message) => ctx.progress({ done, unit: 'entries', message }),
+    progress: (done, total, message) => ctx.progress({ done, total, unit: 'entries', message }),
   };
 }
 

@@ -1,4 +1,8 @@
-import { streamEntryLines } from '../../../storage/entry-lines.js';
+import {
+  countEntryLines,
+  streamEntryLines,
+  type EntryLineRange,
+} from '../../../storage/entry-lines.js';
 import { resolveTree, type TreeDb } from '../../../storage/tree-store.js';
 import { notFound } from '../../errors.js';
 import { createEventLoopYielder } from '../../event-loop-yield.js';
@@ -35,9 +39,32 @@ export interface CapturedScope {
 
 export interface CaptureHooks {
   signal: AbortSignal;
-  onProgress(entries: number, bytes: number): void;
+  /** Lines read so far (entries, and tombstones of an incremental) and their encoded bytes. */
+  onProgress(lines: number, bytes: number): void;
   /** Test seam: runs after each page is read (writers may change the tree meanwhile). */
   afterPage?: (() => Promise<void>) | undefined;
+}
+
+/** The lines a capture of `plan` reads: live entries (full) or every change after the base. */
+function rangeOf(plan: ScopePlan, lastSequence: number): EntryLineRange {
+  return {
+    toSequence: lastSequence,
+    ...(plan.fromSequence !== null && { fromSequence: plan.fromSequence }),
+    ...(plan.keyPrefix !== '' && { keyPrefix: plan.keyPrefix }),
+    liveOnly: plan.fromSequence === null,
+  };
+}
+
+/**
+ * How many lines `captureScope` will read from this scope of `snapshot` (0 when the tree does
+ * not exist; the capture then fails NotFound): the capture's progress total, counted before
+ * reading so the console can show a percent and the time left.
+ */
+export async function countScopeLines(snapshot: TreeDb, plan: ScopePlan): Promise<number> {
+  const tree = await resolveTree(snapshot, plan.tenant, plan.treeName);
+  return tree
+    ? countEntryLines(snapshot, tree.physicalTreeId, rangeOf(plan, tree.lastSequence))
+    : 0;
 }
 
 /**
@@ -73,12 +100,7 @@ export async function captureScope(
   const lines = streamEntryLines(
     snapshot,
     tree.physicalTreeId,
-    {
-      toSequence: tree.lastSequence,
-      ...(plan.fromSequence !== null && { fromSequence: plan.fromSequence }),
-      ...(plan.keyPrefix !== '' && { keyPrefix: plan.keyPrefix }),
-      liveOnly: plan.fromSequence === null,
-    },
+    rangeOf(plan, tree.lastSequence),
     plan.pageSize,
   );
   try {
@@ -91,7 +113,7 @@ export async function captureScope(
       tombstoneCount += run.tombstones;
       schemaVersion = Math.max(schemaVersion, run.maxSchemaVersion);
       bytes += run.bytes.length;
-      hooks.onProgress(entryCount, bytes);
+      hooks.onProgress(entryCount + tombstoneCount, bytes);
       for (; entryCount >= nextPage; nextPage += plan.pageSize) await hooks.afterPage?.();
       await yieldToOtherCalls();
       await pace(entryCount + tombstoneCount);

@@ -30,7 +30,12 @@ import {
   validateLabels,
   validateScope,
 } from '../validation.js';
-import { captureScope, type CapturedScope, type ScopePlan } from './capture-scope.js';
+import {
+  captureScope,
+  countScopeLines,
+  type CapturedScope,
+  type ScopePlan,
+} from './capture-scope.js';
 
 /** Who runs a capture, and how it reports. */
 export interface CaptureContext {
@@ -38,7 +43,8 @@ export interface CaptureContext {
   operationId: string;
   createdBy: string;
   signal: AbortSignal;
-  progress(done: number, message: string): void;
+  /** Lines read of `total` (counted before reading; it grows per member of an unshared set). */
+  progress(done: number, total: number, message: string): void;
 }
 
 interface MemberSpec {
@@ -324,6 +330,7 @@ export class CaptureService {
     consistent: boolean,
   ): Promise<CapturedScope[]> {
     let done = 0;
+    let total = 0;
     const one = async (snapshot: Parameters<typeof captureScope>[0], i: number) => {
       const plan = plans[i] as ScopePlan;
       const base = specs[i]?.base ?? null;
@@ -334,9 +341,9 @@ export class CaptureService {
         plan,
         {
           signal: ctx.signal,
-          onProgress: (entries, bytes) => {
-            done = before + entries;
-            ctx.progress(done, `${bytes} bytes read`);
+          onProgress: (lines, bytes) => {
+            done = before + lines;
+            ctx.progress(done, total, `${bytes} bytes read`);
           },
           afterPage: this.afterPage,
         },
@@ -355,6 +362,9 @@ export class CaptureService {
     if (consistent) {
       // One snapshot for every member: a set shares one point in time across its trees.
       return withReadSnapshot(this.storage, async (snapshot) => {
+        // Every member counted first: the set's total is known before its first line.
+        for (const plan of plans) total += await countScopeLines(snapshot, plan);
+        ctx.progress(0, total, '');
         const out: CapturedScope[] = [];
         for (let i = 0; i < plans.length; i++) out.push(await one(snapshot, i));
         return out;
@@ -362,7 +372,13 @@ export class CaptureService {
     }
     const out: CapturedScope[] = [];
     for (let i = 0; i < plans.length; i++) {
-      out.push(await withReadSnapshot(this.storage, (snapshot) => one(snapshot, i)));
+      out.push(
+        await withReadSnapshot(this.storage, async (snapshot) => {
+          total += await countScopeLines(snapshot, plans[i] as ScopePlan);
+          ctx.progress(done, total, '');
+          return one(snapshot, i);
+        }),
+      );
     }
     return out;
   }
