@@ -16,6 +16,7 @@ import './styles/schema.css';
 import './styles/operations-pages.css';
 import './styles/trees.css';
 import './styles/dashboard.css';
+import './styles/health.css';
 
 // Before the first render, so the page does not flash the other theme (no inline script: CSP).
 applyTheme();

@@ -9,7 +9,7 @@ import { HISTORY_WINDOW_MS, RECENT_WINDOW_MS } from '../api/attention';
 import { verificationCoverage } from '../api/glance';
 import { useBackupHistory, useUnhealthyBackups } from '../hooks/use-backup-attention';
 import { useCatalogSummary } from '../hooks/use-catalog-summary';
-import { useNow } from '../hooks/use-now';
+import { useNow } from '../../../lib/use-now';
 import { useRecentOperations } from '../hooks/use-recent-operations';
 import { useTreesOverview } from '../hooks/use-tree-attention';
 import { BackupBytesChart } from './backup-bytes-chart';

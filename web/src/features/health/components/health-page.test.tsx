@@ -2,12 +2,18 @@ import { create } from '@bufbuild/protobuf';
 import type { ConnectRouter } from '@connectrpc/connect';
 import {
   BackupControlService,
+  BackupHealthStatus,
+  BackupInsightService,
   durationFromMs,
   durationToMs,
   IdentityService,
   StoreBackupApiOperation,
+  StoreOperationKind,
   StoreOperationPageSchema,
+  StoreOperationState,
+  type StaleHealthCheckRequest,
 } from '@store/contract';
+import { timestampFromMs } from '@bufbuild/protobuf/wkt';
 import { fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { whoAmI } from '../../../testing/fixtures';
@@ -18,13 +24,49 @@ const MIN_MS = 60_000;
 function server(options: { available?: boolean } = {}) {
   const configured: { enabled: boolean; ms: number }[] = [];
   let stored: { enabled: boolean; ms: number } | undefined;
+  const staleStarts: StaleHealthCheckRequest[] = [];
   const routes = (router: ConnectRouter) => {
+    router.service(BackupInsightService, {
+      listBackupInsightOperations: () =>
+        staleStarts.length === 0
+          ? {}
+          : {
+              operations: [
+                {
+                  operationId: 'stale-1',
+                  kind: StoreOperationKind.STALE_HEALTH_CHECK,
+                  state: StoreOperationState.RUNNING,
+                  progress: { done: 1n, total: 4n, unit: 'backups' },
+                },
+              ],
+            },
+      startStaleHealthCheck: (req) => {
+        staleStarts.push(req);
+        return { operationId: 'stale-1', kind: StoreOperationKind.STALE_HEALTH_CHECK };
+      },
+    });
     router.service(IdentityService, { whoAmI: () => whoAmI() });
     router.service(BackupControlService, {
       listBackupOperations: () => create(StoreOperationPageSchema, {}),
       isHealthMonitoringAvailable: () => ({ available: options.available ?? true }),
       listBackups: () => ({
-        backups: [{ backupId: 'bk-1', name: 'nightly', treeId: 'orders' }],
+        backups: [
+          { backupId: 'bk-1', name: 'nightly', treeId: 'orders' },
+          {
+            backupId: 'bk-2',
+            name: 'weekly',
+            treeId: 'ledger',
+            lastHealthStatus: BackupHealthStatus.CORRUPT,
+            lastVerifiedAt: timestampFromMs(Date.now() - 3 * 86_400_000),
+          },
+          {
+            backupId: 'bk-3',
+            name: 'hourly',
+            treeId: 'orders',
+            lastHealthStatus: BackupHealthStatus.HEALTHY,
+            lastVerifiedAt: timestampFromMs(Date.now() - 5 * 3_600_000),
+          },
+        ],
       }),
       describeBackup: (req) =>
         req.backupId === 'bk-1'
@@ -53,7 +95,7 @@ function server(options: { available?: boolean } = {}) {
       },
     });
   };
-  return { configured, app: createTestApp(routes, { session: testSession }) };
+  return { configured, staleStarts, app: createTestApp(routes, { session: testSession }) };
 }
 
 describe('health page', () => {
@@ -61,7 +103,8 @@ describe('health page', () => {
     const { app, configured } = server();
     renderApp(app, '/health?backup=bk-1');
     const report = await screen.findByRole('region', { name: /^Last report/ });
-    expect(within(report).getAllByText('Never verified').length).toBeGreaterThan(0);
+    // Said once: the report's title, not again in its explanation.
+    expect(within(report).getAllByText(/never verified/i)).toHaveLength(1);
 
     const monitoring = screen.getByRole('region', { name: /^Monitoring/ });
     fireEvent.click(within(monitoring).getByLabelText('Verify this backup periodically'));
@@ -84,6 +127,36 @@ describe('health page', () => {
       /^Clamped to 1 minute: the requested 30 seconds/,
     );
     expect(configured).toEqual([{ enabled: true, ms: 30_000 }]);
+  });
+
+  it('sorts every backup by verdict and age, and verifies stale backups as one operation', async () => {
+    const { app, staleStarts } = server();
+    renderApp(app, '/health');
+    const fleet = await screen.findByRole('region', { name: 'Every backup' });
+    const names = () =>
+      within(fleet)
+        .getAllByRole('row')
+        .slice(1)
+        .map((row) => row.getAttribute('data-backup'));
+    await within(fleet).findByRole('row', { name: /weekly/ });
+    // Worst first: corrupt, then never verified, then healthy.
+    expect(names()).toEqual(['bk-2', 'bk-1', 'bk-3']);
+    const verdictHeader = within(fleet).getByRole('columnheader', { name: /Last verdict/ });
+    expect(verdictHeader.getAttribute('aria-sort')).toBe('ascending');
+    fireEvent.click(within(fleet).getByRole('button', { name: /Last verified/ }));
+    // Longest ago first, never verified before any check.
+    expect(names()).toEqual(['bk-1', 'bk-2', 'bk-3']);
+    fireEvent.click(within(fleet).getByRole('button', { name: /Last verified/ }));
+    expect(names()).toEqual(['bk-3', 'bk-2', 'bk-1']);
+    expect(within(fleet).getByText('5 h ago')).toBeTruthy();
+
+    const panel = screen.getByRole('region', { name: 'Verify stale backups' });
+    fireEvent.change(within(panel).getByLabelText(/Not verified within/), {
+      target: { value: '3' },
+    });
+    fireEvent.click(within(panel).getByRole('button', { name: 'Verify stale backups' }));
+    expect(await within(panel).findByText('Latest run')).toBeTruthy();
+    expect(staleStarts.map((req) => Number(req.olderThan?.seconds))).toEqual([3 * 86_400]);
   });
 
   it('says when the backup does not exist, and when monitoring is not offered', async () => {

@@ -24,9 +24,14 @@ import {
 } from '../hooks/use-health-queries';
 import { BackupPicker } from './backup-picker';
 import { HealthReportPanel } from './health-report-panel';
+import { FleetSection } from './fleet-section';
 import { MonitoringForm } from './monitoring-form';
+import { VerifyStalePanel } from './verify-stale-panel';
 
-/** /health?backup=… — monitoring availability, a backup's stored report, check now, monitoring. */
+/**
+ * /health?backup=… — monitoring availability, "verify stale backups", every backup's last verdict
+ * in one sortable table, then one backup's stored report, check now and monitoring.
+ */
 export function HealthPage() {
   const tenant = useActiveTenant();
   const [params, setParams] = useSearchParams();
@@ -64,14 +69,19 @@ export function HealthPage() {
           onRetry={() => void availability.refetch()}
         />
       )}
-      <BackupPicker
-        value={backupId}
-        onChange={(next) => setParams(next === '' ? {} : { backup: next }, { replace: true })}
-        backups={backups.data}
-        isPending={backups.isPending}
-        error={backups.error}
-        onRetry={() => void backups.refetch()}
-      />
+      <VerifyStalePanel />
+      <FleetSection />
+      <h2 id="health-one-backup">One backup</h2>
+      <div className="health-picker">
+        <BackupPicker
+          value={backupId}
+          onChange={(next) => setParams(next === '' ? {} : { backup: next }, { replace: true })}
+          backups={backups.data}
+          isPending={backups.isPending}
+          error={backups.error}
+          onRetry={() => void backups.refetch()}
+        />
+      </div>
       {backupId === '' ? (
         <EmptyState title="Choose a backup">
           Its last health report, a check on demand and its monitoring settings appear here.

@@ -3,19 +3,24 @@ import { Badge, type BadgeTone } from '../../../components/ui/badge';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { Table } from '../../../components/ui/table';
 import { Time } from '../../../components/ui/time';
+import { Term } from '../../../components/ui/term';
 import { formatBytes, formatCount } from '../../../lib/format';
+import { healthStatusWords } from '../../../lib/words';
 
-const STATUS: Record<BackupHealthStatus, { label: string; tone: BadgeTone }> = {
-  [BackupHealthStatus.UNSPECIFIED]: { label: 'Never verified', tone: 'neutral' },
-  [BackupHealthStatus.HEALTHY]: { label: 'HEALTHY', tone: 'success' },
-  [BackupHealthStatus.DEGRADED]: { label: 'DEGRADED', tone: 'warning' },
-  [BackupHealthStatus.CORRUPT]: { label: 'CORRUPT', tone: 'danger' },
-  [BackupHealthStatus.MISSING]: { label: 'MISSING', tone: 'danger' },
+const TONE: Record<BackupHealthStatus, BadgeTone> = {
+  [BackupHealthStatus.UNSPECIFIED]: 'neutral',
+  [BackupHealthStatus.HEALTHY]: 'success',
+  [BackupHealthStatus.DEGRADED]: 'warning',
+  [BackupHealthStatus.CORRUPT]: 'danger',
+  [BackupHealthStatus.MISSING]: 'danger',
 };
 
 export function HealthStatusBadge({ status }: { status: BackupHealthStatus }) {
-  const { label, tone } = STATUS[status];
-  return <Badge tone={tone}>{label}</Badge>;
+  return (
+    <Badge tone={TONE[status]}>
+      <Term term={healthStatusWords(status)} />
+    </Badge>
+  );
 }
 
 type Issue = BackupHealthReport['issues'][number];
@@ -39,7 +44,7 @@ export function HealthReportPanel({ report }: { report: BackupHealthReport | nul
       </h2>
       {report === null ? (
         <EmptyState title="Never verified">
-          No health check has run on this backup yet. Run one with “Check now”.
+          Run “Check now” below, or “Verify stale backups” above for every backup like it.
         </EmptyState>
       ) : (
         <>
