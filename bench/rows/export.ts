@@ -5,7 +5,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { linkSync, mkdirSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { ArtifactStore } from '../../server/src/engines/backup/artifacts/index.js';
+import { DirectoryArtifactStore } from '../../server/src/engines/backup/artifacts/index.js';
 import type { BackupManifestDoc } from '../../server/src/engines/backup/backup-types.js';
 import { rowOfManifest } from '../../server/src/engines/backup/catalog/catalog-entry.js';
 import { insertBackupIfAbsent } from '../../server/src/storage/backup-store.js';
@@ -38,7 +38,7 @@ export function exportArtifact(s: BenchServer, staticDir: string, bytes: number)
 export const EXPORT_JOB = { backupId: BACKUP_ID, artifactId: ARTIFACT_ID, staticName: STATIC_NAME };
 
 async function seedArtifact(s: BenchServer, staticDir: string, bytes: number): Promise<string> {
-  const store = new ArtifactStore(s.artifactDir);
+  const store = new DirectoryArtifactStore(s.artifactDir);
   const path = store.layout.artifactPath(TENANT, BACKUP_ID, ARTIFACT_ID);
   mkdirSync(dirname(path), { recursive: true });
   const file = await open(path, 'w');
