@@ -1,4 +1,5 @@
 import { expectNoSeriousA11yViolations } from './support/axe';
+import { SchedulesPages } from './pages/schedules-pages';
 import { expect, signInWithToken, test } from './support/fixtures';
 
 test('a schedule below the server minimum is registered clamped, shown, and cancelled', async ({
@@ -86,4 +87,69 @@ test('an unknown tree in the URL says so', async ({ page, tenant }) => {
   await signInWithToken(page, tenant.admin.token);
   await page.goto('/schedules?tree=no-such-tree');
   await expect(page.getByText('Unknown tree no-such-tree')).toBeVisible();
+});
+
+test('the schedule overview shows a schedule made in the form, with its anchor and next runs', async ({
+  page,
+  tenant,
+}, testInfo) => {
+  await tenant.api.data.putEntry({ treeId: 'nightly', key: 'n-1', valueJson: '{"n":1}' });
+  await tenant.api.data.putEntry({ treeId: 'nightly', key: 'eu/1', valueJson: '{"n":2}' });
+  await signInWithToken(page, tenant.admin.token);
+  const schedules = new SchedulesPages(page);
+  await page.setViewportSize({ width: 1440, height: 900 });
+
+  await schedules.openScope('nightly');
+  await schedules.register('Full', '24', 'hours');
+  await schedules.register('Incremental', '6', 'hours');
+  const saved = await schedules.anchor('02:00', 'Europe/Berlin');
+  await expect(saved).toContainText('Full: every 24 h at 02:00 Europe/Berlin');
+  await expect(saved).toContainText('incremental: every 6 h at 02:00 Europe/Berlin');
+  await page.screenshot({ path: '/tmp/shots/schedules-form-1440.png', fullPage: true });
+  // The server stored it: the spec's scope status is unchanged in meaning (24 h registered).
+  const status = await tenant.api.backup.getScopeStatus({ scope: { treeId: 'nightly' } });
+  expect(Number(status.runtimeFullBackupInterval?.seconds)).toBe(86_400);
+
+  // A second scope of the same tree, unanchored, for the overview to list beside it.
+  await page.goto('/schedules?tree=nightly&prefix=eu%2F');
+  await schedules.register('Full', '2', 'hours');
+
+  await schedules.openOverview();
+  const row = schedules.overviewRow('nightly');
+  await expect(row).toContainText('every 24 h at 02:00 Europe/Berlin');
+  await expect(row).toContainText('every 6 h at 02:00 Europe/Berlin');
+  await expect(row).toContainText(/in \d+ h|in \d+ min/);
+  await expect(row).toContainText('No run yet');
+  await row.getByText('Next 5 runs').click();
+  const upcoming = row.getByRole('listitem');
+  await expect(upcoming).toHaveCount(5);
+  await expect(upcoming.first()).toContainText(
+    /as “nightly (full|incremental) \d{4}-\d\d-\d\d \d\d:\d\d Europe\/Berlin”/,
+  );
+  // Anchored at 02:00 every 6 h: the runs' local times in Berlin are 02, 08, 14 or 20 o'clock.
+  const times = await upcoming.locator('time').evaluateAll((nodes) =>
+    nodes.map((n) =>
+      new Intl.DateTimeFormat('en-GB', {
+        timeZone: 'Europe/Berlin',
+        hour: '2-digit',
+        minute: '2-digit',
+        hourCycle: 'h23',
+      }).format(new Date(n.getAttribute('datetime') ?? '')),
+    ),
+  );
+  expect(
+    times.every((t) => ['02:00', '08:00', '14:00', '20:00'].includes(t)),
+    times.join(),
+  ).toBe(true);
+  const prefixed = schedules.overviewRow('nightly, key prefix eu/');
+  await expect(prefixed).toContainText('every 2 h');
+  await expectNoSeriousA11yViolations(page, testInfo);
+  await page.screenshot({ path: '/tmp/shots/schedules-overview-1440.png', fullPage: true });
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(row).toContainText('every 24 h at 02:00 Europe/Berlin');
+  await page.screenshot({ path: '/tmp/shots/schedules-overview-390.png', fullPage: true });
+  await schedules.openScope('nightly');
+  await expect(schedules.settings.getByLabel('Time zone')).toHaveValue('Europe/Berlin');
+  await page.screenshot({ path: '/tmp/shots/schedules-form-390.png', fullPage: true });
 });

@@ -77,12 +77,13 @@ export function ScheduleExtrasCard({ scope, current, capabilities }: ScheduleExt
           <div className="schedule-extras__anchor">
             <Field
               label="Time of day"
-              hint="24-hour clock; runs fall on it, then every interval."
+              hint="Local time in the zone beside it; runs fall on it, then every interval."
               error={checked && timeError ? 'Enter a time as HH:mm, for example 02:00.' : null}
             >
               {(control) => (
                 <input
                   {...control}
+                  className="input"
                   type="time"
                   value={timeOfDay}
                   onChange={(event) => setTimeOfDay(event.target.value)}
@@ -100,6 +101,7 @@ export function ScheduleExtrasCard({ scope, current, capabilities }: ScheduleExt
                 <>
                   <input
                     {...control}
+                    className="input"
                     list="schedule-time-zones"
                     value={timeZone}
                     autoComplete="off"
@@ -122,6 +124,7 @@ export function ScheduleExtrasCard({ scope, current, capabilities }: ScheduleExt
           {(control) => (
             <input
               {...control}
+              className="input"
               value={template}
               placeholder={DEFAULT_TEMPLATE}
               onChange={(event) => setTemplate(event.target.value)}

@@ -117,28 +117,12 @@ function ScopeSchedules({ scope }: { scope: ScheduleScope }) {
         />
       </div>
       {settings.isSuccess && (
-        <ScheduleExtrasCard
-          // A fresh form whenever the stored settings change (after a save, or another tab's).
-          key={settingsKey(settings.data)}
-          scope={scope}
-          current={settings.data}
-          capabilities={capabilities}
-        />
+        // Starts from the settings first read; after a save the form already holds them.
+        <ScheduleExtrasCard scope={scope} current={settings.data} capabilities={capabilities} />
       )}
       {!capabilities.isLoading && !canSchedule && (
         <p className="muted">Registering schedules needs the operator role in tenant {tenant}.</p>
       )}
     </div>
   );
-}
-
-/** The stored settings a form starts from, as one string. */
-function settingsKey(view: ReturnType<typeof useScopeSchedulesQuery>['data']): string {
-  if (!view) return 'none';
-  return JSON.stringify([
-    view.anchor?.timeOfDay,
-    view.anchor?.timeZone,
-    view.defaultNameTemplate ? '' : view.nameTemplate,
-    view.captureUnchangedIncrementals,
-  ]);
 }
