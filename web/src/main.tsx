@@ -9,6 +9,8 @@ import './styles/ui-display.css';
 import './styles/ui-overlays.css';
 import './styles/ui-names.css';
 import './styles/shell.css';
+import './styles/operations-tray.css';
+import './styles/ui-words.css';
 import './styles/pages.css';
 import './styles/backups.css';
 import './styles/backup-insight.css';

@@ -10,7 +10,7 @@ import {
   type StoreOperationStatus,
 } from '@store/contract';
 import { act, fireEvent, renderHook, screen, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useTrackOperation } from '../../../lib/operations/use-track-operation';
 import { TRAY_STORAGE_KEY } from '../../../lib/operations/tracked-operations-store';
 import { operation, whoAmI } from '../../../testing/fixtures';
@@ -38,12 +38,21 @@ function server(op: StoreOperationStatus) {
 
 const tray = () => screen.getByRole('complementary', { name: 'Operations tray' });
 
+const pill = () => within(tray()).getByRole('button', { name: /^Operations:/ });
+
 describe('operations tray', () => {
-  it('shows running operations, keeps finished ones with their outcome until dismissed, across a reload', async () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('is a pill naming what runs, opens as a sheet, keeps finished ones until dismissed, across a reload', async () => {
     const { state, routes } = server(operation({ operationId: 'op-t', targetId: 'orders' }));
     const app = createTestApp(routes, { session: testSession });
     const first = renderApp(app, '/');
     expect(await within(tray()).findByText('Operations: 1 running')).toBeTruthy();
+    // Not a wide screen (the test window): collapsed, covering nothing, until opened.
+    expect(tray().className).toContain('tray--pill');
+    expect(within(tray()).queryByRole('progressbar')).toBeNull();
+    fireEvent.click(pill());
+    expect(tray().className).toContain('tray--sheet');
     expect(within(tray()).getByRole('progressbar')).toBeTruthy();
 
     state.op = { ...state.op, state: StoreOperationState.SUCCEEDED };
@@ -59,9 +68,34 @@ describe('operations tray', () => {
     renderApp(reloaded, '/');
     expect(await within(tray()).findByText('Operations: 0 running, 1 finished')).toBeTruthy();
 
+    fireEvent.click(pill());
     fireEvent.click(await within(tray()).findByRole('button', { name: /Dismiss Backup op-t/ }));
     expect(await within(tray()).findByText('Nothing running in tenant acme.')).toBeTruthy();
     expect(sessionStorage.getItem(TRAY_STORAGE_KEY)).not.toContain('op-t');
+    fireEvent.keyDown(pill(), { key: 'Escape' });
+    expect(pill().getAttribute('aria-expanded')).toBe('false');
+  });
+
+  it('on a wide screen docks beside the page while something runs, and is a pill otherwise', async () => {
+    vi.stubGlobal('matchMedia', (query: string) => ({
+      matches: query.includes('min-width'),
+      addEventListener: () => undefined,
+      removeEventListener: () => undefined,
+    }));
+    const { state, routes } = server(operation({ operationId: 'op-w', targetId: 'orders' }));
+    const app = createTestApp(routes, { session: testSession });
+    renderApp(app, '/');
+    expect(await within(tray()).findByRole('progressbar')).toBeTruthy();
+    expect(tray().className).toContain('tray--docked');
+
+    // Collapsed by hand, it stays a pill.
+    fireEvent.click(pill());
+    expect(tray().className).toContain('tray--pill');
+    expect(within(tray()).queryByRole('progressbar')).toBeNull();
+    state.op = { ...state.op, state: StoreOperationState.SUCCEEDED };
+    await act(() => app.queryClient.invalidateQueries());
+    // Collapsed, it still announces the end.
+    expect(await screen.findByText('Backup succeeded')).toBeTruthy();
   });
 });
 

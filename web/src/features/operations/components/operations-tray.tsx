@@ -1,54 +1,107 @@
 import { useEffect, useState, useSyncExternalStore } from 'react';
-import { Link } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { Button } from '../../../components/ui/button';
-import { describeError } from '../../../lib/errors';
+import { ErrorText } from '../../../components/ui/error-text';
+import { kindLabel } from '../../../lib/operations/operation-kinds';
 import { paths } from '../../../lib/paths';
+import { estimateProgress } from '../../../lib/progress/estimate';
 import { readSessionJson, writeSessionJson } from '../../../lib/storage';
 import { useActiveTenant, useServices } from '../../../lib/services';
+import { useMediaQuery, WIDE_SCREEN } from '../../../lib/use-media-query';
 import { useListActiveOperationsQuery } from '../hooks/use-list-active-operations-query';
-import { ActiveTrayItem, FollowedTrayItem } from './tray-items';
+import { ActiveTrayItem, FollowedTrayItem, FollowedWatcher } from './tray-items';
 
-const OPEN_KEY = 'store.tray.open';
+/** The user's choice on wide screens: docked open, or a pill; unset follows the activity. */
+const DOCK_KEY = 'store.tray.docked';
 
 /**
  * The operations tray, on every page: the tenant's queued and running operations with their
- * progress, and the ones it saw finish in this session, with their outcome, until dismissed.
+ * progress, and the ones it saw finish in this session, until dismissed. It never covers the
+ * page: a small pill in the corner (the page keeps room below its last row for it) that names
+ * what runs; on wide screens, with something to show, a column docked beside the page (which
+ * narrows to make room); on narrow screens and phones, a bottom sheet behind the pill.
  */
 export function OperationsTray() {
   const tenant = useActiveTenant();
   const { tracked } = useServices();
   const followed = useSyncExternalStore(tracked.subscribe, tracked.getSnapshot);
   const active = useListActiveOperationsQuery();
-  const [open, setOpen] = useState(() => readSessionJson<boolean>(OPEN_KEY) ?? true);
+  const wide = useMediaQuery(WIDE_SCREEN);
+  const [docked, setDocked] = useState(() => readSessionJson<boolean>(DOCK_KEY));
+  const [sheetOpen, setSheetOpen] = useState(false);
+  const location = useLocation();
 
   // Follow whatever runs, so the tray can still show it once it leaves the active list.
   useEffect(() => {
     for (const operation of active.operations) tracked.follow(tenant, operation);
   }, [active.operations, tenant, tracked]);
 
+  // The sheet is a place to look, not to stay: moving to another page closes it.
+  useEffect(() => setSheetOpen(false), [location.pathname]);
+
   const activeIds = new Set(active.operations.map((op) => op.operationId));
   const others = followed.filter((e) => e.tenant === tenant && !activeIds.has(e.operationId));
   const finishedCount = others.filter((e) => e.outcome !== undefined).length;
   const total = active.operations.length + others.length;
+  const open = wide ? (docked ?? total > 0) : sheetOpen;
 
   const toggle = () => {
-    writeSessionJson(OPEN_KEY, !open);
-    setOpen(!open);
+    if (wide) {
+      writeSessionJson(DOCK_KEY, !open);
+      setDocked(!open);
+    } else setSheetOpen(!open);
   };
 
+  const first = active.operations[0];
+  const firstPercent = first?.progress
+    ? estimateProgress({
+        done: Number(first.progress.done),
+        total: Number(first.progress.total),
+        elapsedMs: undefined,
+      }).percent
+    : undefined;
+
+  const className = [
+    'tray',
+    open ? 'tray--open' : 'tray--pill',
+    open && (wide ? 'tray--docked' : 'tray--sheet'),
+    active.operations.length > 0 && 'tray--active',
+  ]
+    .filter(Boolean)
+    .join(' ');
+
   return (
-    <aside className={open ? 'tray tray--open' : 'tray'} aria-label="Operations tray">
+    <aside
+      className={className}
+      aria-label="Operations tray"
+      onKeyDown={(event) => {
+        if (event.key === 'Escape' && open && !wide) setSheetOpen(false);
+      }}
+    >
       <button type="button" className="tray__toggle" aria-expanded={open} onClick={toggle}>
         <span
-          className={active.operations.length > 0 ? 'tray__pulse' : undefined}
+          className={active.operations.length > 0 ? 'tray__pulse' : 'tray__dot'}
           aria-hidden="true"
         />
-        Operations: {active.operations.length} running
-        {finishedCount > 0 && `, ${finishedCount} finished`}
+        <span className="tray__count">
+          Operations: {active.operations.length} running
+          {finishedCount > 0 && `, ${finishedCount} finished`}
+        </span>
+        {!open && first && (
+          <span className="tray__now" aria-hidden="true">
+            {kindLabel(first.kind)}
+            {firstPercent !== undefined && ` ${firstPercent} %`}
+          </span>
+        )}
       </button>
+      {!open && others.map((entry) => <FollowedWatcher key={entry.operationId} entry={entry} />)}
       {open && (
         <div className="tray__body">
-          {active.error && <p className="field__error">{describeError(active.error)}</p>}
+          {active.error !== null && (
+            <div className="field__error">
+              <ErrorText error={active.error} lead="The tray could not be refreshed." />
+            </div>
+          )}
           {total === 0 && !active.error && (
             <p className="muted tray__empty">Nothing running in tenant {tenant}.</p>
           )}
@@ -69,6 +122,9 @@ export function OperationsTray() {
                 Clear finished
               </Button>
             )}
+            <Button variant="ghost" onClick={toggle}>
+              {wide ? 'Collapse' : 'Close'}
+            </Button>
           </div>
         </div>
       )}

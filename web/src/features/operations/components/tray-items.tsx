@@ -36,10 +36,11 @@ export function ActiveTrayItem({ operation }: { operation: StoreOperationStatus 
 }
 
 /**
- * An operation the tray follows that is not in the active list: just started (not listed yet)
- * or finished. Its status is fetched until terminal, then announced once and kept.
+ * Follows an operation until it is terminal, then records and announces its end once (a toast,
+ * and the caches of what it changed). Mounted whether or not the tray is open, so a collapsed
+ * tray still announces what finished.
  */
-export function FollowedTrayItem({ entry }: { entry: TrackedOperation }) {
+function useFollowedOperation(entry: TrackedOperation) {
   const { tracked, toasts } = useServices();
   const queryClient = useQueryClient();
   const query = useGetOperationQuery(entry.operationId, entry.family);
@@ -73,6 +74,22 @@ export function FollowedTrayItem({ entry }: { entry: TrackedOperation }) {
       link: { to: paths.operation(operation.operationId), label: 'View details' },
     });
   }, [operation, entry, tracked, toasts, queryClient]);
+  return query;
+}
+
+/** The tray collapsed: nothing to show, but what it follows is still followed to its end. */
+export function FollowedWatcher({ entry }: { entry: TrackedOperation }) {
+  useFollowedOperation(entry);
+  return null;
+}
+
+/**
+ * An operation the tray follows that is not in the active list: just started (not listed yet)
+ * or finished. Its status is fetched until terminal, then announced once and kept.
+ */
+export function FollowedTrayItem({ entry }: { entry: TrackedOperation }) {
+  const query = useFollowedOperation(entry);
+  const operation = query.data?.status;
 
   if (query.data === null) {
     // Gone (another tenant's id, or purged): nothing to show but a way to drop it.
