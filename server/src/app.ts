@@ -26,6 +26,7 @@ import { STORE_SERVICES, createShippedHost } from './transport/routes.js';
 import { SCHEMA_RESULT_MAPPERS } from './transport/schema-mapping.js';
 import { BACKUP_RESULT_MAPPERS } from './transport/backup/backup-mapping.js';
 import { setUpIdentity } from './engines/identity/identity-setup.js';
+import { SubjectDirectory } from './engines/identity/subject-names.js';
 import { AuditTrail, localTokenChange } from './engines/audit/audit-trail.js';
 import { AuditStore } from './storage/audit-store.js';
 
@@ -151,6 +152,7 @@ export async function startStoreServer(
     health,
     logger,
     audit,
+    subjects: new SubjectDirectory(identity.tokens),
   });
 
   const staticDir =

@@ -2,6 +2,7 @@ import type { TreeDataEngine } from '../engines/data/tree-data-engine.js';
 import { registerBackupService, type BackupBindingFacades } from './backup-service.js';
 import { registerTreeDataService } from './data-service.js';
 import { registerIdentityService, type AuditListing } from './identity-service.js';
+import type { SubjectDirectory } from '../engines/identity/subject-names.js';
 import { registerSchemaService, type SchemaBindingFacades } from './schema-service.js';
 import {
   BACKUP_SERVICE,
@@ -79,19 +80,20 @@ export function addStoreDataApi(
 }
 
 /**
- * Adds IdentityService (WhoAmI, and ListAuditRecords when the host keeps an audit trail) with
- * the same interceptor and gate.
+ * Adds IdentityService (WhoAmI; ListAuditRecords when the host keeps an audit trail;
+ * ResolveSubjects with a subject directory) with the same interceptor and gate.
  */
 export function addStoreIdentityApi(
   host: StoreApiHost,
   configure?: (setup: StoreApiSetup) => void,
   audit?: AuditListing,
+  subjects?: SubjectDirectory,
 ): StoreApiSetup {
   if (host === null || host === undefined) throw new TypeError('host is required');
   return addGuardedApi(
     host,
     IDENTITY_SERVICE,
-    (router) => registerIdentityService(router, audit),
+    (router) => registerIdentityService(router, audit, subjects),
     configure,
   );
 }

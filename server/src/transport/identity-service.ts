@@ -2,6 +2,7 @@ import { timestampFromMs, timestampMs } from '@bufbuild/protobuf/wkt';
 import { Code, ConnectError, type ConnectRouter } from '@connectrpc/connect';
 import { IdentityService } from '@store/contract';
 import type { AuditTrail } from '../engines/audit/audit-trail.js';
+import type { SubjectDirectory } from '../engines/identity/subject-names.js';
 import { callerScopeOf } from './call-scope.js';
 
 /** What ListAuditRecords reads: the trail, and which tenant's admins also see unscoped records. */
@@ -15,9 +16,14 @@ export interface AuditListing {
  * IdentityService. WhoAmI: the caller as the server resolved the credential (a caller of several
  * tenants may ask without the active-tenant header; active_tenant is then empty).
  * ListAuditRecords: the active tenant's audit trail (admin only, by the least-role table);
- * Unimplemented when the host keeps no trail.
+ * Unimplemented when the host keeps no trail. ResolveSubjects: names for recorded subjects
+ * (viewer), Unimplemented without a subject directory.
  */
-export function registerIdentityService(router: ConnectRouter, audit?: AuditListing): void {
+export function registerIdentityService(
+  router: ConnectRouter,
+  audit?: AuditListing,
+  subjects?: SubjectDirectory,
+): void {
   router.service(IdentityService, {
     whoAmI(_request, context) {
       const { caller, tenant } = callerScopeOf(context);
@@ -31,6 +37,17 @@ export function registerIdentityService(router: ConnectRouter, audit?: AuditList
         })),
         activeTenant: tenant ?? '',
       };
+    },
+    async resolveSubjects(request, context) {
+      if (!subjects) throw new ConnectError('this server names no subjects', Code.Unimplemented);
+      const { caller, tenant } = callerScopeOf(context);
+      if (tenant === undefined) {
+        throw new ConnectError(
+          'the active tenant is required: the caller is granted several tenants',
+          Code.InvalidArgument,
+        );
+      }
+      return { subjects: await subjects.resolve(request.subjects, tenant, caller) };
     },
     async listAuditRecords(request, context) {
       if (!audit) throw new ConnectError('this server keeps no audit trail', Code.Unimplemented);

@@ -50,6 +50,7 @@ import { auditInterceptor } from './audit-interceptor.js';
 import { parseTrustedProxies } from '../config/trusted-proxies.js';
 import type { AuditTrail } from '../engines/audit/audit-trail.js';
 import { SignInLimiter } from '../engines/audit/sign-in-limiter.js';
+import type { SubjectDirectory } from '../engines/identity/subject-names.js';
 import { addSchemaInsightApi } from './schema-insight/schema-insight-service.js';
 import { SCHEMA_INSIGHT_SERVICE } from './schema-insight/schema-insight-access.js';
 
@@ -85,6 +86,8 @@ export interface ShippedServerDependencies {
   logger: Logger;
   /** The audit trail every state-changing or refused call is recorded in (issue 18). */
   audit?: AuditTrail | undefined;
+  /** Names for recorded subjects (ResolveSubjects); without it that RPC is Unimplemented. */
+  subjects?: SubjectDirectory | undefined;
 }
 
 /** What the shipped server advertises: `bearer` (API tokens are always on) and `oidc` when set. */
@@ -152,6 +155,7 @@ export function createShippedHost(config: ServerConfig, deps: ShippedServerDepen
     host,
     configure,
     deps.audit && { trail: deps.audit, operatorTenant: config.bootstrapTenant },
+    deps.subjects,
   );
   if (deps.schemaInsight) {
     addSchemaInsightApi(

@@ -72,5 +72,5 @@ export const LEAST_ROLE_BY_METHOD: Record<
     PutEntries: 'operator',
     DeleteEntry: 'operator',
   },
-  IdentityService: { WhoAmI: 'viewer', ListAuditRecords: 'admin' },
+  IdentityService: { WhoAmI: 'viewer', ListAuditRecords: 'admin', ResolveSubjects: 'viewer' },
 };

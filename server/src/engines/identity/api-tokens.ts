@@ -136,6 +136,12 @@ export class ApiTokenService {
     return revoked;
   }
 
+  /** One token's public facts (its name, tenant), without the secret; undefined when unknown. */
+  async describe(id: string): Promise<TokenInfo | undefined> {
+    const stored = await this.store.get(id);
+    return stored && info(stored);
+  }
+
   private async stored(id: string): Promise<StoredToken | undefined> {
     const now = this.clock();
     this.watch?.check();

@@ -122,6 +122,7 @@ export const LEAST_ROLE: Record<Family, ReadonlyMap<number, Role>> = {
   identity: new Map<number, Role>([
     [IdentityOp.WHO_AM_I, 'viewer'],
     [IdentityOp.LIST_AUDIT_RECORDS, 'admin'],
+    [IdentityOp.RESOLVE_SUBJECTS, 'viewer'],
   ]),
   'schema-insight': SCHEMA_INSIGHT_LEAST_ROLE,
   backupInsight: BACKUP_INSIGHT_LEAST_ROLE,

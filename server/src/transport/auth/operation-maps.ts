@@ -149,6 +149,7 @@ const DATA: Record<string, MethodAccess> = {
 const IDENTITY: Record<string, MethodAccess> = {
   WhoAmI: { operation: IdentityOp.WHO_AM_I, targetId: none },
   ListAuditRecords: { operation: IdentityOp.LIST_AUDIT_RECORDS, targetId: none },
+  ResolveSubjects: { operation: IdentityOp.RESOLVE_SUBJECTS, targetId: none },
 };
 
 /** A service family the interceptor guards, selected by service-name prefix. */

@@ -13,7 +13,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file store/identity/v1/identity.proto.
  */
 export const file_store_identity_v1_identity: GenFile = /*@__PURE__*/
-  fileDesc("CiBzdG9yZS9pZGVudGl0eS92MS9pZGVudGl0eS5wcm90bxIRc3RvcmUuaWRlbnRpdHkudjEiIgoNV2hvQW1JUmVxdWVzdDoR8qQZDW9paS53aG9hbWlyZXEiPgoLVGVuYW50R3JhbnQSEQoJdGVuYW50X2lkGAEgASgJEg0KBXJvbGVzGAIgAygJOg3ypBkJb2lpLmdyYW50IqYBCg5XaG9BbUlSZXNwb25zZRIPCgdzdWJqZWN0GAEgASgJEhQKDGRpc3BsYXlfbmFtZRgCIAEoCRIRCglzY2hlbWVfaWQYAyABKAkSLwoHdGVuYW50cxgEIAMoCzIeLnN0b3JlLmlkZW50aXR5LnYxLlRlbmFudEdyYW50EhUKDWFjdGl2ZV90ZW5hbnQYBSABKAk6EvKkGQ5vaWkud2hvYW1pcmVzcCL9AQoLQXVkaXRSZWNvcmQSEQoJcmVjb3JkX2lkGAEgASgJEigKBHRpbWUYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhEKCXRlbmFudF9pZBgDIAEoCRIPCgdzdWJqZWN0GAQgASgJEg8KB3NlcnZpY2UYBSABKAkSDgoGbWV0aG9kGAYgASgJEhYKCXRhcmdldF9pZBgHIAEoCUgAiAEBEg8KB291dGNvbWUYCCABKAkSFgoOY2xpZW50X2FkZHJlc3MYCSABKAkSDgoGZGV0YWlsGAogASgJOg3ypBkJb2lpLmF1ZGl0QgwKCl90YXJnZXRfaWQi2gEKF0xpc3RBdWRpdFJlY29yZHNSZXF1ZXN0EhEKCXBhZ2Vfc2l6ZRgBIAEoBRISCgpwYWdlX3Rva2VuGAIgASgJEg8KB3N1YmplY3QYAyABKAkSDgoGbWV0aG9kGAQgASgJEg8KB291dGNvbWUYBSABKAkSKQoFc2luY2UYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEikKBXVudGlsGAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcDoQ8qQZDG9paS5hdWRpdHJlcSJ3ChhMaXN0QXVkaXRSZWNvcmRzUmVzcG9uc2USLwoHcmVjb3JkcxgBIAMoCzIeLnN0b3JlLmlkZW50aXR5LnYxLkF1ZGl0UmVjb3JkEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCToR8qQZDW9paS5hdWRpdHBhZ2UqqQEKGVN0b3JlSWRlbnRpdHlBcGlPcGVyYXRpb24SLAooU1RPUkVfSURFTlRJVFlfQVBJX09QRVJBVElPTl9VTlNQRUNJRklFRBAAEikKJVNUT1JFX0lERU5USVRZX0FQSV9PUEVSQVRJT05fV0hPX0FNX0kQARIzCi9TVE9SRV9JREVOVElUWV9BUElfT1BFUkFUSU9OX0xJU1RfQVVESVRfUkVDT1JEUxACMs0BCg9JZGVudGl0eVNlcnZpY2USTQoGV2hvQW1JEiAuc3RvcmUuaWRlbnRpdHkudjEuV2hvQW1JUmVxdWVzdBohLnN0b3JlLmlkZW50aXR5LnYxLldob0FtSVJlc3BvbnNlEmsKEExpc3RBdWRpdFJlY29yZHMSKi5zdG9yZS5pZGVudGl0eS52MS5MaXN0QXVkaXRSZWNvcmRzUmVxdWVzdBorLnN0b3JlLmlkZW50aXR5LnYxLkxpc3RBdWRpdFJlY29yZHNSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_timestamp, file_store_api_v1_alias]);
+  fileDesc("CiBzdG9yZS9pZGVudGl0eS92MS9pZGVudGl0eS5wcm90bxIRc3RvcmUuaWRlbnRpdHkudjEiIgoNV2hvQW1JUmVxdWVzdDoR8qQZDW9paS53aG9hbWlyZXEiPgoLVGVuYW50R3JhbnQSEQoJdGVuYW50X2lkGAEgASgJEg0KBXJvbGVzGAIgAygJOg3ypBkJb2lpLmdyYW50IqYBCg5XaG9BbUlSZXNwb25zZRIPCgdzdWJqZWN0GAEgASgJEhQKDGRpc3BsYXlfbmFtZRgCIAEoCRIRCglzY2hlbWVfaWQYAyABKAkSLwoHdGVuYW50cxgEIAMoCzIeLnN0b3JlLmlkZW50aXR5LnYxLlRlbmFudEdyYW50EhUKDWFjdGl2ZV90ZW5hbnQYBSABKAk6EvKkGQ5vaWkud2hvYW1pcmVzcCL9AQoLQXVkaXRSZWNvcmQSEQoJcmVjb3JkX2lkGAEgASgJEigKBHRpbWUYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhEKCXRlbmFudF9pZBgDIAEoCRIPCgdzdWJqZWN0GAQgASgJEg8KB3NlcnZpY2UYBSABKAkSDgoGbWV0aG9kGAYgASgJEhYKCXRhcmdldF9pZBgHIAEoCUgAiAEBEg8KB291dGNvbWUYCCABKAkSFgoOY2xpZW50X2FkZHJlc3MYCSABKAkSDgoGZGV0YWlsGAogASgJOg3ypBkJb2lpLmF1ZGl0QgwKCl90YXJnZXRfaWQi2gEKF0xpc3RBdWRpdFJlY29yZHNSZXF1ZXN0EhEKCXBhZ2Vfc2l6ZRgBIAEoBRISCgpwYWdlX3Rva2VuGAIgASgJEg8KB3N1YmplY3QYAyABKAkSDgoGbWV0aG9kGAQgASgJEg8KB291dGNvbWUYBSABKAkSKQoFc2luY2UYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEikKBXVudGlsGAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcDoQ8qQZDG9paS5hdWRpdHJlcSJ3ChhMaXN0QXVkaXRSZWNvcmRzUmVzcG9uc2USLwoHcmVjb3JkcxgBIAMoCzIeLnN0b3JlLmlkZW50aXR5LnYxLkF1ZGl0UmVjb3JkEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCToR8qQZDW9paS5hdWRpdHBhZ2UiPgoWUmVzb2x2ZVN1YmplY3RzUmVxdWVzdBIQCghzdWJqZWN0cxgBIAMoCToS8qQZDm9paS5yZXNvbHZlcmVxImcKD1Jlc29sdmVkU3ViamVjdBIPCgdzdWJqZWN0GAEgASgJEhQKDGRpc3BsYXlfbmFtZRgCIAEoCRIMCgRraW5kGAMgASgJEg0KBW5hbWVkGAQgASgIOhDypBkMb2lpLnJlc29sdmVkImQKF1Jlc29sdmVTdWJqZWN0c1Jlc3BvbnNlEjQKCHN1YmplY3RzGAEgAygLMiIuc3RvcmUuaWRlbnRpdHkudjEuUmVzb2x2ZWRTdWJqZWN0OhPypBkPb2lpLnJlc29sdmVyZXNwKtwBChlTdG9yZUlkZW50aXR5QXBpT3BlcmF0aW9uEiwKKFNUT1JFX0lERU5USVRZX0FQSV9PUEVSQVRJT05fVU5TUEVDSUZJRUQQABIpCiVTVE9SRV9JREVOVElUWV9BUElfT1BFUkFUSU9OX1dIT19BTV9JEAESMwovU1RPUkVfSURFTlRJVFlfQVBJX09QRVJBVElPTl9MSVNUX0FVRElUX1JFQ09SRFMQAhIxCi1TVE9SRV9JREVOVElUWV9BUElfT1BFUkFUSU9OX1JFU09MVkVfU1VCSkVDVFMQAzK3AgoPSWRlbnRpdHlTZXJ2aWNlEk0KBldob0FtSRIgLnN0b3JlLmlkZW50aXR5LnYxLldob0FtSVJlcXVlc3QaIS5zdG9yZS5pZGVudGl0eS52MS5XaG9BbUlSZXNwb25zZRJrChBMaXN0QXVkaXRSZWNvcmRzEiouc3RvcmUuaWRlbnRpdHkudjEuTGlzdEF1ZGl0UmVjb3Jkc1JlcXVlc3QaKy5zdG9yZS5pZGVudGl0eS52MS5MaXN0QXVkaXRSZWNvcmRzUmVzcG9uc2USaAoPUmVzb2x2ZVN1YmplY3RzEikuc3RvcmUuaWRlbnRpdHkudjEuUmVzb2x2ZVN1YmplY3RzUmVxdWVzdBoqLnN0b3JlLmlkZW50aXR5LnYxLlJlc29sdmVTdWJqZWN0c1Jlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp, file_store_api_v1_alias]);
 
 /**
  * @generated from message store.identity.v1.WhoAmIRequest
@@ -252,6 +252,87 @@ export const ListAuditRecordsResponseSchema: GenMessage<ListAuditRecordsResponse
   messageDesc(file_store_identity_v1_identity, 5);
 
 /**
+ * Additive (not in the specs): names for the subjects the server records as who did something
+ * (created_by, audit records), so a console shows "ops laptop" instead of "token:3fA9…".
+ *
+ * @generated from message store.identity.v1.ResolveSubjectsRequest
+ */
+export type ResolveSubjectsRequest = Message<"store.identity.v1.ResolveSubjectsRequest"> & {
+  /**
+   * At most 200; repeats are answered once.
+   *
+   * @generated from field: repeated string subjects = 1;
+   */
+  subjects: string[];
+};
+
+/**
+ * Describes the message store.identity.v1.ResolveSubjectsRequest.
+ * Use `create(ResolveSubjectsRequestSchema)` to create a new message.
+ */
+export const ResolveSubjectsRequestSchema: GenMessage<ResolveSubjectsRequest> = /*@__PURE__*/
+  messageDesc(file_store_identity_v1_identity, 6);
+
+/**
+ * @generated from message store.identity.v1.ResolvedSubject
+ */
+export type ResolvedSubject = Message<"store.identity.v1.ResolvedSubject"> & {
+  /**
+   * @generated from field: string subject = 1;
+   */
+  subject: string;
+
+  /**
+   * The API token's name (tokens of the active tenant only), the caller's own display name, or
+   * a readable form of the subject when the server knows no name for it.
+   *
+   * @generated from field: string display_name = 2;
+   */
+  displayName: string;
+
+  /**
+   * "token", "oidc", "system" (the server's own work: scheduler, health-monitor, cli) or
+   * "unknown".
+   *
+   * @generated from field: string kind = 3;
+   */
+  kind: string;
+
+  /**
+   * False when no name is known and display_name only restates the subject.
+   *
+   * @generated from field: bool named = 4;
+   */
+  named: boolean;
+};
+
+/**
+ * Describes the message store.identity.v1.ResolvedSubject.
+ * Use `create(ResolvedSubjectSchema)` to create a new message.
+ */
+export const ResolvedSubjectSchema: GenMessage<ResolvedSubject> = /*@__PURE__*/
+  messageDesc(file_store_identity_v1_identity, 7);
+
+/**
+ * @generated from message store.identity.v1.ResolveSubjectsResponse
+ */
+export type ResolveSubjectsResponse = Message<"store.identity.v1.ResolveSubjectsResponse"> & {
+  /**
+   * One per distinct requested subject, in request order.
+   *
+   * @generated from field: repeated store.identity.v1.ResolvedSubject subjects = 1;
+   */
+  subjects: ResolvedSubject[];
+};
+
+/**
+ * Describes the message store.identity.v1.ResolveSubjectsResponse.
+ * Use `create(ResolveSubjectsResponseSchema)` to create a new message.
+ */
+export const ResolveSubjectsResponseSchema: GenMessage<ResolveSubjectsResponse> = /*@__PURE__*/
+  messageDesc(file_store_identity_v1_identity, 8);
+
+/**
  * The operation an identity call performs, as presented to the authorizer.
  *
  * @generated from enum store.identity.v1.StoreIdentityApiOperation
@@ -271,6 +352,11 @@ export enum StoreIdentityApiOperation {
    * @generated from enum value: STORE_IDENTITY_API_OPERATION_LIST_AUDIT_RECORDS = 2;
    */
   LIST_AUDIT_RECORDS = 2,
+
+  /**
+   * @generated from enum value: STORE_IDENTITY_API_OPERATION_RESOLVE_SUBJECTS = 3;
+   */
+  RESOLVE_SUBJECTS = 3,
 }
 
 /**
@@ -300,6 +386,16 @@ export const IdentityService: GenService<{
     methodKind: "unary";
     input: typeof ListAuditRecordsRequestSchema;
     output: typeof ListAuditRecordsResponseSchema;
+  },
+  /**
+   * Viewer: display names for recorded subjects, within the active tenant.
+   *
+   * @generated from rpc store.identity.v1.IdentityService.ResolveSubjects
+   */
+  resolveSubjects: {
+    methodKind: "unary";
+    input: typeof ResolveSubjectsRequestSchema;
+    output: typeof ResolveSubjectsResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_store_identity_v1_identity, 0);
