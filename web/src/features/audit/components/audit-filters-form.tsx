@@ -1,10 +1,17 @@
 import { useEffect, useState, type SubmitEvent } from 'react';
 import { FilterActions, FilterField } from '../../../components/ui/filters';
+import { statusCodeWords } from '../../../lib/words';
 import { AUDIT_OUTCOMES, isFiltered, type AuditFilters } from '../api/audit-filters';
+import { auditMethodChoices } from '../api/audit-methods';
 
 const EMPTY: AuditFilters = { subject: '', method: '', outcome: '', since: '', until: '' };
 
-/** Subject, method, outcome and day filters. The outcome and days apply at once; text on submit. */
+const METHOD_CHOICES = auditMethodChoices();
+
+/**
+ * Subject, action, outcome and day filters, in words (the server filters on the RPC name and the
+ * code). The selects and days apply at once; the subject on submit.
+ */
 export function AuditFiltersForm({
   filters,
   onChange,
@@ -13,14 +20,12 @@ export function AuditFiltersForm({
   onChange: (filters: AuditFilters) => void;
 }) {
   const [subject, setSubject] = useState(filters.subject);
-  const [method, setMethod] = useState(filters.method);
   useEffect(() => setSubject(filters.subject), [filters.subject]);
-  useEffect(() => setMethod(filters.method), [filters.method]);
   const apply = (next: Partial<AuditFilters>) => onChange({ ...filters, ...next });
 
   const submit = (event: SubmitEvent) => {
     event.preventDefault();
-    apply({ subject: subject.trim(), method: method.trim() });
+    apply({ subject: subject.trim() });
   };
 
   return (
@@ -34,14 +39,23 @@ export function AuditFiltersForm({
           onChange={(event) => setSubject(event.target.value)}
         />
       </FilterField>
-      <FilterField label="Method">
-        <input
+      <FilterField label="Action">
+        <select
           className="input"
-          type="search"
-          value={method}
-          placeholder="DeleteBackup"
-          onChange={(event) => setMethod(event.target.value)}
-        />
+          value={filters.method}
+          onChange={(event) => apply({ method: event.target.value })}
+        >
+          <option value="">Any action</option>
+          {/* A method from a link that is not listed (a newer server) stays choosable. */}
+          {filters.method && !METHOD_CHOICES.some((c) => c.value === filters.method) && (
+            <option value={filters.method}>{filters.method}</option>
+          )}
+          {METHOD_CHOICES.map((choice) => (
+            <option key={choice.value} value={choice.value}>
+              {choice.label}
+            </option>
+          ))}
+        </select>
       </FilterField>
       <FilterField label="Outcome">
         <select
@@ -52,7 +66,7 @@ export function AuditFiltersForm({
           <option value="">Any outcome</option>
           {AUDIT_OUTCOMES.map((outcome) => (
             <option key={outcome} value={outcome}>
-              {outcome}
+              {statusCodeWords(outcome).words}
             </option>
           ))}
         </select>

@@ -8,6 +8,7 @@ import { useActiveTenant } from '../../../lib/services';
 import { isFiltered } from '../api/audit-filters';
 import { useAuditFilters } from '../hooks/use-audit-filters';
 import { useListAuditRecordsQuery } from '../hooks/use-list-audit-records-query';
+import { AuditExport } from './audit-export';
 import { AuditFiltersForm } from './audit-filters-form';
 import { AuditTable } from './audit-table';
 
@@ -43,6 +44,7 @@ export function AuditPage() {
         }
       />
       <AuditFiltersForm filters={filters} onChange={setFilters} />
+      <AuditExport filters={filters} />
       {list.error && (
         <ErrorBanner
           title="Could not load audit records"
@@ -67,7 +69,7 @@ export function AuditPage() {
           }
         >
           {filtered
-            ? 'Try another outcome or day, or clear the subject and method.'
+            ? 'Try another outcome or day, or clear the subject and action.'
             : 'Changes (backups, restores, policies, writes …) and refused calls show up here.'}
         </EmptyState>
       )}

@@ -1,9 +1,11 @@
 import type { AuditRecord } from '@store/contract';
+import { Fragment, useState } from 'react';
+import { SubjectName } from '../../../components/identity/subject-name';
 import { Badge, type BadgeTone } from '../../../components/ui/badge';
-import { Table, type Column } from '../../../components/ui/table';
 import { Term } from '../../../components/ui/term';
 import { Time } from '../../../components/ui/time';
 import { rpcMethodWords, statusCodeWords } from '../../../lib/words';
+import { AuditRecordDetail } from './audit-record-detail';
 
 const REFUSALS = new Set(['UNAUTHENTICATED', 'PERMISSION_DENIED', 'RESOURCE_EXHAUSTED']);
 
@@ -12,40 +14,86 @@ function outcomeTone(outcome: string): BadgeTone {
   return REFUSALS.has(outcome) ? 'danger' : 'warning';
 }
 
-const dash = <span className="muted">—</span>;
+const HEADERS = ['Time', 'Who', 'Action', 'Target', 'Outcome'] as const;
 
-const columns: readonly Column<AuditRecord>[] = [
-  { id: 'time', header: 'Time', cell: (r) => <Time value={r.time} /> },
-  { id: 'subject', header: 'Subject', cell: (r) => r.subject || dash },
-  {
-    id: 'method',
-    header: 'Action',
-    cell: (r) => <Term term={rpcMethodWords(`${r.service}/${r.method}`)} />,
-  },
-  { id: 'target', header: 'Target', cell: (r) => r.targetId || dash },
-  {
-    id: 'outcome',
-    header: 'Outcome',
-    cell: (r) => (
-      <span title={r.detail || undefined}>
-        <Badge tone={outcomeTone(r.outcome)}>
-          <Term term={statusCodeWords(r.outcome)} />
-        </Badge>
-      </span>
-    ),
-  },
-  { id: 'client', header: 'Client address', cell: (r) => r.clientAddress || dash },
-];
-
-/** The audit records as a table, newest first; the refusal's message is on the outcome's hover. */
+/**
+ * The audit records, newest first, in words (the raw RPC and code on hover); each row opens its
+ * detail (target, request, outcome, detail) right below it.
+ */
 export function AuditTable({ records }: { records: readonly AuditRecord[] }) {
+  const [open, setOpen] = useState<string | null>(null);
   return (
-    <Table
-      caption="Audit records, newest first"
-      captionHidden
-      columns={columns}
-      rows={records}
-      rowKey={(r) => r.recordId}
-    />
+    <div className="table-wrap">
+      <table className="table table--stack audit-table">
+        <caption className="visually-hidden">Audit records, newest first</caption>
+        <thead>
+          <tr>
+            {HEADERS.map((header) => (
+              <th key={header} scope="col">
+                {header}
+              </th>
+            ))}
+            <th scope="col">
+              <span className="visually-hidden">Detail</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {records.map((r) => {
+            const expanded = open === r.recordId;
+            const detailId = `audit-detail-${r.recordId}`;
+            return (
+              <Fragment key={r.recordId}>
+                <tr data-record={r.recordId}>
+                  <td data-label="Time">
+                    <Time value={r.time} />
+                  </td>
+                  <td data-label="Who">
+                    <SubjectName subject={r.subject} />
+                  </td>
+                  <td data-label="Action">
+                    <Term term={rpcMethodWords(`${r.service}/${r.method}`)} />
+                  </td>
+                  <td data-label="Target">
+                    <span className="truncate mono" title={r.targetId || undefined}>
+                      {r.targetId || '—'}
+                    </span>
+                  </td>
+                  <td data-label="Outcome">
+                    <span title={r.detail || undefined}>
+                      <Badge tone={outcomeTone(r.outcome)}>
+                        <Term term={statusCodeWords(r.outcome)} />
+                      </Badge>
+                    </span>
+                  </td>
+                  <td>
+                    <button
+                      type="button"
+                      className="link-button"
+                      aria-expanded={expanded}
+                      aria-controls={expanded ? detailId : undefined}
+                      onClick={() => setOpen(expanded ? null : r.recordId)}
+                    >
+                      {expanded ? 'Hide detail' : 'Detail'}
+                      <span className="visually-hidden">
+                        {' '}
+                        of {rpcMethodWords(r.method).words} by {r.subject || 'an unknown caller'}
+                      </span>
+                    </button>
+                  </td>
+                </tr>
+                {expanded && (
+                  <tr id={detailId} className="audit-table__detail">
+                    <td colSpan={HEADERS.length + 1}>
+                      <AuditRecordDetail record={r} />
+                    </td>
+                  </tr>
+                )}
+              </Fragment>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
   );
 }
