@@ -96,3 +96,19 @@ export async function scopeChangedSince(
   if (keyPrefix !== '') query = query.where(startsWith('key', keyPrefix));
   return (await query.limit(1).executeTakeFirst()) !== undefined;
 }
+
+/** How many of the scope's backups are protected (retention and DeleteBackup keep them). */
+export async function countProtectedOfScope(handle: TreeDb, scope: ScopeKey): Promise<number> {
+  const row = await handle.db
+    .selectFrom('backup_protections as p')
+    .innerJoin('backups as b', (join) =>
+      join.onRef('b.tenant', '=', 'p.tenant').onRef('b.id', '=', 'p.backup_id'),
+    )
+    .select((eb) => eb.fn.countAll().as('count'))
+    .where('p.tenant', '=', scope.tenant)
+    .where('b.tree_name', '=', scope.treeName)
+    .$if(scope.keyPrefix === '', (qb) => qb.where('b.key_prefix', 'is', null))
+    .$if(scope.keyPrefix !== '', (qb) => qb.where('b.key_prefix', '=', scope.keyPrefix))
+    .executeTakeFirst();
+  return Number(row?.count ?? 0);
+}

@@ -9,6 +9,7 @@ import {
   durationToMs,
   type ScheduleOverview,
 } from '@store/contract';
+import { BackupLifecycleService } from '@store/contract/gen/store/lifecycle/v1/backup_lifecycle_pb.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearerInterceptor } from '../support/bearer.js';
 import { DIALECTS } from '../support/test-storage.js';
@@ -40,6 +41,7 @@ function timeOfDay(ms: number, timeZone: string): string {
 describe.each(DIALECTS)('schedules overview on %s', (dialect) => {
   let s: BackupServer;
   let insight: ReturnType<typeof createClient<typeof BackupInsightService>>;
+  let lifecycle: ReturnType<typeof createClient<typeof BackupLifecycleService>>;
   beforeAll(async () => {
     // A test-only scheduler minimum of 1 s, so schedules fire within the test.
     s = await startBackupServer(dialect, { STORE_SCHEDULER_MIN_INTERVAL: '1' });
@@ -48,6 +50,7 @@ describe.each(DIALECTS)('schedules overview on %s', (dialect) => {
       interceptors: [bearerInterceptor(ADMIN_TOKEN)],
     });
     insight = createClient(BackupInsightService, transport);
+    lifecycle = createClient(BackupLifecycleService, transport);
   });
   afterAll(async () => {
     await s?.t.dispose();
@@ -99,8 +102,8 @@ describe.each(DIALECTS)('schedules overview on %s', (dialect) => {
       /^stock eu\/ incremental \d{4}-\d\d-\d\d \d\d:\d\d UTC$/,
     );
     expect([eu.lastRun, eu.chainDepth, eu.defaultNameTemplate]).toEqual([undefined, 0, true]);
-    // Retention and protection are not read here yet: absent, not zero.
-    expect([eu.retentionRules, eu.protectedCount]).toEqual([undefined, undefined]);
+    // No retention rules set, nothing protected.
+    expect([eu.retentionRules, eu.protectedCount]).toEqual(['', 0]);
 
     // Paging walks the same scopes.
     const first = await insight.listSchedules({ pageSize: 1 });
@@ -240,5 +243,23 @@ describe.each(DIALECTS)('schedules overview on %s', (dialect) => {
     ]);
     const none = await insight.listSchedules({ scope: { treeId: 'loud', keyPrefix: 'x/' } });
     expect(none.schedules).toEqual([]);
+  });
+
+  it("shows the scope's retention rules in words and counts its protected backups", async () => {
+    await s.put('kept', { a: 1 });
+    const scope = { treeId: 'kept' };
+    // eslint-disable-next-line @typescript-eslint/no-deprecated -- a blocking capture is simplest here
+    const made = await s.backup.createBackup({ name: 'pinned', scope });
+    await lifecycle.protectBackup({ backupId: made.backupId, reason: 'audit hold' });
+    await lifecycle.setRetentionRules({
+      scope,
+      rules: { keepLast: 3, keepDaily: 7, timeZone: 'Europe/Berlin' },
+    });
+    await s.backup.scheduleBackup({ scope, interval: durationFromMs(3_600_000) });
+    const view = await overviewOf('kept');
+    await s.backup.cancelSchedule({ scope });
+    expect(view.retentionRules).toBe('keep last 3, 7 daily (Europe/Berlin)');
+    expect(view.protectedCount).toBe(1);
+    expect(view.chainDepth).toBe(1);
   });
 });

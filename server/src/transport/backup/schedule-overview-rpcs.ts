@@ -53,7 +53,8 @@ export function toScheduleOverview(
       },
     }),
     chainDepth: view.chainDepth,
-    // Retention rules and protected counts are left absent until retention reads them here.
+    retentionRules: view.retentionRules,
+    protectedCount: view.protectedCount,
   };
 }
 

@@ -7,6 +7,11 @@ import {
 } from '../../../storage/backup-scope-store.js';
 import type { Storage } from '../../../storage/database.js';
 import {
+  getRetentionRules,
+  type StoredRetentionRules,
+} from '../../../storage/backup-lifecycle-store.js';
+import {
+  countProtectedOfScope,
   listScheduledScopes,
   setScheduleSettings,
   type ScopeCursor,
@@ -42,6 +47,9 @@ export interface ScheduleView {
   nextRuns: PlannedRun[];
   lastRun: { at: number; kind: ScheduleKind; outcome: RunOutcome; reason: string } | null;
   chainDepth: number;
+  /** The scope's retention rules in words; '' when it has none. */
+  retentionRules: string;
+  protectedCount: number;
 }
 
 /** What ConfigureScheduleExtras sends. */
@@ -168,6 +176,7 @@ export class ScheduleOverview {
     }
     planned.sort((a, b) => a.at - b.at || (a.kind === 'full' ? -1 : 1));
     const tree = await resolveTree(this.storage, row.tenant, row.treeName);
+    const rules = await getRetentionRules(this.storage, row);
     return {
       treeId: row.treeName,
       keyPrefix: row.keyPrefix,
@@ -186,8 +195,32 @@ export class ScheduleOverview {
             physicalTreeId: tree.physicalTreeId,
           })
         : 0,
+      retentionRules: rules ? describeRetention(rules) : '',
+      protectedCount: await countProtectedOfScope(this.storage, row),
     };
   }
+}
+
+/** "keep last 7, 14 daily, 8 weekly, within 30 d (Europe/Berlin)"; only the rules set. */
+export function describeRetention(rules: StoredRetentionRules): string {
+  const parts = [
+    rules.keepLast > 0 && `last ${rules.keepLast}`,
+    rules.keepHourly > 0 && `${rules.keepHourly} hourly`,
+    rules.keepDaily > 0 && `${rules.keepDaily} daily`,
+    rules.keepWeekly > 0 && `${rules.keepWeekly} weekly`,
+    rules.keepMonthly > 0 && `${rules.keepMonthly} monthly`,
+    rules.keepYearly > 0 && `${rules.keepYearly} yearly`,
+    rules.keepWithinMs > 0 && `within ${formatSpan(rules.keepWithinMs)}`,
+  ].filter((part): part is string => typeof part === 'string');
+  if (parts.length === 0) return 'no rules (keeps everything)';
+  const zone = rules.keepHourly + rules.keepDaily + rules.keepWeekly + rules.keepMonthly;
+  const zoned = zone + rules.keepYearly > 0 && rules.timeZone !== 'UTC';
+  return `keep ${parts.join(', ')}${zoned ? ` (${rules.timeZone})` : ''}`;
+}
+
+function formatSpan(ms: number): string {
+  const hours = ms / 3_600_000;
+  return hours >= 24 && hours % 24 === 0 ? `${hours / 24} d` : `${Math.round(hours)} h`;
 }
 
 /** The newer of the scope's full and incremental runs, with the scope's last outcome. */

@@ -92,7 +92,14 @@ export function ScheduleOverviewTable({
     {
       id: 'retention',
       header: 'Retention',
-      cell: (view) => view.retentionRules ?? <span className="muted">Not available</span>,
+      cell: (view) =>
+        view.retentionRules === undefined ? (
+          <span className="muted">Not available</span>
+        ) : view.retentionRules === '' ? (
+          <span className="muted">No rules</span>
+        ) : (
+          view.retentionRules
+        ),
     },
     {
       id: 'protected',
