@@ -157,8 +157,8 @@ function manifestByteSize(handle: TreeDb) {
 }
 
 /**
- * Every backup of a scope (its tree, and exactly its key prefix: '' is the whole tree), with its
- * protection. One query, no manifest parsing in JS: a scope may hold 100 000 backups.
+ * Every backup of a scope (its tree, and exactly its key prefix: '' is the whole tree), newest
+ * first (ties by id), with its protection. One query, no manifest parsing in JS: a scope may hold 100 000 backups.
  */
 export async function listScopeBackups(handle: TreeDb, scope: ScopeKey): Promise<ScopeBackupRow[]> {
   const rows = await handle.db
@@ -180,6 +180,9 @@ export async function listScopeBackups(handle: TreeDb, scope: ScopeKey): Promise
     .where('backups.tenant', '=', scope.tenant)
     .where('backups.tree_name', '=', scope.treeName)
     .where(sql<string>`coalesce(backups.key_prefix, '')`, '=', scope.keyPrefix)
+    // Newest first, as retention walks them: the plan's own sort then finds them in order.
+    .orderBy('backups.created_at', 'desc')
+    .orderBy('backups.id', 'desc')
     .execute();
   return rows.map((r) => ({
     id: r.id,
@@ -394,18 +397,20 @@ export async function claimDeletion(handle: TreeDb, claim: DeletionClaim): Promi
   return Number(taken.numUpdatedRows) > 0;
 }
 
-/** Marks a claimed backup deleted. */
+/** Marks claimed backups deleted. */
 export async function markDeleted(
   handle: TreeDb,
-  claim: Pick<DeletionClaim, 'tenant' | 'backupId' | 'operationId' | 'now'>,
+  claim: Pick<DeletionClaim, 'tenant' | 'operationId' | 'now'> & { backupIds: readonly string[] },
 ): Promise<void> {
-  await handle.db
-    .updateTable('backup_retention_deletions')
-    .set({ deleted_at: claim.now })
-    .where('tenant', '=', claim.tenant)
-    .where('backup_id', '=', claim.backupId)
-    .where('operation_id', '=', claim.operationId)
-    .execute();
+  for (let i = 0; i < claim.backupIds.length; i += 500) {
+    await handle.db
+      .updateTable('backup_retention_deletions')
+      .set({ deleted_at: claim.now })
+      .where('tenant', '=', claim.tenant)
+      .where('backup_id', 'in', claim.backupIds.slice(i, i + 500))
+      .where('operation_id', '=', claim.operationId)
+      .execute();
+  }
 }
 
 /** Drops a claim whose backup was not deleted (refused), so a later apply may try again. */

@@ -106,6 +106,21 @@ export async function runRetentionApply(
     deletedElsewhere: planned.filter((id) => !held.has(id)),
     keptCount: evaluation.plan.kept.length,
   };
+  // Audit records and "deleted" marks are written behind the deletions, not one commit each
+  // (a claim left unmarked by a crash is taken over, and its delete finds the backup gone);
+  // both are complete before the operation succeeds.
+  const records: Promise<void>[] = [];
+  let unmarked: string[] = [];
+  const markAll = async () => {
+    const ids = unmarked;
+    unmarked = [];
+    await markDeleted(storage, {
+      tenant: ctx.tenant,
+      backupIds: ids,
+      operationId: ctx.operationId,
+      now: clock(),
+    });
+  };
   let done = 0;
   for (const id of planned) {
     if (!held.has(id)) continue;
@@ -116,14 +131,17 @@ export async function runRetentionApply(
       removed = await deleteWhenDependantsGone(deps, ctx.tenant, id);
     } catch (error) {
       await releaseDeletion(storage, claim);
+      await markAll();
+      await Promise.all(records);
       throw error;
     }
-    await markDeleted(storage, { ...claim, now: clock() });
+    unmarked.push(id);
+    if (unmarked.length >= 200) await markAll();
     if (removed.length > 0) {
       const row = rowById.get(id);
       result.deletedBackupIds.push(id);
       result.bytesFreed += row?.byteSize ?? 0;
-      await deps.onDeleted?.({
+      const recorded = deps.onDeleted?.({
         tenant: ctx.tenant,
         by: ctx.createdBy,
         operationId: ctx.operationId,
@@ -132,10 +150,13 @@ export async function runRetentionApply(
         byteSize: row?.byteSize ?? 0,
         scope,
       });
+      if (recorded) records.push(recorded);
     }
     done += 1;
     ctx.progress({ done, total: held.size, unit: 'backups', message: `deleted ${id}` });
   }
+  await markAll();
+  await Promise.all(records);
   return result;
 }
 

@@ -45,15 +45,16 @@ function candidatesOf(rows: readonly ScopeBackupRow[]): RetentionCandidate[] {
 }
 
 function fingerprintPart(scope: ScopeKey, rules: RetentionRules, rows: readonly ScopeBackupRow[]) {
-  const hash = createHash('sha256');
-  hash.update(JSON.stringify([scope.treeName, scope.keyPrefix, rules]));
-  const sorted = [...rows].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  for (const r of sorted) {
-    hash.update(
-      `\n${r.id}|${r.createdAt}|${r.baseBackupId ?? ''}|${r.setId ?? ''}|${r.protection ? 'p' : ''}`,
-    );
-  }
-  return hash.digest('hex');
+  // Rows come in the store's fixed order (newest first, ties by id); one update of one string
+  // is several times faster than one update per row.
+  const lines = rows.map(
+    (r) =>
+      `${r.id}|${r.createdAt}|${r.baseBackupId ?? ''}|${r.setId ?? ''}|${r.protection ? 'p' : ''}`,
+  );
+  return createHash('sha256')
+    .update(JSON.stringify([scope.treeName, scope.keyPrefix, rules]))
+    .update(lines.join('\n'))
+    .digest('hex');
 }
 
 /**
