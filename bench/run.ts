@@ -16,6 +16,7 @@ import { catalogRows } from './rows/catalog.js';
 import { edgeRows } from './rows/edge.js';
 import { exportRow } from './rows/export.js';
 import { restorePreviewRow } from './rows/restore-preview.js';
+import { retentionRows } from './rows/retention.js';
 import { unaryRows } from './rows/unary.js';
 import { webRows } from './rows/web.js';
 import { writeRows } from './rows/writes.js';
@@ -25,7 +26,7 @@ const { values } = parseArgs({
     quick: { type: 'boolean', default: false },
     browser: { type: 'boolean', default: false },
     dialects: { type: 'string', default: 'sqlite,postgres' },
-    rows: { type: 'string', default: '1,2,3,4,5,6,7,8,9,10,11,12,13' },
+    rows: { type: 'string', default: '1,2,3,4,5,6,7,8,9,10,11,12,13,14,15' },
     out: { type: 'string', default: new URL('results.json', import.meta.url).pathname },
     // Overrides of single sizes, for a reduced run on a busy machine (stated in the results).
     entries: { type: 'string' },
@@ -66,7 +67,7 @@ async function attempt(what: string, fn: () => Promise<BenchRow[]>): Promise<voi
 }
 
 for (const dialect of dialects) {
-  if (![1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12, 13].some((r) => wanted.has(r))) break;
+  if (![1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12, 13, 14, 15].some((r) => wanted.has(r))) break;
   const staticDir = mkdtempSync(join(tmpdir(), 'bench-static-'));
   writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>bench</title>\n');
   const s = await startBenchServer(dialect, { STORE_STATIC_DIR: staticDir });
@@ -102,6 +103,13 @@ for (const dialect of dialects) {
       await attempt(`${dialect} row 11`, async () => [
         await restorePreviewRow(s, raw, sizes, (l) => log(`${dialect}: ${l}`)),
       ]);
+    }
+    if (wanted.has(14) || wanted.has(15)) {
+      await attempt(`${dialect} rows 14-15`, async () =>
+        (await retentionRows(s, raw, sizes, (l) => log(`${dialect}: ${l}`))).filter((r) =>
+          wanted.has(r.row),
+        ),
+      );
     }
     // Rows 12-13 measure the edge and the transport, not storage: once, on the first dialect.
     if ([12, 13].some((r) => wanted.has(r)) && dialect === dialects[0])

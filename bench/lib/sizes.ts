@@ -15,6 +15,10 @@ export interface Sizes {
   webBackups: number;
   /** Alternating rounds of each figure and its baseline in rows 8 and 9 (best one kept). */
   edgeRounds: number;
+  /** Backups in the scope rows 14 previews. */
+  retentionCatalog: number;
+  /** Backups row 15's retention apply deletes (all but one). */
+  retentionApply: number;
 }
 
 export const FULL: Sizes = {
@@ -28,6 +32,8 @@ export const FULL: Sizes = {
   catalogSamples: 300,
   webBackups: 10_000,
   edgeRounds: 3,
+  retentionCatalog: 100_000,
+  retentionApply: 2_000,
 };
 
 export const QUICK: Sizes = {
@@ -40,4 +46,6 @@ export const QUICK: Sizes = {
   catalogSamples: 40,
   webBackups: 500,
   edgeRounds: 1,
+  retentionCatalog: 2_000,
+  retentionApply: 50,
 };
