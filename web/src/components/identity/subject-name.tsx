@@ -1,14 +1,13 @@
-import { useWhoAmIQuery } from '../../lib/identity/use-who-am-i-query';
-import { subjectLabel } from '../../lib/identity/subject-label';
+import { useSubjectName } from '../../lib/identity/use-subject-name';
 
 /**
- * Who did something ("By", "Started by", "Created by"): a readable name, the recorded subject
- * below it in monospace (what audit filters and logs use).
+ * Who did something ("By", "Started by", "Created by"): a readable name (a token's name, the
+ * caller's own, the scheduler), the recorded subject below it in monospace (what audit filters
+ * and logs use).
  */
 export function SubjectName({ subject }: { subject: string }) {
-  const who = useWhoAmIQuery();
+  const label = useSubjectName(subject);
   if (!subject) return <span className="muted">—</span>;
-  const label = subjectLabel(subject, who.data);
   return (
     <span className="subject-name" title={label.subject ?? undefined}>
       {label.name}
