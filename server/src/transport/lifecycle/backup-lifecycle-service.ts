@@ -23,7 +23,7 @@ import type { KeepReasonKind as EngineReasonKind } from '../../engines/backup/li
 import type { RetentionPreview } from '../../engines/backup/lifecycle/retention-preview.js';
 import type { RetentionRules } from '../../engines/backup/lifecycle/retention-rules.js';
 import { BACKUP_LIFECYCLE_OPERATION_KINDS } from '../../engines/operation-kinds.js';
-import type { Protection } from '../../storage/backup-lifecycle-store.js';
+import type { Protection } from '../../storage/backup-protection-store.js';
 import { auditFactsKey } from '../audit-interceptor.js';
 import { callScopeOf } from '../call-scope.js';
 import {

@@ -7,7 +7,7 @@ import {
   listSetMembers,
   type BackupFilter,
 } from '../../../storage/backup-store.js';
-import { getProtections, lockBackupRows } from '../../../storage/backup-lifecycle-store.js';
+import { getProtections, lockBackupRows } from '../../../storage/backup-protection-store.js';
 import { withTransaction } from '../../../storage/tree-db.js';
 import { failedPrecondition, invalidArgument } from '../../errors.js';
 import { validateTreeName } from '../../data/tree-names.js';

@@ -1,13 +1,15 @@
 import {
+  getRetentionRules,
+  putRetentionRules,
+  type StoredRetentionRules,
+} from '../../../storage/backup-lifecycle-store.js';
+import {
   getProtections,
   listProtections,
   protectBackup,
-  putRetentionRules,
-  getRetentionRules,
   unprotectBackup,
   type Protection,
-  type StoredRetentionRules,
-} from '../../../storage/backup-lifecycle-store.js';
+} from '../../../storage/backup-protection-store.js';
 import type { ScopeKey } from '../../../storage/backup-scope-store.js';
 import type { Storage } from '../../../storage/database.js';
 import { decodeKeyToken, encodeKeyToken, resolvePageSize } from '../../data/page-tokens.js';

@@ -1,4 +1,4 @@
-import type { Protection } from '../../../storage/backup-lifecycle-store.js';
+import type { Protection } from '../../../storage/backup-protection-store.js';
 import { failedPrecondition, type StoreError } from '../../errors.js';
 
 /** How a protection reads in a refusal: "protected by alice on 2026-11-25T10:00:00.000Z (legal hold)". */

@@ -3,7 +3,7 @@ import {
   claimedForDeletion,
   markDeleted,
   releaseDeletion,
-} from '../../../storage/backup-lifecycle-store.js';
+} from '../../../storage/retention-claim-store.js';
 import type { ScopeKey } from '../../../storage/backup-scope-store.js';
 import type { Storage } from '../../../storage/database.js';
 import { failedPrecondition, isStoreError } from '../../errors.js';
