@@ -32,7 +32,9 @@ export async function seedLargeTree(
     const insert = db.prepare(
       'INSERT INTO entries (physical_tree_id, key, value_json, tombstone, sequence, schema_version, updated_at) VALUES (?, ?, ?, 0, ?, 0, ?)',
     );
-    db.transaction(() => {
+    // BEGIN IMMEDIATE: a deferred transaction that reads first cannot wait for the server's
+    // own writes (its audit records land right after the put above); it fails "locked" at once.
+    const seed = db.transaction(() => {
       const { last } = db
         .prepare('SELECT last_sequence AS last FROM physical_trees WHERE id = ?')
         .get(tree.id) as { last: number };
@@ -45,7 +47,8 @@ export async function seedLargeTree(
         last + count - 1,
         tree.id,
       );
-    })();
+    });
+    seed.immediate();
   } finally {
     db.close();
   }

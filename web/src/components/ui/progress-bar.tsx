@@ -4,6 +4,7 @@ import {
   formatAmount,
   formatRate,
   formatRemaining,
+  isBytes,
 } from '../../lib/progress/estimate';
 
 export interface ProgressBarProps {
@@ -60,7 +61,8 @@ export function ProgressBar({
 
   const parts = [
     Number(total) > 0
-      ? `${formatAmount(doneCount, unit)} of ${formatAmount(total, unit)}`
+      ? // "1,200 of 6,000 entries", but "1.2 MiB of 4.0 MiB": bytes carry their unit each time.
+        `${formatAmount(doneCount, isBytes(unit) ? unit : undefined)} of ${formatAmount(total, unit)}`
       : formatAmount(doneCount, unit),
   ];
   if (percent !== undefined) parts.push(`${percent} %`);

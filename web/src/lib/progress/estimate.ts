@@ -33,7 +33,8 @@ export function estimateProgress(input: {
   return { percent, perSecond, remainingMs };
 }
 
-const isBytes = (unit: string | undefined) => unit === 'bytes' || unit === 'B';
+/** Bytes are written in KiB/MiB/GiB; other units as counts. */
+export const isBytes = (unit: string | undefined) => unit === 'bytes' || unit === 'B';
 
 /** An amount in its unit, bytes in KiB/MiB/GiB: "1.5 MiB", "1,204 entries". */
 export function formatAmount(value: bigint | number, unit: string | undefined): string {
