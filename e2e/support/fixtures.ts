@@ -48,14 +48,14 @@ function tokenCli(args: string[]): string {
 }
 
 /** Issues a real API token through the token CLI, against the server's own storage. */
-export function issueToken(tenant: string, roles: string[]): IssuedToken {
+export function issueToken(tenant: string, roles: string[], name = 'e2e'): IssuedToken {
   const out = tokenCli([
     'create',
     '--tenant',
     tenant,
     ...roles.flatMap((role) => ['--role', role]),
     '--name',
-    'e2e',
+    name,
   ]);
   const id = /token id: (\S+)/.exec(out)?.[1];
   const token = /^(st_\S+)$/m.exec(out)?.[1];
