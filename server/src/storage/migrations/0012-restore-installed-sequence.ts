@@ -13,10 +13,7 @@ export function restoreInstalledSequence(dialect: Dialect): Migration {
   const big = int64(dialect);
   return {
     async up(db: Kysely<unknown>) {
-      await db.schema
-        .alterTable('backup_restores')
-        .addColumn('installed_sequence', big)
-        .execute();
+      await db.schema.alterTable('backup_restores').addColumn('installed_sequence', big).execute();
     },
   };
 }
