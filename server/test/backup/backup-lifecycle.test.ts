@@ -234,4 +234,27 @@ describe.each(DIALECTS)('backup lifecycle: retention and protection on %s', (dia
     expect(autoRuns.every((o) => o.targetId === tree)).toBe(true);
     expect((await catalogIds(s, 'auto-off')).length).toBeGreaterThanOrEqual(5);
   });
+
+  it('a viewer previews draft rules before they are saved; the stored rules stay and an apply of the draft preview is refused', async () => {
+    const tree = 'draft';
+    const scope = { treeId: tree };
+    const ids = [await capture(s, tree), await capture(s, tree), await capture(s, tree)];
+    const draft = await viewer.previewRetention({ scope, draftRules: { keepLast: 1 } });
+    expect(draft.configured).toBe(false);
+    expect(draft.rules?.keepLast).toBe(1);
+    expect(draft.deleteCount).toBe(2n);
+    const stored = await viewer.previewRetention({ scope });
+    expect(stored.deleteCount).toBe(0n);
+    expect(stored.fingerprint).not.toBe(draft.fingerprint);
+    expect(
+      await codeOf(operator.startRetentionApply({ scope, expectedFingerprint: draft.fingerprint })),
+    ).toBe(Code.FailedPrecondition);
+    expect(
+      await codeOf(viewer.previewRetention({ scope, draftRules: { timeZone: 'Mars/Base' } })),
+    ).toBe(Code.InvalidArgument);
+    // Once the same rules are saved, the stored preview is the draft's, fingerprint and all.
+    await admin.setRetentionRules({ scope, rules: { keepLast: 1 } });
+    expect((await viewer.previewRetention({ scope })).fingerprint).toBe(draft.fingerprint);
+    expect((await catalogIds(s, tree)).length).toBe(ids.length);
+  });
 });

@@ -177,11 +177,15 @@ export function registerBackupLifecycleService(
     },
     async previewRetention(request, context) {
       const { tenant } = callScopeOf(context);
-      const preview = await lifecycle.preview(scopeKeyOf(tenant, request.scope), {
-        pageSize: request.pageSize,
-        pageToken: request.pageToken,
-        action: actionOf(request.action),
-      });
+      const preview = await lifecycle.preview(
+        scopeKeyOf(tenant, request.scope),
+        {
+          pageSize: request.pageSize,
+          pageToken: request.pageToken,
+          action: actionOf(request.action),
+        },
+        request.draftRules && fromWireRules(request.draftRules),
+      );
       return toPreview(preview);
     },
     async startRetentionApply(request, context) {
@@ -253,8 +257,13 @@ export function registerBackupLifecycleService(
       };
     },
     async cancelLifecycleOperation(request, context) {
-      const { tenant } = callScopeOf(context);
-      const operation = await operations.cancel(tenant, request.operationId, family);
+      const { tenant, caller } = callScopeOf(context);
+      const operation = await operations.cancel(
+        tenant,
+        request.operationId,
+        family,
+        caller.subject,
+      );
       return { status: operation && toOperationStatus(operation, resultMappers) };
     },
   });

@@ -112,9 +112,17 @@ export class BackupLifecycle {
     return toScopeRules(scope, stored);
   }
 
-  /** What the rules would delete and keep now, one page of entries, with the fingerprint. */
-  async preview(scope: ScopeKey, page: PreviewPageRequest): Promise<RetentionPreview> {
-    const evaluation = await evaluateScope(this.options.storage, scope, this.clock());
+  /**
+   * What the rules would delete and keep now, one page of entries, with the fingerprint. With
+   * draft rules (validated like saved ones), what those would do instead of the stored ones.
+   */
+  async preview(
+    scope: ScopeKey,
+    page: PreviewPageRequest,
+    draftRules?: RetentionRules,
+  ): Promise<RetentionPreview> {
+    const draft = draftRules && validateRules(draftRules);
+    const evaluation = await evaluateScope(this.options.storage, scope, this.clock(), draft);
     return buildPreview(evaluation, page, this.clock());
   }
 

@@ -65,9 +65,12 @@ export async function evaluateScope(
   storage: TreeDb,
   scope: ScopeKey,
   now: number,
+  draftRules?: RetentionRules,
 ): Promise<ScopeEvaluation> {
   const stored = await getRetentionRules(storage, scope);
-  const rules = rulesOf(stored);
+  // A draft (a rules form before it is saved) replaces this scope's rules only; the fingerprint
+  // covers the draft, so no apply matches it until the same rules are stored.
+  const rules = draftRules ?? rulesOf(stored);
   const rows = await listScopeBackups(storage, scope);
   const setIds = [...new Set(rows.flatMap((r) => (r.setId ? [r.setId] : [])))];
   const parts = [fingerprintPart(scope, rules, rows)];
