@@ -341,14 +341,22 @@ export class OperationStore {
 
   /**
    * Cancels in one statement, so it cannot race a claim: queued → CANCELLED at once, running →
-   * cancel_requested (its runner stops it), finished → unchanged. Returns the row after.
+   * cancel_requested (its runner stops it), finished → unchanged. Returns the row after. The
+   * first canceller is kept as cancelled_by (a repeated cancel does not rename it).
    */
-  async cancel(tenant: string, id: string, now: number, kinds?: readonly string[]) {
+  async cancel(
+    tenant: string,
+    id: string,
+    now: number,
+    kinds?: readonly string[],
+    cancelledBy?: string,
+  ) {
     const queued = sql<boolean>`state = 'QUEUED'`;
     await this.db
       .updateTable('operations')
       .set({
         cancel_requested: 1,
+        cancelled_by: sql<string | null>`coalesce(cancelled_by, ${cancelledBy ?? null})`,
         state: sql<OperationState>`case when ${queued} then 'CANCELLED' else state end`,
         error_code: sql<
           string | null

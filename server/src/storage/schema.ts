@@ -76,6 +76,8 @@ export interface OperationsTable {
   error_code: string | null;
   error_message: string | null;
   created_by: string;
+  /** Who asked to cancel it; null until someone does. */
+  cancelled_by: ColumnType<string | null, string | null | undefined, string | null>;
   result_json: string | null;
   lease_owner: string | null;
   lease_expires_at: number | null;

@@ -189,7 +189,12 @@ export function registerBackupInsightService(
           'cancelling a stale health check needs the operator role',
         );
       }
-      const operation = await operations.cancel(tenant, request.operationId, family);
+      const operation = await operations.cancel(
+        tenant,
+        request.operationId,
+        family,
+        caller.subject,
+      );
       return { status: operation && toOperationStatus(operation, resultMappers) };
     },
     async getCatalogSummary(request, context) {

@@ -63,8 +63,13 @@ export function registerBackupService(router: ConnectRouter, facades: BackupBind
         };
       },
       async cancelBackupOperation(request, context) {
-        const { tenant } = callScopeOf(context);
-        const operation = await operations.cancel(tenant, request.operationId, family);
+        const { tenant, caller } = callScopeOf(context);
+        const operation = await operations.cancel(
+          tenant,
+          request.operationId,
+          family,
+          caller.subject,
+        );
         return { status: operation && toOperationStatus(operation, resultMappers) };
       },
     }),

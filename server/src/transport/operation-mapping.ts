@@ -25,6 +25,8 @@ export interface OperationView {
   cancelRequested: boolean;
   error?: { code: string; message: string } | undefined;
   createdBy: string;
+  /** Who asked to cancel it, once anyone has. */
+  cancelledBy?: string | undefined;
   result?: unknown;
 }
 
@@ -78,6 +80,7 @@ export function toOperationStatus(
     cancelRequested: operation.cancelRequested,
     error: operation.error,
     createdBy: operation.createdBy,
+    cancelledBy: operation.cancelledBy,
     result: operation.result !== undefined && mapper ? mapper(operation.result) : undefined,
   });
 }

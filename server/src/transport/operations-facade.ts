@@ -14,5 +14,11 @@ export interface OperationsFacade {
       createdAfter?: number | undefined;
     },
   ): Promise<{ operations: OperationView[]; nextPageToken: string }>;
-  cancel(tenant: string, id: string, kinds?: readonly string[]): Promise<OperationView | undefined>;
+  /** `cancelledBy` is the caller's subject, recorded for "Cancelled by <who>". */
+  cancel(
+    tenant: string,
+    id: string,
+    kinds: readonly string[] | undefined,
+    cancelledBy: string,
+  ): Promise<OperationView | undefined>;
 }

@@ -56,8 +56,8 @@ function operationQueries(
       };
     },
     async cancel(request: { operationId: string }, context: HandlerContext) {
-      const { tenant } = callScopeOf(context);
-      return statusOf(await facade.cancel(tenant, request.operationId, kinds));
+      const { tenant, caller } = callScopeOf(context);
+      return statusOf(await facade.cancel(tenant, request.operationId, kinds, caller.subject));
     },
   };
 }

@@ -26,6 +26,7 @@ export function toOperationRecord(row: OperationRow): OperationRecord {
       error: { code: row.error_code, message: row.error_message ?? '' },
     }),
     createdBy: row.created_by,
+    ...(row.cancelled_by !== null && { cancelledBy: row.cancelled_by }),
     ...(row.result_json !== null && { result: JSON.parse(row.result_json) as unknown }),
   };
 }

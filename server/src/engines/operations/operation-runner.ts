@@ -151,13 +151,15 @@ export class OperationRunner {
   /**
    * Cancels: a queued operation ends CANCELLED at once, a running one is asked to stop (on
    * whichever replica runs it), a finished one is returned unchanged. Undefined when absent.
+   * `cancelledBy` (the caller's subject) is recorded for "Cancelled by <who>".
    */
   async cancel(
     tenant: string,
     id: string,
     kinds?: readonly string[],
+    cancelledBy?: string,
   ): Promise<OperationRecord | undefined> {
-    const row = await this.store.cancel(tenant, id, this.clock(), kinds);
+    const row = await this.store.cancel(tenant, id, this.clock(), kinds, cancelledBy);
     // Here the handler hears of it now; elsewhere its runner reads the flag on its next poll.
     if (row?.state === 'RUNNING') this.worker.abortLocal(row.id, 'cancel');
     return row && toOperationRecord(row);

@@ -26,6 +26,8 @@ export interface OperationRecord {
   cancelRequested: boolean;
   error?: { code: string; message: string } | undefined;
   createdBy: string;
+  /** Who asked to cancel it, once anyone has. */
+  cancelledBy?: string;
   /** The handler's JSON result, once SUCCEEDED. */
   result?: unknown;
 }

@@ -13,6 +13,7 @@ import { deadLetterDiscard } from './0013-dead-letter-discard.js';
 import { backupScopesByScope } from './0014-backup-scopes-by-scope.js';
 import { backupLifecycle } from './0016-backup-lifecycle.js';
 import { scheduleExtras } from './0017-schedule-extras.js';
+import { operationCancelledBy } from './0019-operation-cancelled-by.js';
 
 /**
  * Every migration, in order. Names sort in apply order; a released migration is never edited
@@ -33,6 +34,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
     '0014-backup-scopes-by-scope': backupScopesByScope(dialect),
     '0016-backup-lifecycle': backupLifecycle(dialect),
     '0017-schedule-extras': scheduleExtras(),
+    '0019-operation-cancelled-by': operationCancelledBy(),
   };
   return { getMigrations: async () => migrations };
 }

@@ -127,8 +127,9 @@ export function registerSchemaInsightService(
       };
     },
     async cancelSchemaInsightOperation(request, context) {
-      const { tenant } = callScopeOf(context);
-      return statusOf(tenant, await operations.cancel(tenant, request.operationId, KINDS));
+      const { tenant, caller } = callScopeOf(context);
+      const operation = await operations.cancel(tenant, request.operationId, KINDS, caller.subject);
+      return statusOf(tenant, operation);
     },
     ...deadLetterDiscardHandlers(insight),
   });
