@@ -143,16 +143,10 @@ export async function putRetentionRules(
     .execute();
 }
 
-/** The byte size recorded in a catalog row's manifest, read by the database. */
-function manifestByteSize(handle: TreeDb) {
-  return handle.dialect === 'postgres'
-    ? sql<number>`coalesce((backups.manifest_json::json->>'byteSize')::bigint, 0)`
-    : sql<number>`coalesce(json_extract(backups.manifest_json, '$.byteSize'), 0)`;
-}
-
 /**
  * Every backup of a scope (its tree, and exactly its key prefix: '' is the whole tree), newest
- * first (ties by id), with its protection. One query, no manifest parsing in JS: a scope may hold 100 000 backups.
+ * first (ties by id), with its protection. One query of the columns the plan needs (the byte
+ * size is a column since migration 0018, no manifest is read): a scope may hold 100 000 backups.
  */
 export async function listScopeBackups(handle: TreeDb, scope: ScopeKey): Promise<ScopeBackupRow[]> {
   const rows = await handle.db
@@ -166,7 +160,7 @@ export async function listScopeBackups(handle: TreeDb, scope: ScopeKey): Promise
       'backups.created_at',
       'backups.base_backup_id',
       'backups.set_id',
-      manifestByteSize(handle).as('byte_size'),
+      'backups.byte_size',
       'p.protected_by',
       'p.protected_at',
       'p.reason',

@@ -99,7 +99,14 @@ export function backupRowValues(row: NewBackupRow) {
     health_interval_ms: null,
     health_next_check_at: null,
     operation_id: row.operationId ?? null,
+    byte_size: manifestByteSize(row.manifestJson),
   };
+}
+
+/** The byteSize a manifest records (0 when it records none). */
+function manifestByteSize(manifestJson: string): number {
+  const size = (JSON.parse(manifestJson) as { byteSize?: unknown }).byteSize;
+  return typeof size === 'number' && Number.isFinite(size) ? size : 0;
 }
 
 /**

@@ -31,13 +31,6 @@ const num = (value: unknown): number => (value === null || value === undefined ?
 const numOrNull = (value: unknown): number | null =>
   value === null || value === undefined ? null : Number(value);
 
-/** A backup's manifest byte size, read from its stored manifest JSON by the database. */
-function byteSizeOf(storage: Storage) {
-  return storage.dialect === 'postgres'
-    ? sql<number>`coalesce((manifest_json::jsonb ->> 'byteSize')::bigint, 0)`
-    : sql<number>`coalesce(json_extract(manifest_json, '$.byteSize'), 0)`;
-}
-
 const countWhen = (condition: Expression<SqlBool>) =>
   sql<number>`sum(case when ${condition} then 1 else 0 end)`;
 
@@ -54,7 +47,7 @@ export async function aggregateBackupsByTree(
     .select((eb) => [
       'tree_name',
       eb.fn.countAll<number>().as('backup_count'),
-      sql<number>`sum(${byteSizeOf(storage)})`.as('stored_bytes'),
+      eb.fn.sum<number>('byte_size').as('stored_bytes'),
       eb.fn.max('created_at').as('newest_created_at'),
       countWhen(eb('last_verified_at', 'is', null)).as('never_verified'),
       countWhen(eb('last_verified_at', '<', staleBefore)).as('verified_stale'),

@@ -194,6 +194,8 @@ export interface BackupsTable {
   health_next_check_at: number | null;
   /** The capture operation that published it; null when unknown (older rows, catalog rebuild). */
   operation_id: string | null;
+  /** The manifest's byteSize, as a column (migration 0018) so lists need not parse manifests. */
+  byte_size: number;
 }
 
 /** A capture writing files now; scrub leaves its directory alone while its operation lives. */

@@ -13,6 +13,7 @@ import { deadLetterDiscard } from './0013-dead-letter-discard.js';
 import { backupScopesByScope } from './0014-backup-scopes-by-scope.js';
 import { backupLifecycle } from './0016-backup-lifecycle.js';
 import { scheduleExtras } from './0017-schedule-extras.js';
+import { backupByteSize } from './0018-backup-byte-size.js';
 import { operationCancelledBy } from './0019-operation-cancelled-by.js';
 
 /**
@@ -34,6 +35,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
     '0014-backup-scopes-by-scope': backupScopesByScope(dialect),
     '0016-backup-lifecycle': backupLifecycle(dialect),
     '0017-schedule-extras': scheduleExtras(),
+    '0018-backup-byte-size': backupByteSize(dialect),
     '0019-operation-cancelled-by': operationCancelledBy(),
   };
   return { getMigrations: async () => migrations };

@@ -20,6 +20,7 @@ import {
   stepSize,
   validateBackupId,
 } from '../validation.js';
+import { deleteBackupBatch, type BatchDeleteResult } from './catalog-batch-delete.js';
 import { toCatalogEntry } from './catalog-entry.js';
 
 export interface CatalogPage {
@@ -163,5 +164,13 @@ export class CatalogService {
     });
     for (const id of ids) await this.artifacts.deleteBackupFiles(tenant, id);
     return ids;
+  }
+
+  /**
+   * Deletes many backups without cascade, rows in one transaction (retention's apply, ids
+   * dependants first); those a backup outside the batch still needs are left and returned.
+   */
+  deleteBatch(tenant: string, ids: readonly string[]): Promise<BatchDeleteResult> {
+    return deleteBackupBatch(this.storage, this.artifacts, tenant, ids);
   }
 }

@@ -51,6 +51,8 @@ export interface ApplyDeps {
 }
 
 const WAIT_FOR_DEPENDANTS_MS = 30_000;
+/** Backups whose catalog rows one transaction deletes. */
+const DELETE_BATCH = 200;
 
 /** A scope's name in messages: "tree inventory" or "tree inventory, prefix sku/". */
 export function scopeLabel(scope: { treeName: string; keyPrefix: string }): string {
@@ -62,8 +64,9 @@ export function scopeLabel(scope: { treeName: string; keyPrefix: string }): stri
 /**
  * Runs one retention apply: plans the scope again, refuses (FailedPrecondition) when the plan's
  * fingerprint is not the preview's, claims every planned deletion in one transaction and deletes
- * what it holds through the catalog's chain-safe delete (catalog row, then artifacts, in whatever
- * artifact store the engine has), incrementals before their bases.
+ * what it holds through the catalog's chain-safe batch delete (catalog rows of a batch in one
+ * transaction, then their artifacts, in whatever artifact store the engine has), incrementals
+ * before their bases.
  */
 export async function runRetentionApply(
   deps: ApplyDeps,
@@ -106,9 +109,9 @@ export async function runRetentionApply(
     deletedElsewhere: planned.filter((id) => !held.has(id)),
     keptCount: evaluation.plan.kept.length,
   };
-  // Audit records and "deleted" marks are written behind the deletions, not one commit each
-  // (a claim left unmarked by a crash is taken over, and its delete finds the backup gone);
-  // both are complete before the operation succeeds.
+  // Audit records are written behind the deletions, and "deleted" marks once per batch (a claim
+  // left unmarked by a crash is taken over, and its delete finds the backup gone); both are
+  // complete before the operation succeeds.
   const records: Promise<void>[] = [];
   let unmarked: string[] = [];
   const markAll = async () => {
@@ -121,39 +124,64 @@ export async function runRetentionApply(
       now: clock(),
     });
   };
+  const recordDeleted = (id: string) => {
+    const row = rowById.get(id);
+    result.deletedBackupIds.push(id);
+    result.bytesFreed += row?.byteSize ?? 0;
+    const recorded = deps.onDeleted?.({
+      tenant: ctx.tenant,
+      by: ctx.createdBy,
+      operationId: ctx.operationId,
+      backupId: id,
+      backupName: row?.name ?? '',
+      byteSize: row?.byteSize ?? 0,
+      scope,
+    });
+    if (recorded) records.push(recorded);
+  };
+  const mine = planned.filter((id) => held.has(id));
   let done = 0;
-  for (const id of planned) {
-    if (!held.has(id)) continue;
+  // Batches in plan order (dependants first): each batch's rows go in one transaction. A backup
+  // another replica's dependant still needs is left by the batch and deleted alone, waiting.
+  for (let start = 0; start < mine.length; start += DELETE_BATCH) {
     ctx.throwIfCancelled();
-    const claim = { tenant: ctx.tenant, backupId: id, operationId: ctx.operationId };
-    let removed: string[];
+    const batch = mine.slice(start, start + DELETE_BATCH);
+    const pending = new Set(batch);
     try {
-      removed = await deleteWhenDependantsGone(deps, ctx.tenant, id);
+      const { deleted, blocked } = await deps.catalog.deleteBatch(ctx.tenant, batch);
+      for (const id of deleted) {
+        pending.delete(id);
+        recordDeleted(id);
+      }
+      for (const id of batch) {
+        if (!blocked.includes(id)) pending.delete(id);
+      }
+      for (const id of blocked) {
+        if ((await deleteWhenDependantsGone(deps, ctx.tenant, id)).length > 0) recordDeleted(id);
+        pending.delete(id);
+      }
     } catch (error) {
-      await releaseDeletion(storage, claim);
+      for (const id of pending) {
+        await releaseDeletion(storage, {
+          tenant: ctx.tenant,
+          backupId: id,
+          operationId: ctx.operationId,
+        });
+      }
+      unmarked.push(...batch.filter((id) => !pending.has(id)));
       await markAll();
       await Promise.all(records);
       throw error;
     }
-    unmarked.push(id);
-    if (unmarked.length >= 200) await markAll();
-    if (removed.length > 0) {
-      const row = rowById.get(id);
-      result.deletedBackupIds.push(id);
-      result.bytesFreed += row?.byteSize ?? 0;
-      const recorded = deps.onDeleted?.({
-        tenant: ctx.tenant,
-        by: ctx.createdBy,
-        operationId: ctx.operationId,
-        backupId: id,
-        backupName: row?.name ?? '',
-        byteSize: row?.byteSize ?? 0,
-        scope,
-      });
-      if (recorded) records.push(recorded);
-    }
-    done += 1;
-    ctx.progress({ done, total: held.size, unit: 'backups', message: `deleted ${id}` });
+    unmarked.push(...batch);
+    await markAll();
+    done += batch.length;
+    ctx.progress({
+      done,
+      total: held.size,
+      unit: 'backups',
+      message: `deleted ${batch.length} backups`,
+    });
   }
   await markAll();
   await Promise.all(records);

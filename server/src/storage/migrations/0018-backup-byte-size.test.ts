@@ -1,0 +1,53 @@
+import type { Kysely } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DIALECTS, openTestStorage } from '../../../test/support/test-storage.js';
+import { backupRowValues } from '../backup-store.js';
+import { backupByteSize } from './0018-backup-byte-size.js';
+
+describe.each(DIALECTS)('migration 0018 (backup byte size column) on %s', (dialect) => {
+  let dispose: (() => Promise<void>) | undefined;
+  afterEach(async () => {
+    await dispose?.();
+    dispose = undefined;
+  });
+
+  it('fills byte_size of existing rows from their manifest, 0 when the manifest has none', async () => {
+    const storage = await openTestStorage(dialect);
+    dispose = storage.dispose;
+    const db = storage.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
+    // backups as it was before 0018: no byte_size column.
+    await db.schema.alterTable('backups').dropColumn('byte_size').execute();
+    const row = (id: string, manifest: Record<string, unknown>) => {
+      const { byte_size: _dropped, ...values } = backupRowValues({
+        tenant: 't',
+        id,
+        name: id,
+        kind: 'FULL',
+        treeName: 'inventory',
+        keyPrefix: null,
+        baseBackupId: null,
+        setId: null,
+        physicalTreeId: 'pt',
+        createdAt: 1,
+        completedAt: 2,
+        toSequence: 3,
+        manifestJson: JSON.stringify(manifest),
+      });
+      return values;
+    };
+    await db
+      .insertInto('backups')
+      .values([row('bk_sized', { byteSize: 5_000_000_123 }), row('bk_unsized', {})])
+      .execute();
+    await backupByteSize(dialect).up(db as unknown as Kysely<unknown>);
+    const rows = await storage.db
+      .selectFrom('backups')
+      .select(['id', 'byte_size'])
+      .orderBy('id')
+      .execute();
+    expect(rows.map((r) => [r.id, Number(r.byte_size)])).toEqual([
+      ['bk_sized', 5_000_000_123],
+      ['bk_unsized', 0],
+    ]);
+  });
+});
