@@ -1,9 +1,9 @@
 import { readSessionJson, writeSessionJson } from '../storage';
 
 /**
- * Who cancelled an operation, when it was cancelled from this browser tab. The server records
- * that a cancel was requested but not by whom, so the console remembers its own: an operation
- * cancelled here reads "Cancelled by <you>", one cancelled elsewhere just "Cancelled".
+ * Who cancelled an operation, when it was cancelled from this browser tab. The server records the
+ * canceller (cancelled_by); an older server does not, so the console also remembers its own
+ * cancels: there an operation cancelled here reads "Cancelled by <you>", another just "Cancelled".
  */
 export const OWN_CANCELS_KEY = 'store.ownCancels';
 
