@@ -16,7 +16,7 @@ import { cancelledText, OperationErrorNotice } from './operation-error-notice';
 function cancelled(id: string, cancelledBy?: string) {
   return create(StoreOperationStatusSchema, {
     operationId: id,
-    kind: StoreOperationKind.BACKUP_CAPTURE,
+    kind: StoreOperationKind.BACKUP,
     state: StoreOperationState.CANCELLED,
     error: { code: 'cancelled', message: 'the operation was cancelled' },
     ...(cancelledBy !== undefined && { cancelledBy }),
