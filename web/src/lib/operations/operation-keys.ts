@@ -1,11 +1,14 @@
-import { BackupControlService, SchemaControlService } from '@store/contract';
+import { BackupControlService, BackupInsightService, SchemaControlService } from '@store/contract';
+import { SchemaInsightService } from '@store/contract/gen/store/insight/v1/schema_insight_pb.js';
 import type { QueryClient } from '@tanstack/react-query';
 import { rpcKey } from '../query-keys';
 
-/** Key prefixes of every operations list of both services (any filter, any page size). */
+/** Key prefixes of every operations list of the four services (any filter, any page size). */
 export const operationListKeys = [
   rpcKey(BackupControlService.method.listBackupOperations),
   rpcKey(SchemaControlService.method.listSchemaOperations),
+  rpcKey(BackupInsightService.method.listBackupInsightOperations),
+  rpcKey(SchemaInsightService.method.listSchemaInsightOperations),
 ] as const;
 
 /** Refreshes every operations list now, e.g. after a start RPC, instead of at the next tick. */

@@ -1,8 +1,19 @@
 import { StoreOperationKind, StoreOperationState } from '@store/contract';
 import { operationKindWords, operationStateWords } from '../words';
 
-/** Which service tracks an operation (DESIGN.md §3: each service sees only its own kinds). */
-export type OperationFamily = 'backup' | 'schema';
+/**
+ * Which service tracks an operation (DESIGN.md §3: each service sees only its own kinds): the
+ * two spec services, and the two insight services (previews, diffs, dry-runs, replays, verify
+ * stale backups), whose status, list and cancel RPCs are their own.
+ */
+export type OperationFamily = 'backup' | 'schema' | 'backupInsight' | 'schemaInsight';
+
+export const OPERATION_FAMILIES: readonly OperationFamily[] = [
+  'backup',
+  'schema',
+  'backupInsight',
+  'schemaInsight',
+];
 
 const BACKUP_KINDS: ReadonlySet<StoreOperationKind> = new Set([
   StoreOperationKind.BACKUP,
@@ -15,22 +26,33 @@ const BACKUP_KINDS: ReadonlySet<StoreOperationKind> = new Set([
   StoreOperationKind.CATALOG_SCRUB,
 ]);
 
-/** The service whose status, list and cancel RPCs see this kind. */
-export function familyOf(kind: StoreOperationKind): OperationFamily {
-  return BACKUP_KINDS.has(kind) ? 'backup' : 'schema';
-}
-
-/** Restore and revert previews and diffs: only BackupInsightService sees them, so the operations pages do not. */
+/** Restore and revert previews, diffs and "verify stale backups": BackupInsightService's. */
 const BACKUP_INSIGHT_KINDS: ReadonlySet<StoreOperationKind> = new Set([
   StoreOperationKind.RESTORE_PREVIEW,
   StoreOperationKind.BACKUP_DIFF,
   StoreOperationKind.REVERT_PREVIEW,
+  StoreOperationKind.STALE_HEALTH_CHECK,
 ]);
 
-/** Every named kind the operations pages list, for filters. */
+/** Policy dry-runs, dead-letter replays and migration previews: SchemaInsightService's. */
+const SCHEMA_INSIGHT_KINDS: ReadonlySet<StoreOperationKind> = new Set([
+  StoreOperationKind.POLICY_DRY_RUN,
+  StoreOperationKind.DEAD_LETTER_REPLAY,
+  StoreOperationKind.MIGRATION_PREVIEW,
+]);
+
+/** The service whose status, list and cancel RPCs see this kind. */
+export function familyOf(kind: StoreOperationKind): OperationFamily {
+  if (BACKUP_KINDS.has(kind)) return 'backup';
+  if (BACKUP_INSIGHT_KINDS.has(kind)) return 'backupInsight';
+  if (SCHEMA_INSIGHT_KINDS.has(kind)) return 'schemaInsight';
+  return 'schema';
+}
+
+/** Every named kind the operations pages list, for filters: all four services' kinds. */
 export const OPERATION_KINDS: readonly StoreOperationKind[] = Object.values(StoreOperationKind)
   .filter((v): v is StoreOperationKind => typeof v === 'number')
-  .filter((v) => v !== StoreOperationKind.UNSPECIFIED && !BACKUP_INSIGHT_KINDS.has(v));
+  .filter((v) => v !== StoreOperationKind.UNSPECIFIED);
 
 /** Every named state, for filters. */
 export const OPERATION_STATES: readonly StoreOperationState[] = [

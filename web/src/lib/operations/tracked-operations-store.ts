@@ -1,6 +1,6 @@
 import type { StoreOperationKind, StoreOperationState } from '@store/contract';
 import { readSessionJson, writeSessionJson } from '../storage';
-import { familyOf, type OperationFamily } from './operation-kinds';
+import { familyOf, OPERATION_FAMILIES, type OperationFamily } from './operation-kinds';
 
 /** An operation the tray follows: started here, or seen queued/running in this session. */
 export interface TrackedOperation {
@@ -88,6 +88,6 @@ function isTracked(value: unknown): value is TrackedOperation {
     typeof e?.tenant === 'string' &&
     typeof e.operationId === 'string' &&
     typeof e.kind === 'number' &&
-    (e.family === 'backup' || e.family === 'schema')
+    OPERATION_FAMILIES.includes(e.family as OperationFamily)
   );
 }

@@ -1,9 +1,11 @@
 import { timestampFromMs } from '@bufbuild/protobuf/wkt';
-import type { StoreOperationPage, StoreOperationStatus } from '@store/contract';
+import type { StoreOperationStatus } from '@store/contract';
 import { useMemo } from 'react';
 import {
   ACTIVE_OPERATIONS_REQUEST,
+  allOperationLists,
   useOperationLists,
+  type ConsoleOperationPage,
 } from '../../../lib/operations/use-operation-lists';
 import { RECENT_WINDOW_MS, stableCutoff } from '../api/attention';
 
@@ -30,23 +32,18 @@ export interface RecentOperations {
 export function useRecentOperations(now: number): RecentOperations {
   const sinceMs = stableCutoff(now, RECENT_WINDOW_MS);
   const recentRequest = { createdAfter: timestampFromMs(sinceMs), pageSize: RECENT_PAGE_SIZE };
-  const { backup: backupRecent, schema: schemaRecent } = useOperationLists(recentRequest);
+  const recentLists = allOperationLists(useOperationLists(recentRequest));
   // The tray's request, to the letter: it shares the tray's cache, so costs no request of its own.
-  const { backup: backupActive, schema: schemaActive } =
-    useOperationLists(ACTIVE_OPERATIONS_REQUEST);
+  const activeLists = allOperationLists(useOperationLists(ACTIVE_OPERATIONS_REQUEST));
 
-  const recent = useMemo(
-    () => newestFirst([backupRecent.data, schemaRecent.data]),
-    [backupRecent.data, schemaRecent.data],
-  );
-  const active = useMemo(
-    () => newestFirst([backupActive.data, schemaActive.data]),
-    [backupActive.data, schemaActive.data],
-  );
-  const all = [backupRecent, schemaRecent, backupActive, schemaActive];
+  const [b1, s1, bi1, si1] = recentLists.map((query) => query.data);
+  const [b2, s2, bi2, si2] = activeLists.map((query) => query.data);
+  const recent = useMemo(() => newestFirst([b1, s1, bi1, si1]), [b1, s1, bi1, si1]);
+  const active = useMemo(() => newestFirst([b2, s2, bi2, si2]), [b2, s2, bi2, si2]);
+  const all = [...recentLists, ...activeLists];
   return {
     recent,
-    truncated: !!backupRecent.data?.nextPageToken || !!schemaRecent.data?.nextPageToken,
+    truncated: recentLists.some((query) => !!query.data?.nextPageToken),
     active,
     sinceMs,
     isPending: all.some((query) => query.isPending),
@@ -55,7 +52,9 @@ export function useRecentOperations(now: number): RecentOperations {
   };
 }
 
-function newestFirst(pages: (StoreOperationPage | undefined)[]): StoreOperationStatus[] {
+function newestFirst(
+  pages: ({ operations: readonly StoreOperationStatus[] } | ConsoleOperationPage | undefined)[],
+): StoreOperationStatus[] {
   const created = (op: StoreOperationStatus) =>
     Number(op.createdAt?.seconds ?? 0n) * 1000 + (op.createdAt?.nanos ?? 0) / 1e6;
   return pages.flatMap((page) => page?.operations ?? []).sort((a, b) => created(b) - created(a));

@@ -10,7 +10,7 @@ import {
   useRefreshVerdicts,
   useStartStaleCheckMutation,
 } from '../hooks/use-fleet-health';
-import { StaleCheckSummary } from './stale-check-summary';
+import { StaleCheckSummary } from '../../../components/operations/stale-check-summary';
 
 const DEFAULT_DAYS = 7;
 

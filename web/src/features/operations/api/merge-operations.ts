@@ -1,5 +1,11 @@
 import type { Timestamp } from '@bufbuild/protobuf/wkt';
-import type { StoreOperationPage, StoreOperationStatus } from '@store/contract';
+import type { StoreOperationStatus } from '@store/contract';
+
+/** A newest-first page of any service's operations (the four list RPCs, as the console reads them). */
+export interface OperationPageLike {
+  operations: readonly StoreOperationStatus[];
+  nextPageToken: string;
+}
 
 export interface MergedOperations {
   /** Newest first, at most `limit`. */
@@ -14,7 +20,7 @@ export interface MergedOperations {
  * did not send cannot outrank them.
  */
 export function mergeOperationPages(
-  pages: readonly (StoreOperationPage | undefined)[],
+  pages: readonly (OperationPageLike | undefined)[],
   limit: number,
 ): MergedOperations {
   const all = pages.flatMap((page) => page?.operations ?? []);

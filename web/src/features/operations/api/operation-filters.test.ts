@@ -42,8 +42,18 @@ describe('operation filters in the URL', () => {
   it('skips the service that cannot hold the filtered kinds', () => {
     const only = (kinds: StoreOperationKind[]) =>
       familiesOf({ states: [], kinds, targetId: '', limit: PAGE_SIZE });
-    expect(only([StoreOperationKind.BACKUP])).toEqual({ backup: true, schema: false });
-    expect(only([StoreOperationKind.COMPLIANCE_SCAN])).toEqual({ backup: false, schema: true });
-    expect(only([])).toEqual({ backup: true, schema: true });
+    const none = { backup: false, schema: false, backupInsight: false, schemaInsight: false };
+    expect(only([StoreOperationKind.BACKUP])).toEqual({ ...none, backup: true });
+    expect(only([StoreOperationKind.COMPLIANCE_SCAN])).toEqual({ ...none, schema: true });
+    // Previews, diffs, dry-runs and replays live in the insight services.
+    expect(only([StoreOperationKind.RESTORE_PREVIEW, StoreOperationKind.POLICY_DRY_RUN])).toEqual(
+      { ...none, backupInsight: true, schemaInsight: true },
+    );
+    expect(only([])).toEqual({
+      backup: true,
+      schema: true,
+      backupInsight: true,
+      schemaInsight: true,
+    });
   });
 });

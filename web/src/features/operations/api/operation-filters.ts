@@ -68,7 +68,12 @@ export function listRequestOf(
 
 /** Which services can hold matching operations: a kind filter may rule one out. */
 export function familiesOf(filters: OperationFilters): Record<OperationFamily, boolean> {
-  if (filters.kinds.length === 0) return { backup: true, schema: true };
   const families = new Set(filters.kinds.map(familyOf));
-  return { backup: families.has('backup'), schema: families.has('schema') };
+  const has = (family: OperationFamily) => filters.kinds.length === 0 || families.has(family);
+  return {
+    backup: has('backup'),
+    schema: has('schema'),
+    backupInsight: has('backupInsight'),
+    schemaInsight: has('schemaInsight'),
+  };
 }

@@ -1,29 +1,64 @@
 import type { StoreOperationStatus } from '@store/contract';
 import type { Api } from '../../../lib/api/create-api';
-import { familyOf, type OperationFamily } from '../../../lib/operations/operation-kinds';
+import type { SchemaInsightClient } from '../../../lib/api/schema-insight-client';
+import {
+  familyOf,
+  OPERATION_FAMILIES,
+  type OperationFamily,
+} from '../../../lib/operations/operation-kinds';
+import {
+  fromSchemaInsightStatus,
+  unlessUnimplemented,
+} from '../../../lib/operations/schema-insight-operations';
 
 export interface FoundOperation {
   family: OperationFamily;
   status: StoreOperationStatus;
 }
 
+/** One family's status of an id; undefined or null when that service does not see it. */
+async function statusIn(
+  api: Api,
+  schemaInsight: SchemaInsightClient,
+  family: OperationFamily,
+  operationId: string,
+  signal?: AbortSignal,
+): Promise<StoreOperationStatus | null | undefined> {
+  switch (family) {
+    case 'backup':
+      return api.backup.getBackupOperationStatus(operationId, { signal });
+    case 'schema':
+      return api.schema.getSchemaOperationStatus(operationId, { signal });
+    case 'backupInsight':
+      return (
+        await unlessUnimplemented(
+          api.backupInsight.getBackupInsightOperationStatus({ operationId }, { signal }),
+          { status: undefined },
+        )
+      ).status;
+    case 'schemaInsight': {
+      const found = await unlessUnimplemented(
+        schemaInsight.getSchemaInsightOperationStatus({ operationId }, { signal }),
+        { found: false, status: undefined },
+      );
+      return found.found && found.status ? fromSchemaInsightStatus(found.status) : null;
+    }
+  }
+}
+
 /**
- * Looks an id up in the backup service, then the schema service (an id of another family is
- * "absent" there, DESIGN.md §3). With a known family, one request.
+ * Looks an id up in the backup service, the schema service, then the insight services (an id of
+ * another family is "absent" there, DESIGN.md §3). With a known family, one request.
  */
 export async function fetchOperation(
   api: Api,
+  schemaInsight: SchemaInsightClient,
   operationId: string,
   family: OperationFamily | undefined,
   signal?: AbortSignal,
 ): Promise<FoundOperation | null> {
-  const order: OperationFamily[] =
-    family === 'schema' ? ['schema'] : family === 'backup' ? ['backup'] : ['backup', 'schema'];
-  for (const candidate of order) {
-    const status =
-      candidate === 'backup'
-        ? await api.backup.getBackupOperationStatus(operationId, { signal })
-        : await api.schema.getSchemaOperationStatus(operationId, { signal });
+  for (const candidate of family ? [family] : OPERATION_FAMILIES) {
+    const status = await statusIn(api, schemaInsight, candidate, operationId, signal);
     if (status) return { family: candidate, status };
   }
   return null;
@@ -32,12 +67,27 @@ export async function fetchOperation(
 /** Requests cancellation through the service that owns the operation. */
 export async function cancelOperation(
   api: Api,
+  schemaInsight: SchemaInsightClient,
   operation: StoreOperationStatus,
 ): Promise<StoreOperationStatus> {
-  const status =
-    familyOf(operation.kind) === 'backup'
-      ? await api.backup.cancelBackupOperation(operation.operationId)
-      : await api.schema.cancelSchemaOperation(operation.operationId);
-  if (!status) throw new Error(`Operation ${operation.operationId} is no longer visible.`);
+  const operationId = operation.operationId;
+  let status: StoreOperationStatus | null | undefined;
+  switch (familyOf(operation.kind)) {
+    case 'backup':
+      status = await api.backup.cancelBackupOperation(operationId);
+      break;
+    case 'schema':
+      status = await api.schema.cancelSchemaOperation(operationId);
+      break;
+    case 'backupInsight':
+      status = (await api.backupInsight.cancelBackupInsightOperation({ operationId })).status;
+      break;
+    case 'schemaInsight': {
+      const found = await schemaInsight.cancelSchemaInsightOperation({ operationId });
+      status = found.found && found.status ? fromSchemaInsightStatus(found.status) : null;
+      break;
+    }
+  }
+  if (!status) throw new Error(`Operation ${operationId} is no longer visible.`);
   return status;
 }

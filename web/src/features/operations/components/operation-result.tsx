@@ -1,6 +1,9 @@
 import { StoreOperationKind, StoreRestoreMode, type StoreOperationStatus } from '@store/contract';
 import { Link } from 'react-router';
 import { CatalogRebuildFacts } from '../../../components/operations/catalog-rebuild-facts';
+import { StaleCheckSummary } from '../../../components/operations/stale-check-summary';
+import type { ConsoleOperation } from '../../../lib/operations/schema-insight-operations';
+import { resultBrief } from '../api/result-brief';
 import { formatCount } from '../../../lib/format';
 import { paths } from '../../../lib/paths';
 import {
@@ -16,7 +19,7 @@ import { RevertRestoreButton } from './revert-restore-button';
  * What the operation produced: a link to the backup it made, the tree it restored, or a
  * readable summary of the other results.
  */
-export function OperationResult({ operation }: { operation: StoreOperationStatus }) {
+export function OperationResult({ operation }: { operation: ConsoleOperation }) {
   const result = operation.result;
   switch (result.case) {
     case 'capture':
@@ -85,8 +88,13 @@ export function OperationResult({ operation }: { operation: StoreOperationStatus
       return <RemediationSummary report={result.value} />;
     case 'complianceReport':
       return <ComplianceSummary report={result.value} />;
-    default:
-      return <p className="muted">{noResultText(operation)}</p>;
+    case 'staleHealthCheck':
+      return <StaleCheckSummary result={result.value} />;
+    default: {
+      // Previews, diffs, dry-runs, replays: their one-line summary.
+      const brief = resultBrief(operation);
+      return brief ? <p>{brief}</p> : <p className="muted">{noResultText(operation)}</p>;
+    }
   }
 }
 

@@ -1,7 +1,9 @@
 import { create } from '@bufbuild/protobuf';
 import type { ConnectRouter } from '@connectrpc/connect';
+import { timestampFromMs } from '@bufbuild/protobuf/wkt';
 import {
   BackupControlService,
+  BackupInsightService,
   IdentityService,
   SchemaControlService,
   StoreOperationKind,
@@ -9,7 +11,11 @@ import {
   StoreOperationState,
   type StoreOperationListRequest,
 } from '@store/contract';
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import {
+  SchemaInsightOperationKind,
+  SchemaInsightService,
+} from '@store/contract/gen/store/insight/v1/schema_insight_pb.js';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { operation, whoAmI } from '../../../testing/fixtures';
 import { createTestApp, renderApp, testSession } from '../../../testing/render-app';
@@ -58,6 +64,50 @@ describe('operations page', () => {
     expect(screen.getByRole('link', { name: /op-1/ }).getAttribute('href')).toBe(
       '/operations/op-1',
     );
+  });
+
+  it('lists restore previews and dry-runs beside captures, each with its own summary', async () => {
+    const routes = (router: ConnectRouter) => {
+      router.service(IdentityService, { whoAmI: () => whoAmI() });
+      router.service(BackupControlService, {
+        listBackupOperations: () => ({ operations: [operation({ operationId: 'capture-1' })] }),
+      });
+      router.service(SchemaControlService, { listSchemaOperations: () => ({}) });
+      router.service(BackupInsightService, {
+        listBackupInsightOperations: () => ({
+          operations: [
+            operation({
+              operationId: 'preview-1',
+              kind: StoreOperationKind.RESTORE_PREVIEW,
+              state: StoreOperationState.SUCCEEDED,
+              createdAt: timestampFromMs(Date.UTC(2026, 0, 2)),
+              progress: { done: 5n, total: 5n, message: 'compared 5 keys, 2 differ' },
+            }),
+          ],
+        }),
+      });
+      router.service(SchemaInsightService, {
+        listSchemaInsightOperations: () => ({
+          operations: [
+            {
+              operationId: 'dry-run-1',
+              kind: SchemaInsightOperationKind.POLICY_DRY_RUN,
+              state: StoreOperationState.SUCCEEDED,
+              targetId: 'orders',
+              createdAt: timestampFromMs(Date.UTC(2026, 0, 3)),
+              result: { case: 'dryRun', value: { treeId: 'orders', scanned: 40n, failing: 3n } },
+            },
+          ],
+        }),
+      });
+    };
+    renderApp(createTestApp(routes, { session: testSession }), '/operations');
+    const dryRun = await screen.findByRole('row', { name: /dry-run-1/ });
+    expect(dryRun.textContent).toMatch(/Policy dry run/i);
+    expect(dryRun.textContent).toContain('40 entries checked, 3 would be refused');
+    const preview = screen.getByRole('row', { name: /preview-1/ });
+    expect(within(preview).getByText('Compared 5 keys, 2 differ')).toBeTruthy();
+    expect(screen.getByRole('row', { name: /capture-1/ })).toBeTruthy();
   });
 
   it('takes its filters from the URL and sends them to the server', async () => {

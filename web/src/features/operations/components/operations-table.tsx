@@ -13,6 +13,7 @@ import { explainOperationError, isCancellation } from '../../../lib/errors';
 import { toDate } from '../../../lib/format';
 import { isActiveState, kindLabel } from '../../../lib/operations/operation-kinds';
 import { humanizeProgressMessage } from '../../../lib/progress/estimate';
+import { resultBrief } from '../api/result-brief';
 import { OperationDuration } from './operation-duration';
 
 const columns: readonly Column<StoreOperationStatus>[] = [
@@ -62,5 +63,5 @@ export function OperationsTable({ operations }: { operations: readonly StoreOper
 function finishedNote(op: StoreOperationStatus): string {
   if (isCancellation(op.error)) return cancelledText(op);
   if (op.error) return explainOperationError(op.error).what;
-  return humanizeProgressMessage(op.progress?.message ?? '');
+  return resultBrief(op) ?? humanizeProgressMessage(op.progress?.message ?? '');
 }

@@ -51,7 +51,11 @@ function useFollowedOperation(entry: TrackedOperation) {
     if (!tracked.finish(entry.tenant, entry.operationId, operation.state)) return;
     const cancelled = isCancellation(operation.error);
     // What it changed (catalog, trees, reports) is stale now on every page.
-    const service = entry.family === 'backup' ? BackupControlService : SchemaControlService;
+    // An insight run changes what its spec service shows (verify stale backups: the catalog).
+    const service =
+      entry.family === 'backup' || entry.family === 'backupInsight'
+        ? BackupControlService
+        : SchemaControlService;
     void queryClient.invalidateQueries({ queryKey: serviceKey(service) });
     toasts.push({
       tone:

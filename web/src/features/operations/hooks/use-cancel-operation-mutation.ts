@@ -1,5 +1,6 @@
 import type { StoreOperationStatus } from '@store/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useSchemaInsightClient } from '../../../lib/api/schema-insight-client';
 import { useWhoAmIQuery } from '../../../lib/identity/use-who-am-i-query';
 import { familyOf, kindLabel } from '../../../lib/operations/operation-kinds';
 import { recordOwnCancel } from '../../../lib/operations/own-cancels';
@@ -11,11 +12,12 @@ import { operationKey } from './use-get-operation-query';
 /** Requests cancellation; the detail shows the answer at once and the lists refresh. */
 export function useCancelOperationMutation() {
   const api = useApi();
+  const schemaInsight = useSchemaInsightClient();
   const queryClient = useQueryClient();
   const toast = useToast();
   const who = useWhoAmIQuery();
   return useMutation({
-    mutationFn: (operation: StoreOperationStatus) => cancelOperation(api, operation),
+    mutationFn: (operation: StoreOperationStatus) => cancelOperation(api, schemaInsight, operation),
     meta: { errorTitle: 'Cancel failed' },
     onSuccess: (status) => {
       // The server does not record who cancelled; this tab remembers its own cancels.

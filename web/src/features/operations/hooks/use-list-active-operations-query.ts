@@ -1,22 +1,32 @@
 import { useMemo } from 'react';
 import {
   ACTIVE_OPERATIONS_REQUEST,
+  allOperationLists,
   useOperationLists,
 } from '../../../lib/operations/use-operation-lists';
 import { mergeOperationPages } from '../api/merge-operations';
 
-/** The tenant's queued and running operations of both services, for the tray. */
+/**
+ * The tenant's queued and running operations of every service (previews, diffs, dry-runs,
+ * replays and verify stale backups beside captures and restores), for the tray.
+ */
 export function useListActiveOperationsQuery() {
-  const { backup, schema } = useOperationLists(ACTIVE_OPERATIONS_REQUEST);
+  const lists = useOperationLists(ACTIVE_OPERATIONS_REQUEST);
+  const { backup, schema, backupInsight, schemaInsight } = lists;
+  const all = allOperationLists(lists);
   const merged = useMemo(
-    () => mergeOperationPages([backup.data, schema.data], ACTIVE_OPERATIONS_REQUEST.pageSize * 2),
-    [backup.data, schema.data],
+    () =>
+      mergeOperationPages(
+        [backup.data, schema.data, backupInsight.data, schemaInsight.data],
+        ACTIVE_OPERATIONS_REQUEST.pageSize * 4,
+      ),
+    [backup.data, schema.data, backupInsight.data, schemaInsight.data],
   );
   return {
     operations: merged.operations,
-    isPending: backup.isPending || schema.isPending,
-    error: backup.error ?? schema.error,
-    /** True once both services answered at least once (an absent id then means finished). */
-    isSettled: backup.isFetched && schema.isFetched,
+    isPending: all.some((query) => query.isPending),
+    error: all.find((query) => query.error)?.error ?? null,
+    /** True once every service answered at least once (an absent id then means finished). */
+    isSettled: all.every((query) => query.isFetched),
   };
 }

@@ -1,12 +1,12 @@
 import { useMemo } from 'react';
-import { useOperationLists } from '../../../lib/operations/use-operation-lists';
+import { allOperationLists, useOperationLists } from '../../../lib/operations/use-operation-lists';
 import { listPollInterval } from '../../../lib/polling';
 import { mergeOperationPages, type MergedOperations } from '../api/merge-operations';
 import { familiesOf, listRequestOf, type OperationFilters } from '../api/operation-filters';
 
 export interface OperationsList extends MergedOperations {
   isPending: boolean;
-  /** The first failure of either service. */
+  /** The first failure of any service. */
   error: Error | null;
   refetch: () => void;
   /** The interval the list is polling at now (for the "updating every …" hint). */
@@ -14,31 +14,37 @@ export interface OperationsList extends MergedOperations {
 }
 
 /**
- * The tenant's operations from both services, merged newest first (polling: useOperationLists).
+ * The tenant's operations from every service that tracks them (backup, schema and both insight
+ * services), merged newest first (polling: useOperationLists).
  */
 export function useListOperationsQuery(filters: OperationFilters): OperationsList {
   const request = listRequestOf(filters);
   const families = familiesOf(filters);
   // "Load more" changes the page size: keep the rows on screen while the bigger page loads.
-  const { backup, schema } = useOperationLists(request, { families, keepPreviousPage: true });
+  const lists = useOperationLists(request, { families, keepPreviousPage: true });
+  const { backup, schema, backupInsight, schemaInsight } = lists;
+  const shown = allOperationLists(lists).filter((query) => query.isEnabled);
 
+  const [backupPage, schemaPage, backupInsightPage, schemaInsightPage] = [
+    backup,
+    schema,
+    backupInsight,
+    schemaInsight,
+  ].map((query) => (query.isEnabled ? query.data : undefined));
   const merged = useMemo(
     () =>
       mergeOperationPages(
-        [families.backup ? backup.data : undefined, families.schema ? schema.data : undefined],
+        [backupPage, schemaPage, backupInsightPage, schemaInsightPage],
         filters.limit,
       ),
-    [backup.data, schema.data, families.backup, families.schema, filters.limit],
+    [backupPage, schemaPage, backupInsightPage, schemaInsightPage, filters.limit],
   );
 
   return {
     ...merged,
-    isPending: (families.backup && backup.isPending) || (families.schema && schema.isPending),
-    error: backup.error ?? schema.error,
-    refetch: () => {
-      if (families.backup) void backup.refetch();
-      if (families.schema) void schema.refetch();
-    },
+    isPending: shown.some((query) => query.isPending),
+    error: shown.find((query) => query.error)?.error ?? null,
+    refetch: () => shown.forEach((query) => void query.refetch()),
     pollMs: listPollInterval(merged.operations),
   };
 }

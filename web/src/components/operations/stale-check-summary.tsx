@@ -1,8 +1,8 @@
 import type { StoreStaleHealthCheckResult } from '@store/contract';
 import { Link } from 'react-router';
-import { Time } from '../../../components/ui/time';
-import { formatCount } from '../../../lib/format';
-import { paths } from '../../../lib/paths';
+import { Time } from '../ui/time';
+import { formatCount } from '../../lib/format';
+import { paths } from '../../lib/paths';
 
 /** What a "verify stale backups" run found: its verdict counts and the unhealthy backups. */
 export function StaleCheckSummary({ result }: { result: StoreStaleHealthCheckResult }) {
