@@ -102,6 +102,13 @@ describe('token form', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Sign in with API token' }));
   };
 
+  it('says where a token comes from: the first npm start, then the token command', async () => {
+    await signInPage();
+    const hint = screen.getByTestId('token-source-hint');
+    expect(hint.textContent).toContain('npm start');
+    expect(within(hint).getByText(/^npm run token -- create --tenant/)).toBeTruthy();
+  });
+
   it('refuses an empty token before any call', async () => {
     const { state } = await signInPage();
     submit('   ');

@@ -1,6 +1,7 @@
 import { useState, type SubmitEvent } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Field } from '../../../components/ui/field';
+import { TOKEN_CREATE_COMMAND } from '../../../lib/error-sentences';
 import { describeError, explainError, technicalText } from '../../../lib/errors';
 import type { SchemeOffer } from '../api/auth-schemes';
 import { needsTenant, normalizeToken } from '../api/verify-credential';
@@ -90,6 +91,21 @@ export function TokenForm({ offer }: { offer: BearerOffer }) {
       <Button type="submit" variant="primary" busy={verify.isPending}>
         Sign in with API token
       </Button>
+      <TokenSourceHint />
     </form>
+  );
+}
+
+/** Where a token comes from, for someone at the sign-in page without one. */
+function TokenSourceHint() {
+  return (
+    <div className="muted" data-testid="token-source-hint">
+      <p>
+        No token yet? The first <code className="mono">npm start</code> on an empty data directory
+        prints an admin token for tenant <code className="mono">default</code> once. Make more with
+        the token command, run beside the server (same STORE_DATA_DIR or DATABASE_URL):
+      </p>
+      <code className="mono token-source-hint__command">{TOKEN_CREATE_COMMAND}</code>
+    </div>
   );
 }

@@ -68,5 +68,12 @@ describe('trees page', () => {
     const { app } = server([[]]);
     renderApp(app, '/trees');
     expect(await screen.findByText('No trees yet')).toBeTruthy();
+    // The empty page points at Import: its own button, which opens the import dialog.
+    const empty = screen.getByText('No trees yet').closest('.empty-state') as HTMLElement;
+    expect(within(empty).getByText(/Start by importing a JSON Lines file/)).toBeTruthy();
+    const importButton = within(empty).getByRole('button', { name: 'Import JSON Lines' });
+    await waitFor(() => expect((importButton as HTMLButtonElement).disabled).toBe(false));
+    fireEvent.click(importButton);
+    expect(await screen.findByRole('dialog')).toBeTruthy();
   });
 });

@@ -48,9 +48,22 @@ export function TreesPage() {
       )}
       {trees.isPending && <Spinner label="Loading trees…" />}
       {!trees.isPending && !trees.error && rows.length === 0 && (
-        <EmptyState title="No trees yet">
-          A tree appears with its first entry, written through the data API or by a restore into a
-          new tree.
+        <EmptyState
+          title="No trees yet"
+          action={
+            <GuardedButton
+              variant="primary"
+              allowed={write.allowed}
+              reason={write.reason}
+              onClick={() => setImporting(true)}
+            >
+              Import JSON Lines
+            </GuardedButton>
+          }
+        >
+          Start by importing a JSON Lines file (one entry a line): it makes the tree. A tree also
+          appears with its first entry written through the data API, or by a restore into a new
+          tree.
         </EmptyState>
       )}
       {rows.length > 0 && <TreesTable trees={rows} />}
