@@ -16,7 +16,7 @@ import { catalogRows } from './rows/catalog.js';
 import { edgeRows } from './rows/edge.js';
 import { exportRow } from './rows/export.js';
 import { restorePreviewRow } from './rows/restore-preview.js';
-import { retentionRows } from './rows/retention.js';
+import { retentionApplyS3Row, retentionRows } from './rows/retention.js';
 import { unaryRows } from './rows/unary.js';
 import { webRows } from './rows/web.js';
 import { writeRows } from './rows/writes.js';
@@ -110,6 +110,11 @@ for (const dialect of dialects) {
           wanted.has(r.row),
         ),
       );
+    }
+    if (wanted.has(15)) {
+      await attempt(`${dialect} row 15 (S3)`, async () => [
+        await retentionApplyS3Row(dialect, sizes, (l) => log(`${dialect}: ${l}`)),
+      ]);
     }
     // Rows 12-13 measure the edge and the transport, not storage: once, on the first dialect.
     if ([12, 13].some((r) => wanted.has(r)) && dialect === dialects[0])
