@@ -9,6 +9,7 @@ import {
   StoreSchemaDeadLetterReason,
   TreeDataService,
   TreeEntrySchema,
+  TreeSummarySchema,
   type ListEntriesRequest,
   type PutEntryRequest,
 } from '@store/contract';
@@ -42,8 +43,13 @@ function server(roles: string[] = ['admin']) {
       },
     });
     router.service(TreeDataService, {
+      // "drained" exists with no live entry left; any other name but "orders" does not exist.
+      listTrees: () => ({
+        trees: ['orders', 'drained'].map((treeId) => create(TreeSummarySchema, { treeId })),
+      }),
       listEntries: (req) => {
         listRequests.push(req);
+        if (req.treeId !== 'orders') return { entries: [], nextPageToken: '' };
         const after = req.pageToken ? atob(req.pageToken) : '';
         const matching = KEYS.filter((k) => k.startsWith(req.keyPrefix) && k > after);
         const page = matching.slice(0, req.pageSize);
@@ -178,6 +184,23 @@ describe('tree detail page', () => {
     expect((screen.getByRole('button', { name: 'Delete k00' }) as HTMLButtonElement).disabled).toBe(
       true,
     );
+  });
+
+  it('a tree URL that does not exist says so instead of looking like an empty tree', async () => {
+    const { app } = server();
+    renderApp(app, '/trees/ordres');
+    expect(await screen.findByText('No tree named “ordres”')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'See the tenant’s trees' }).getAttribute('href')).toBe(
+      '/trees',
+    );
+    expect(screen.queryByText('No entries')).toBeNull();
+  });
+
+  it('a tree that exists without live entries still reads as an empty tree', async () => {
+    const { app } = server();
+    renderApp(app, '/trees/drained');
+    expect(await screen.findByText('No entries')).toBeTruthy();
+    await waitFor(() => expect(screen.queryByText(/No tree named/)).toBeNull());
   });
 
   it('asks before deleting, naming the tenant, the tree and the key', async () => {

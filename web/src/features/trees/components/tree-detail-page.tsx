@@ -1,6 +1,6 @@
 import type { TreeEntry } from '@store/contract';
 import { useId, useState } from 'react';
-import { useParams } from 'react-router';
+import { Link, useParams } from 'react-router';
 import { Breadcrumb } from '../../../components/ui/breadcrumb';
 import { Button } from '../../../components/ui/button';
 import { EmptyState } from '../../../components/ui/empty-state';
@@ -15,6 +15,7 @@ import { formatJsonText } from '../api/json-text';
 import { useEntryBrowse } from '../hooks/use-entry-browse';
 import { useEntryWritePermission } from '../hooks/use-entry-write-permission';
 import { useListEntriesQuery } from '../hooks/use-list-entries-query';
+import { useTreeExistsQuery } from '../hooks/use-tree-exists-query';
 import { DeleteEntryDialog } from './delete-entry-dialog';
 import { EntriesTable } from './entries-table';
 import { EntrySearchForm } from './entry-search-form';
@@ -36,6 +37,12 @@ export function TreeDetailPage() {
   const [deleting, setDeleting] = useState<string | null>(null);
 
   const rows = entries.data?.entries ?? [];
+  // No entries on the first unfiltered page: is there such a tree at all?
+  const looksEmpty =
+    entries.isSuccess && rows.length === 0 && !browse.prefix && browse.pages.length === 0;
+  const exists = useTreeExistsQuery(treeId, looksEmpty);
+  const missing = looksEmpty && exists.data === false;
+  const checking = looksEmpty && exists.isPending;
   const nextToken = entries.data?.nextPageToken ?? '';
   const edit = (entry: TreeEntry) =>
     setEditing({
@@ -83,7 +90,17 @@ export function TreeDetailPage() {
         />
       )}
       {entries.isPending && <Spinner label="Loading entries…" />}
-      {entries.isSuccess && rows.length === 0 && (
+      {missing && (
+        <EmptyState
+          title={`No tree named “${treeId}”`}
+          action={<Link to={paths.trees}>See the tenant’s trees</Link>}
+        >
+          Tenant {tenant} has no tree of this name: check the address for a typo. Putting an entry
+          here, importing into this name or restoring a backup into it makes the tree.
+        </EmptyState>
+      )}
+      {checking && <Spinner label="Looking for the tree…" />}
+      {entries.isSuccess && rows.length === 0 && !missing && !checking && (
         <EmptyState
           title={browse.prefix ? `No key starts with “${browse.prefix}”` : 'No entries'}
           action={
