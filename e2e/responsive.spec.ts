@@ -62,6 +62,7 @@ function visits(seeded: Seeded): RouteVisit[] {
     },
     { pattern: 'schedules', url: '/schedules', heading: 'Schedules' },
     { pattern: 'schedules/overview', url: '/schedules/overview', heading: 'Schedule overview' },
+    { pattern: 'retention', url: `/retention?tree=${LONG_TREE}`, heading: 'Retention' },
     { pattern: 'health', url: `/health?backup=${fullId}`, heading: 'Health' },
     { pattern: 'trees', url: '/trees', heading: 'Trees' },
     { pattern: 'trees/:treeId', url: `/trees/${LONG_TREE}`, heading: /customers-x/ },

@@ -19,6 +19,7 @@ import './styles/operations-pages.css';
 import './styles/trees.css';
 import './styles/dashboard.css';
 import './styles/health.css';
+import './styles/retention.css';
 
 // Before the first render, so the page does not flash the other theme (no inline script: CSP).
 applyTheme();

@@ -10,6 +10,7 @@ import { HealthPage } from '../features/health/components/health-page';
 import { MaintenancePage } from '../features/maintenance/components/maintenance-page';
 import { OperationDetailPage } from '../features/operations/components/operation-detail-page';
 import { OperationsPage } from '../features/operations/components/operations-page';
+import { RetentionPage } from '../features/retention/components/retention-page';
 import { SchedulesOverviewPage } from '../features/schedules/components/schedules-overview-page';
 import { SchedulesPage } from '../features/schedules/components/schedules-page';
 import { SchemaPage } from '../features/schema/components/schema-page';
@@ -45,6 +46,7 @@ export const appRoutes: RouteObject[] = [
           { path: 'operations/:operationId', element: <OperationDetailPage /> },
           { path: 'schedules', element: <SchedulesPage /> },
           { path: 'schedules/overview', element: <SchedulesOverviewPage /> },
+          { path: 'retention', element: <RetentionPage /> },
           { path: 'health', element: <HealthPage /> },
           { path: 'trees', element: <TreesPage /> },
           { path: 'trees/:treeId', element: <TreeDetailPage /> },

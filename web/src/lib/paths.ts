@@ -14,6 +14,9 @@ export const paths = {
   /** The schedules of one scope (tree + key prefix, '' for the whole tree). */
   scheduleScope: (treeId: string, keyPrefix: string) =>
     `/schedules?${new URLSearchParams({ tree: treeId, ...(keyPrefix !== '' && { prefix: keyPrefix }) }).toString()}`,
+  /** The retention rules of one scope, their live preview and apply. */
+  retention: (treeId: string, keyPrefix: string) =>
+    `/retention?${new URLSearchParams({ tree: treeId, ...(keyPrefix !== '' && { prefix: keyPrefix }) }).toString()}`,
   /** Every schedule of the tenant. */
   schedulesOverview: '/schedules/overview',
   health: '/health',

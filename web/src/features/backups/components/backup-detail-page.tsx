@@ -18,6 +18,7 @@ import { ArtifactsPanel } from './artifacts-panel';
 import { BackupChain } from './backup-chain';
 import { DeleteBackupDialog } from './delete-backup-dialog';
 import { ManifestFacts } from './manifest-facts';
+import { ProtectionPanel } from './protection-panel';
 import { RestoreDialog } from './restore-dialog';
 import { StartBackupDialog } from './start-backup-dialog';
 
@@ -106,6 +107,7 @@ function BackupDetail({ described }: { described: backupV1.BackupChainResponse }
         </h2>
         <ManifestFacts manifest={manifest} />
       </section>
+      <ProtectionPanel manifest={manifest} />
       <BackupChain described={described} />
       <ArtifactsPanel manifest={manifest} caps={caps} />
       <StartBackupDialog

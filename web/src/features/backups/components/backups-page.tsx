@@ -19,6 +19,7 @@ import {
 import { emptyCaptureDraft } from '../api/capture-draft';
 import { EMPTY_FILTERS, isFiltered } from '../api/catalog-filters';
 import { useCatalogFilters } from '../hooks/use-catalog-filters';
+import { useBackupProtectionsQuery } from '../hooks/use-backup-protections';
 import { useListBackupsQuery } from '../hooks/use-list-backups-query';
 import { useListTreesQuery } from '../hooks/use-list-trees-query';
 import { CatalogFiltersForm } from './catalog-filters-form';
@@ -46,6 +47,7 @@ export function BackupsPage() {
   };
 
   const backups = list.data?.backups ?? [];
+  const protections = useBackupProtectionsQuery(backups.map((b) => b.backupId));
   const nextToken = list.data?.nextPageToken ?? '';
   const filtered = isFiltered(filters);
 
@@ -116,6 +118,7 @@ export function BackupsPage() {
           </div>
           <CatalogTable
             backups={backups}
+            protections={protections.data}
             selected={comparing.map((b) => b.backupId)}
             onToggle={(backup) => setComparing(toggleCompare(comparing, backup))}
           />

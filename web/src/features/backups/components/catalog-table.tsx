@@ -1,10 +1,11 @@
-import { BackupKind, type BackupManifest } from '@store/contract';
+import { BackupKind, type BackupManifest, type BackupProtection } from '@store/contract';
 import { Link } from 'react-router';
 import { Badge } from '../../../components/ui/badge';
 import { Time } from '../../../components/ui/time';
 import { formatBytes, formatCount } from '../../../lib/format';
 import { paths } from '../../../lib/paths';
 import { HealthBadge } from './health-badge';
+import { LockBadge } from './lock-badge';
 
 /**
  * One page of the catalog. Its own table rather than the shared one: each row carries
@@ -14,8 +15,11 @@ export function CatalogTable({
   backups,
   selected,
   onToggle,
+  protections,
 }: {
   backups: readonly BackupManifest[];
+  /** The page's protections by backup id (one ListBackupProtections call per page). */
+  protections?: ReadonlyMap<string, BackupProtection> | undefined;
   /** Backups ticked to compare (select two → compare). */
   selected?: readonly string[];
   onToggle?: (backup: BackupManifest) => void;
@@ -67,6 +71,9 @@ export function CatalogTable({
                     {backup.name || backup.backupId}
                   </Link>
                   <div className="muted mono bk-small">{backup.backupId}</div>
+                  {protections?.has(backup.backupId) && (
+                    <LockBadge protection={protections.get(backup.backupId)!} />
+                  )}
                 </div>
               </td>
               <td data-label="Tree">

@@ -37,8 +37,12 @@ export function DeleteBackupDialog({
   const navigate = useNavigate();
   const remove = useDeleteBackupMutation();
   const [cascade, setCascade] = useState(false);
+  // A protected backup is refused with the same code; cascade would not help there.
+  const refusal = remove.error === null ? null : ConnectError.from(remove.error);
   const refusedForDependants =
-    remove.error !== null && ConnectError.from(remove.error).code === Code.FailedPrecondition;
+    refusal !== null &&
+    refusal.code === Code.FailedPrecondition &&
+    !refusal.rawMessage.includes(' is protected by ');
 
   const close = () => {
     remove.reset();

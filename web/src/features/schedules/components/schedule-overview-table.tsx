@@ -92,14 +92,15 @@ export function ScheduleOverviewTable({
     {
       id: 'retention',
       header: 'Retention',
-      cell: (view) =>
-        view.retentionRules === undefined ? (
-          <span className="muted">Not available</span>
-        ) : view.retentionRules === '' ? (
-          <span className="muted">No rules</span>
-        ) : (
-          view.retentionRules
-        ),
+      cell: (view) => (
+        <Link to={paths.retention(view.scope?.treeId ?? '', view.scope?.keyPrefix ?? '')}>
+          {view.retentionRules === undefined
+            ? 'Not available'
+            : view.retentionRules === ''
+              ? 'No rules'
+              : view.retentionRules}
+        </Link>
+      ),
     },
     {
       id: 'protected',

@@ -44,9 +44,16 @@ export function SchedulesPage() {
           </>
         }
         actions={
-          <Link className="btn btn--secondary" to={paths.schedulesOverview}>
-            All schedules
-          </Link>
+          <>
+            {treeId !== '' && (
+              <Link className="btn btn--secondary" to={paths.retention(treeId, keyPrefix)}>
+                Retention
+              </Link>
+            )}
+            <Link className="btn btn--secondary" to={paths.schedulesOverview}>
+              All schedules
+            </Link>
+          </>
         }
       />
       <TreePicker value={treeId} onChange={(next) => selectScope({ treeId: next, keyPrefix })} />

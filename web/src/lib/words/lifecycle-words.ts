@@ -1,0 +1,29 @@
+import { KeepReasonKind, RetentionAction } from '@store/contract';
+import type { Worded } from './enum-words';
+
+const KEEP_REASON_WORDS: Record<KeepReasonKind, string> = {
+  [KeepReasonKind.UNSPECIFIED]: 'Kept',
+  [KeepReasonKind.LAST]: 'Last',
+  [KeepReasonKind.HOURLY]: 'Hourly',
+  [KeepReasonKind.DAILY]: 'Daily',
+  [KeepReasonKind.WEEKLY]: 'Weekly',
+  [KeepReasonKind.MONTHLY]: 'Monthly',
+  [KeepReasonKind.YEARLY]: 'Yearly',
+  [KeepReasonKind.OLDEST]: 'Oldest',
+  [KeepReasonKind.WITHIN]: 'Within',
+  [KeepReasonKind.PROTECTED]: 'Protected',
+  [KeepReasonKind.BASE]: 'Chain base',
+  [KeepReasonKind.SET]: 'Set member',
+  [KeepReasonKind.NO_RULES]: 'No rules',
+};
+
+/** A keep reason's kind as a short label ("Daily", "Chain base"); its text says the rest. */
+export function keepReasonWords(kind: KeepReasonKind): Worded {
+  return { words: KEEP_REASON_WORDS[kind] ?? 'Kept', raw: KeepReasonKind[kind] ?? String(kind) };
+}
+
+/** What retention does to a backup: "Deleted" or "Kept". */
+export function retentionActionWords(action: RetentionAction): Worded {
+  const words = action === RetentionAction.DELETE ? 'Deleted' : 'Kept';
+  return { words, raw: RetentionAction[action] ?? String(action) };
+}
