@@ -1,7 +1,10 @@
 // `npm run edge`: the production topology on this machine, without Docker. Envoy with
 // proxy/envoy.yaml (only addresses and ports substituted) in front of two server replicas on the
-// local PostgreSQL (a fresh schema) sharing one artifact directory. Ctrl-C stops everything and
-// drops the schema. `npm run edge -- --keep` keeps the schema and the folder for a later look.
+// local PostgreSQL (a fresh schema) and a local S3 server (`rclone serve s3`, standing in for AWS
+// S3 or MinIO): the replicas share no folder. Ctrl-C stops everything and drops the schema.
+// `npm run edge -- --keep` keeps the schema and the folder for a later look. Killed hard, this
+// script still takes its children with it: the replicas watch their IPC channel, Envoy and the
+// S3 server a pipe from here (scripts/edge/watchdog.ts).
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -54,7 +57,7 @@ async function main(): Promise<void> {
   const stop = async (code: number) => {
     if (stopping) return;
     stopping = true;
-    console.log('\n› stopping Envoy and the replicas');
+    console.log('\n› stopping Envoy, the replicas and the S3 server');
     await edge?.stop();
     if (!values.keep) {
       await dropSchema(databaseUrl, schema).catch((error: unknown) =>
@@ -85,13 +88,18 @@ async function main(): Promise<void> {
   console.log(`
 Store admin console through Envoy: ${edge.url.replace('127.0.0.1', 'localhost')}
   Envoy ${edge.replicas.length > 1 ? '→ ' : ''}${edge.replicas.map((r) => `${r.name} (h2c :${r.grpcPort}, http :${r.httpPort})`).join(', ')}
-  PostgreSQL ${databaseUrl.replace(/\/\/[^@]*@/, '//')} schema ${schema}; shared artifacts ${edge.artifactDir}
+  PostgreSQL ${databaseUrl.replace(/\/\/[^@]*@/, '//')} schema ${schema}; artifacts in S3
+  ${edge.objectStorage.endpoint} s3://${edge.objectStorage.bucket}/${edge.objectStorage.prefix} (files in ${edge.objectStorage.root})
   Envoy admin (stats, clusters): ${edge.adminUrl}
 
 Sign in with the "API token" scheme, tenant "default", using:
   ${process.env.STORE_BOOTSTRAP_TOKEN ? '(the token in STORE_BOOTSTRAP_TOKEN)' : token}
 Ctrl-C stops Envoy and both replicas${values.keep ? '' : ' and drops the schema'}.`);
-  for (const managed of [edge.envoy, ...edge.replicas.map((r) => r.process)]) {
+  for (const managed of [
+    edge.envoy,
+    edge.objectStorage.process,
+    ...edge.replicas.map((r) => r.process),
+  ]) {
     void managed.exited.then(() => {
       if (!stopping)
         console.error(`! ${managed.name} exited; see ${edge?.logDir}/${managed.name}.log`);

@@ -15,8 +15,10 @@ export interface EdgeStack extends RunningStack {
 
 /**
  * The production topology (`npm run edge`): real Envoy with proxy/envoy.yaml in front of two
- * replicas (from source, through tsx) on a fresh PostgreSQL schema with a shared artifact
- * directory, serving the same built console. `listenPort` is chosen by the caller so the OIDC
+ * replicas (from source, through tsx) on a fresh PostgreSQL schema and a local S3 server
+ * (`rclone serve s3`): no shared folder, every artifact an object. They serve the same built
+ * console. `artifactDir` is where the S3 server keeps the objects' bytes, in the layout of a
+ * directory store, so a spec can still flip a byte of a stored artifact. `listenPort` is chosen by the caller so the OIDC
  * provider can list the edge's callback URL before it starts.
  */
 export async function startEdgeStack(options: {

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
+import { watchedArgv } from './watchdog.js';
 
 /** A child process whose output goes to a log file, with a graceful stop. */
 export interface Managed {
@@ -12,20 +13,32 @@ export interface Managed {
   stop(graceMs?: number): Promise<void>;
 }
 
+/**
+ * How a child learns that its launcher is gone, however the launcher ended (SIGKILL included):
+ * `ipc` for the server (it stops gracefully once its IPC channel closes, as under `npm start`),
+ * `stdin` for a program that is not Node (Envoy, rclone), run under the shell watchdog.
+ */
+export type LauncherWatch = 'ipc' | 'stdin';
+
 export function startManaged(
   name: string,
   argv: string[],
-  options: { cwd: string; env: NodeJS.ProcessEnv; logFile: string },
+  options: { cwd: string; env: NodeJS.ProcessEnv; logFile: string; watch: LauncherWatch },
 ): Managed {
   const log = createWriteStream(options.logFile, { flags: 'a' });
-  const child = spawn(argv[0]!, argv.slice(1), {
+  const command = options.watch === 'stdin' ? watchedArgv(name, argv) : argv;
+  const child = spawn(command[0]!, command.slice(1), {
     cwd: options.cwd,
     env: options.env,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: options.watch === 'ipc' ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['pipe', 'pipe', 'pipe'],
     // A process group of its own: a terminal's Ctrl-C reaches only the script that started it,
-    // which stops it once (a second signal tells a replica to skip its graceful shutdown).
+    // which stops it once (a second signal tells a replica to skip its graceful shutdown). The
+    // launcher watch above is what ends it when the script itself is killed.
     detached: true,
   });
+  // Neither the IPC channel nor the watchdog's pipe keeps the launcher alive by itself.
+  child.channel?.unref();
+  (child.stdin as unknown as { unref?: () => void } | null)?.unref?.();
   child.stdout?.pipe(log, { end: false });
   child.stderr?.pipe(log, { end: false });
   let gone = false;
@@ -43,11 +56,21 @@ export function startManaged(
     async stop(graceMs = 10_000) {
       if (gone) return;
       child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+      // The whole group: under the watchdog, the program as well as its shell.
+      const timer = setTimeout(() => killGroup(child, 'SIGKILL'), graceMs);
       await exited;
       clearTimeout(timer);
+      child.stdin?.destroy();
     },
   };
+}
+
+function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  try {
+    if (child.pid !== undefined) process.kill(-child.pid, signal);
+  } catch {
+    // The group is gone already.
+  }
 }
 
 /** Polls `check` until it resolves true; rejects after `timeoutMs` or when `died` settles first. */

@@ -3,15 +3,19 @@ import { join } from 'node:path';
 import { ensureEnvoy } from './envoy-binary.js';
 import { writeEdgeEnvoyConfig } from './envoy-config.js';
 import { freePort } from './free-port.js';
+import { startEdgeObjectStorage, type EdgeObjectStorage } from './object-storage.js';
 import { startManaged, waitUntil, type Managed } from './processes.js';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 
-/** The production topology on one machine: Envoy → N server replicas → PostgreSQL + artifacts. */
+/**
+ * The production topology on one machine: Envoy → N server replicas → PostgreSQL + an S3 server.
+ * The replicas share no folder: each has a data directory of its own, every artifact is an object.
+ */
 export interface EdgeOptions {
   /** argv that starts one replica (the bundled server, or src/main.ts through tsx). */
   serverCommand: string[];
-  /** A folder for per-replica data dirs, the shared artifact dir, the Envoy config and logs. */
+  /** A folder for per-replica data dirs, the S3 server's folder, the Envoy config and logs. */
   workDir: string;
   databaseUrl: string;
   pgSchema: string;
@@ -35,7 +39,9 @@ export interface RunningEdge {
   url: string;
   /** Envoy's admin API (loopback): /stats, /clusters. */
   adminUrl: string;
+  /** Where the S3 server keeps the artifacts' bytes (tests flip one to see CORRUPT). */
   artifactDir: string;
+  objectStorage: EdgeObjectStorage;
   replicas: Replica[];
   envoy: Managed;
   logDir: string;
@@ -43,23 +49,24 @@ export interface RunningEdge {
 }
 
 /**
- * Starts the replicas one after the other (the first migrates an empty schema and issues the
+ * Starts the S3 server, then the replicas one after the other (the first migrates an empty schema and issues the
  * first admin token, as `depends_on` orders them in docker-compose.yml), then Envoy with
  * proxy/envoy.yaml (addresses substituted), and resolves once Envoy reports every replica
  * healthy in both clusters.
  */
 export async function startEdge(options: EdgeOptions): Promise<RunningEdge> {
   const logDir = join(options.workDir, 'logs');
-  const artifactDir = join(options.workDir, 'artifacts');
   mkdirSync(logDir, { recursive: true });
-  mkdirSync(artifactDir, { recursive: true });
   const replicas: Replica[] = [];
   let envoy: Managed | undefined;
+  let objectStorage: EdgeObjectStorage | undefined;
   const stop = async () => {
     await envoy?.stop();
     await Promise.all(replicas.map((replica) => replica.process.stop()));
+    await objectStorage?.process.stop();
   };
   try {
+    objectStorage = await startEdgeObjectStorage(options.workDir, logDir);
     for (let n = 1; n <= (options.replicas ?? 2); n++) {
       const name = `server-${n}`;
       const [httpPort, grpcPort] = [await freePort(), await freePort()];
@@ -75,12 +82,13 @@ export async function startEdge(options: EdgeOptions): Promise<RunningEdge> {
           DATABASE_URL: options.databaseUrl,
           STORE_PG_SCHEMA: options.pgSchema,
           STORE_DATA_DIR: dataDir,
-          STORE_ARTIFACT_DIR: artifactDir,
+          ...objectStorage.env,
           STORE_HOST: '127.0.0.1',
           STORE_HTTP_PORT: String(httpPort),
           STORE_GRPC_PORT: String(grpcPort),
           STORE_BOOTSTRAP_TOKEN: options.bootstrapToken,
         },
+        watch: 'ipc',
       });
       replicas.push({ name, httpPort, grpcPort, process: process_ });
       await waitUntil(
@@ -99,7 +107,8 @@ export async function startEdge(options: EdgeOptions): Promise<RunningEdge> {
     return {
       url: `http://127.0.0.1:${listenPort}`,
       adminUrl,
-      artifactDir,
+      artifactDir: objectStorage.artifactDir,
+      objectStorage,
       replicas,
       envoy,
       logDir,
@@ -130,7 +139,12 @@ export async function startEnvoy(
   const envoy = startManaged(
     'envoy',
     [ensureEnvoy(), '-c', config, '--log-level', 'warn', '--disable-hot-restart'],
-    { cwd: workDir, env: { PATH: process.env.PATH }, logFile: join(logDir, 'envoy.log') },
+    {
+      cwd: workDir,
+      env: { PATH: process.env.PATH },
+      logFile: join(logDir, 'envoy.log'),
+      watch: 'stdin',
+    },
   );
   const adminUrl = `http://127.0.0.1:${adminPort}`;
   const wanted = options.replicas.length * 2;

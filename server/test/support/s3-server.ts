@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureRclone } from '../../../scripts/edge/rclone-binary.js';
+import { watchedArgv } from '../../../scripts/edge/watchdog.js';
 
 /**
  * A real S3 server for tests: `rclone serve s3` (SigV4-checked, multipart uploads) on a free
@@ -39,24 +40,6 @@ export interface TestS3ServerOptions {
   extraArgs?: string[];
 }
 
-/**
- * The test process may die without calling close() (a killed vitest worker): rclone then runs
- * under this shell, which kills it once its stdin, a pipe from the test process, reaches EOF.
- * SIGTERM to the shell reaches rclone too; the shell exits with rclone's status.
- */
-const WATCHDOG = `
-exec 3<&0
-"$@" </dev/null 3<&- &
-server=$!
-trap 'kill -TERM "$server" 2>/dev/null' TERM INT HUP
-{ while read -r _ <&3; do :; done; kill -TERM "$server" 2>/dev/null; } &
-watcher=$!
-status=0
-while kill -0 "$server" 2>/dev/null; do wait "$server"; status=$?; done
-kill "$watcher" 2>/dev/null
-exit "$status"
-`;
-
 export async function startTestS3Server(options: TestS3ServerOptions = {}): Promise<TestS3Server> {
   const rclone = ensureRclone();
   const root = mkdtempSync(join(tmpdir(), 'store-s3-'));
@@ -81,7 +64,10 @@ export async function startTestS3Server(options: TestS3ServerOptions = {}): Prom
       '/dev/null',
       ...(options.extraArgs ?? []),
     ];
-    const started = spawn('sh', ['-c', WATCHDOG, 'rclone-watchdog', rclone, ...args], {
+    // The test process may die without calling close() (a killed vitest worker): the watchdog
+    // ends rclone once this process's pipe to it closes.
+    const [shell, ...shellArgs] = watchedArgv('rclone', [rclone, ...args]);
+    const started = spawn(shell!, shellArgs, {
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     child = started;
