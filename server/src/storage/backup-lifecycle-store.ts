@@ -44,6 +44,8 @@ export interface BackupRetentionDeletionsTable {
   key_prefix: string;
   backup_name: string;
   byte_size: number;
+  /** When the backup was created (migration 0018); null in records made before it. */
+  backup_created_at: number | null;
   claimed_at: number;
   /** Null while the deletion is claimed but not done. */
   deleted_at: number | null;

@@ -17,6 +17,8 @@ export interface DeletionClaim {
   scope: ScopeKey;
   backupName: string;
   byteSize: number;
+  /** When the backup was created: catalog growth counts it until its deletion. */
+  backupCreatedAt?: number | undefined;
   now: number;
 }
 
@@ -37,6 +39,7 @@ export async function claimDeletion(handle: TreeDb, claim: DeletionClaim): Promi
       key_prefix: claim.scope.keyPrefix,
       backup_name: claim.backupName,
       byte_size: claim.byteSize,
+      backup_created_at: claim.backupCreatedAt ?? null,
       claimed_at: claim.now,
       deleted_at: null,
     })
@@ -129,6 +132,7 @@ export async function claimDeletions(
             key_prefix: c.scope.keyPrefix,
             backup_name: c.backupName,
             byte_size: c.byteSize,
+            backup_created_at: c.backupCreatedAt ?? null,
             claimed_at: c.now,
             deleted_at: null,
           })),

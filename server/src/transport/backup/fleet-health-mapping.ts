@@ -8,8 +8,10 @@ import {
   type CatalogSummaryResponseSchema,
   type StoreOperationStatus,
 } from '@store/contract';
+import type { GrowthPoint } from '../../engines/backup/insight/catalog-growth.js';
 import type {
   CatalogSummary,
+  RetentionFreed,
   StaleHealthCheckResult,
   VerificationCounts,
 } from '../../engines/backup/insight/fleet-health.js';
@@ -23,6 +25,18 @@ const PROTECTION: Record<CatalogSummary['trees'][number]['protection'], TreeProt
 };
 
 const optionalTime = (ms: number | null) => (ms === null ? undefined : timestampFromMs(ms));
+
+const toGrowth = (points: readonly GrowthPoint[]) =>
+  points.map((p) => ({
+    day: timestampFromMs(p.day),
+    backupCount: BigInt(p.backupCount),
+    storedBytes: BigInt(p.storedBytes),
+  }));
+
+const toFreed = (freed: RetentionFreed) => ({
+  backupCount: BigInt(freed.backupCount),
+  bytes: BigInt(freed.bytes),
+});
 
 function toCounts(c: VerificationCounts): MessageInitShape<typeof BackupVerificationCountsSchema> {
   return {
@@ -57,9 +71,13 @@ export function toCatalogSummary(
       protection: PROTECTION[tree.protection],
       verification: toCounts(tree.verification),
       oldestVerifiedAt: optionalTime(tree.oldestVerifiedAt),
+      growth: toGrowth(tree.growth),
     })),
     staleAfter: durationFromMs(summary.staleAfterMs),
     computedAt: timestampFromMs(summary.computedAt),
+    growth: toGrowth(summary.growth),
+    retentionFreedLastDay: toFreed(summary.retentionFreedLastDay),
+    retentionFreedLast30Days: toFreed(summary.retentionFreedLast30Days),
   };
 }
 

@@ -5,6 +5,10 @@ import {
   listStaleBackupIds,
   listTreeNames,
 } from '../../../storage/catalog-summary-store.js';
+import {
+  backupsByCreationDay,
+  retentionFreedSince,
+} from '../../../storage/catalog-growth-store.js';
 import type { Storage } from '../../../storage/database.js';
 import { validateTreeName } from '../../data/tree-names.js';
 import { StoreError, invalidArgument } from '../../errors.js';
@@ -12,6 +16,15 @@ import type { OperationContext, OperationRecord, OperationRunner } from '../../o
 import type { ArtifactStore } from '../artifacts/index.js';
 import type { Starter } from '../backup-engine.js';
 import { checkBackupHealth } from '../health/health-check.js';
+import {
+  DAY_MS as GROWTH_DAY_MS,
+  emptyGrowth,
+  firstGrowthDay,
+  growthByTree,
+  GROWTH_DAYS,
+  totalGrowth,
+  type GrowthPoint,
+} from './catalog-growth.js';
 
 export const DAY_MS = 86_400_000;
 /** A verification older than this is stale unless the caller says otherwise. */
@@ -42,6 +55,13 @@ export interface TreeSummary {
   protection: TreeProtection;
   verification: VerificationCounts;
   oldestVerifiedAt: number | null;
+  /** Catalog growth: the last 30 UTC days, oldest first (catalog-growth.ts). */
+  growth: GrowthPoint[];
+}
+
+export interface RetentionFreed {
+  backupCount: number;
+  bytes: number;
 }
 
 export interface CatalogSummary {
@@ -55,6 +75,9 @@ export interface CatalogSummary {
   trees: TreeSummary[];
   staleAfterMs: number;
   computedAt: number;
+  growth: GrowthPoint[];
+  retentionFreedLastDay: RetentionFreed;
+  retentionFreedLast30Days: RetentionFreed;
 }
 
 export interface StaleHealthCheckRequest {
@@ -129,12 +152,17 @@ export class FleetHealth {
     const staleAfter = staleAfterMs === 0 ? DEFAULT_STALE_AFTER_MS : staleAfterMs;
     const { storage, clock } = this.deps;
     const now = clock();
-    const [names, backups, schedules, captures] = await Promise.all([
+    const windowStart = firstGrowthDay(now) * GROWTH_DAY_MS;
+    const [names, backups, schedules, captures, created, freedDay, freedMonth] = await Promise.all([
       listTreeNames(storage, tenant),
       aggregateBackupsByTree(storage, tenant, now - staleAfter),
       aggregateSchedulesByTree(storage, tenant),
       countFinishedOperations(storage, tenant, CAPTURE_KINDS, now - DAY_MS),
+      backupsByCreationDay(storage, tenant, windowStart),
+      retentionFreedSince(storage, tenant, now - DAY_MS),
+      retentionFreedSince(storage, tenant, now - GROWTH_DAYS * GROWTH_DAY_MS),
     ]);
+    const growth = growthByTree(created, now);
     const byTree = new Map(backups.map((row) => [row.treeName, row]));
     const scheduleOf = new Map(schedules.map((row) => [row.treeName, row]));
     const allNames = [...new Set([...names, ...byTree.keys()])].sort();
@@ -169,6 +197,7 @@ export class FleetHealth {
         protection: protectionOf(scheduleIntervalMs, lastSuccessAt, now),
         verification,
         oldestVerifiedAt: b?.oldestVerifiedAt ?? null,
+        growth: growth.get(treeId) ?? emptyGrowth(now),
       };
     });
     return {
@@ -182,6 +211,9 @@ export class FleetHealth {
       trees,
       staleAfterMs: staleAfter,
       computedAt: now,
+      growth: totalGrowth(growth, now),
+      retentionFreedLastDay: freedDay,
+      retentionFreedLast30Days: freedMonth,
     };
   }
 

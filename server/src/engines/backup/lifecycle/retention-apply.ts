@@ -97,6 +97,7 @@ export async function runRetentionApply(
       scope,
       backupName: rowById.get(id)?.name ?? '',
       byteSize: rowById.get(id)?.byteSize ?? 0,
+      backupCreatedAt: rowById.get(id)?.createdAt,
       now: clock(),
     })),
   );
