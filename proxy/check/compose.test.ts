@@ -78,4 +78,42 @@ describe('docker-compose.yml', () => {
     expect(list(envoy['volumes'])).toContain('./proxy/envoy.yaml:/etc/envoy/envoy.yaml:ro');
     expect(list(obj(services['oidc'])['profiles'])).toEqual(['sso']);
   });
+
+  it('keeps artifacts in MinIO, not on a volume the replicas share', () => {
+    // As docker-compose resolves it (placeholders filled in, the x-server anchor merged).
+    const resolved = compose('config');
+    expect(resolved.status, resolved.stderr).toBe(0);
+    const services = obj(obj(parse(resolved.stdout))['services']);
+    const minio = obj(services['minio']);
+    expect(String(minio['image'])).toMatch(/^minio\/minio:RELEASE\.\d{4}-/);
+    expect(minio['command']).toEqual(['server', '/data']);
+    const minioEnv = obj(minio['environment']);
+    const bucketStep = obj(services['minio-bucket']);
+    expect(String(bucketStep['image'])).toMatch(/^minio\/mc:RELEASE\.\d{4}-/);
+
+    for (const name of ['server-1', 'server-2']) {
+      const replica = obj(services[name]);
+      const env = obj(replica['environment']);
+      expect(env['STORE_ARTIFACT_DIR'], name).toBeUndefined();
+      // No volume at all: nothing a replica writes is shared with the other but through
+      // PostgreSQL and the bucket.
+      expect(list(replica['volumes']), name).toEqual([]);
+      const url = /^s3:\/\/([^/]+)(\/.*)?$/.exec(String(env['STORE_ARTIFACT_URL']));
+      expect(url, `${name} STORE_ARTIFACT_URL`).not.toBeNull();
+      // The bucket the one-shot step makes, on the MinIO service, path-style.
+      expect(JSON.stringify(bucketStep['entrypoint'])).toContain(`store/${url![1]}`);
+      expect(env['STORE_S3_ENDPOINT']).toBe('http://minio:9000');
+      expect(String(env['STORE_S3_FORCE_PATH_STYLE'])).toBe('true');
+      // The credentials the replicas sign with are MinIO's.
+      expect(env['AWS_ACCESS_KEY_ID']).toBe(minioEnv['MINIO_ROOT_USER']);
+      expect(env['AWS_SECRET_ACCESS_KEY']).toBe(minioEnv['MINIO_ROOT_PASSWORD']);
+      expect(obj(obj(replica['depends_on'])['minio-bucket'])['condition']).toBe(
+        'service_completed_successfully',
+      );
+    }
+    expect(Object.keys(obj(obj(parse(resolved.stdout))['volumes'])).sort()).toEqual([
+      'objects',
+      'pgdata',
+    ]);
+  });
 });
