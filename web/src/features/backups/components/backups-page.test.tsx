@@ -87,26 +87,46 @@ describe('backups catalog', () => {
     });
   });
 
-  it('offers only the chosen tree’s backups as an incremental’s base', async () => {
+  it('offers only the chosen tree’s backups as an incremental’s base, the newest preselected', async () => {
     const other = manifest({ backupId: 'bk-u', name: 'users full', treeId: 'users' });
-    const { app, calls } = backupsServer({ pages: { '': { backups: [full, other] } } });
+    const older = manifest({
+      backupId: 'bk-0',
+      name: 'first',
+      createdAt: timestampFromMs(Date.UTC(2024, 11, 1)),
+    });
+    const { app, calls } = backupsServer({ pages: { '': { backups: [older, full, other] } } });
     renderApp(app, '/backups');
     fireEvent.click(await enabledButton('Start backup'));
     const dialog = screen.getByRole('dialog');
     fireEvent.click(within(dialog).getByRole('radio', { name: 'Incremental' }));
     fireEvent.change(within(dialog).getByLabelText('Tree'), { target: { value: 'orders' } });
     const base = within(dialog).getByLabelText('Base backup');
-    await waitFor(() => expect(within(base).getAllByRole('option')).toHaveLength(2));
+    await waitFor(() => expect(within(base).getAllByRole('option')).toHaveLength(3));
     expect(within(base).queryByText(/users full/)).toBeNull();
     expect(calls.list.some((request) => request.treeId === 'orders')).toBe(true);
+    // The tree's newest backup is the base unless the user picks another.
+    await waitFor(() => expect((base as HTMLSelectElement).value).toBe('bk-1'));
+    expect(within(base).getByText(/nightly .*· newest/)).toBeTruthy();
 
     fireEvent.change(within(dialog).getByLabelText('Name'), { target: { value: 'inc' } });
+    fireEvent.change(base, { target: { value: '' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Start incremental backup' }));
     expect(within(dialog).getByText('Pick the backup to build on')).toBeTruthy();
-    fireEvent.change(base, { target: { value: 'bk-1' } });
+    fireEvent.change(base, { target: { value: 'bk-0' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Start incremental backup' }));
     await waitFor(() => expect(calls.startIncremental).toHaveLength(1));
-    expect(calls.startIncremental[0]).toMatchObject({ baseBackupId: 'bk-1', name: 'inc' });
+    expect(calls.startIncremental[0]).toMatchObject({ baseBackupId: 'bk-0', name: 'inc' });
+  });
+
+  it('Start backup with no tree explains that a backup needs one and links to Trees', async () => {
+    const { app, calls } = backupsServer({ trees: [] });
+    const { router } = renderApp(app, '/backups');
+    fireEvent.click(await enabledButton('Start backup'));
+    const notice = within(screen.getByRole('dialog')).getByTestId('no-trees-to-back-up');
+    expect(notice.textContent).toMatch(/has no tree to back up yet/);
+    fireEvent.click(within(notice).getByRole('link', { name: 'Trees page' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/trees'));
+    expect(calls.startBackup).toEqual([]);
   });
 
   it('disables Start backup with the reason when the probe does not allow it', async () => {

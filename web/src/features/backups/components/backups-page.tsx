@@ -138,6 +138,7 @@ export function BackupsPage() {
         open={starting}
         initial={emptyCaptureDraft('full', filters.treeId)}
         trees={treeNames}
+        treesLoaded={trees.isSuccess}
         onClose={() => setStarting(false)}
       />
     </>

@@ -1,3 +1,5 @@
+import type { BackupManifest } from '@store/contract';
+import { useEffect, useRef } from 'react';
 import { Field } from '../../../components/ui/field';
 import { describeError } from '../../../lib/errors';
 import { formatLocal, toDate } from '../../../lib/format';
@@ -11,9 +13,22 @@ export interface BaseBackupPickerProps {
   onChange: (backupId: string) => void;
 }
 
+/** The newest of these backups (by creation time), the base an incremental usually wants. */
+export function newestBackup<T extends Pick<BackupManifest, 'createdAt'>>(
+  backups: readonly T[],
+): T | undefined {
+  const at = (b: T) =>
+    b.createdAt ? Number(b.createdAt.seconds) * 1000 + b.createdAt.nanos / 1e6 : 0;
+  return backups.reduce<T | undefined>(
+    (best, b) => (!best || at(b) > at(best) ? b : best),
+    undefined,
+  );
+}
+
 /**
  * The incremental's base: only backups of the chosen tree with the same key prefix, since the
- * server refuses any other base.
+ * server refuses any other base. The newest of them is preselected once per tree and prefix
+ * (a base the opener preset, or one the user chose, is kept).
  */
 export function BaseBackupPicker({
   treeId,
@@ -24,6 +39,14 @@ export function BaseBackupPicker({
 }: BaseBackupPickerProps) {
   const backups = useTreeBackupsQuery(treeId);
   const choices = (backups.data ?? []).filter((b) => (b.keyPrefix ?? '') === keyPrefix);
+  const newest = newestBackup(choices);
+  const preselectedFor = useRef<string | null>(null);
+  const scope = `${treeId}\u0000${keyPrefix}`;
+  useEffect(() => {
+    if (!backups.isSuccess || preselectedFor.current === scope) return;
+    preselectedFor.current = scope;
+    if (value === '' && newest) onChange(newest.backupId);
+  }, [backups.isSuccess, scope, value, newest, onChange]);
   const hint = !treeId
     ? 'Choose the tree first.'
     : backups.isPending
@@ -52,7 +75,7 @@ export function BaseBackupPicker({
             return (
               <option key={backup.backupId} value={backup.backupId}>
                 {backup.name || backup.backupId} ({backup.backupId}
-                {created ? `, ${formatLocal(created)}` : ''})
+                {created ? `, ${formatLocal(created)}` : ''}){backup === newest ? ' · newest' : ''}
               </option>
             );
           })}

@@ -1,6 +1,9 @@
 import { useState, type SubmitEvent } from 'react';
+import { Link } from 'react-router';
+import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { Field } from '../../../components/ui/field';
+import { paths } from '../../../lib/paths';
 import { useActiveTenant } from '../../../lib/services';
 import {
   captureRequest,
@@ -20,6 +23,8 @@ export interface StartBackupDialogProps {
   /** The draft to start from (kind, tree, base preset by the page that opens it). */
   initial: CaptureDraft;
   trees: readonly string[];
+  /** False while the tenant's trees are still loading: no "no trees" notice before they arrive. */
+  treesLoaded?: boolean;
   onClose: () => void;
 }
 
@@ -30,16 +35,50 @@ const KIND_LABELS: Record<CaptureKind, string> = {
 };
 
 /** Start a full, incremental or set backup; checks the form before anything is sent. */
-export function StartBackupDialog({ open, initial, trees, onClose }: StartBackupDialogProps) {
+export function StartBackupDialog({
+  open,
+  initial,
+  trees,
+  treesLoaded = true,
+  onClose,
+}: StartBackupDialogProps) {
+  const nothingToBackUp = treesLoaded && trees.length === 0;
   return (
     <Dialog open={open} title="Start a backup" onClose={onClose}>
       {/* Mounted only while open, so each opening starts from `initial`. */}
-      {open && <StartBackupForm initial={initial} trees={trees} onClose={onClose} />}
+      {open && nothingToBackUp && <NoTreesNotice onClose={onClose} />}
+      {open && !nothingToBackUp && (
+        <StartBackupForm initial={initial} trees={trees} onClose={onClose} />
+      )}
     </Dialog>
   );
 }
 
-function StartBackupForm({ initial, trees, onClose }: Omit<StartBackupDialogProps, 'open'>) {
+/** A backup copies a tree's entries: with no tree yet, say so and point at where trees start. */
+function NoTreesNotice({ onClose }: { onClose: () => void }) {
+  const tenant = useActiveTenant();
+  return (
+    <div className="stack" data-testid="no-trees-to-back-up">
+      <p>
+        Tenant <strong>{tenant}</strong> has no tree to back up yet. A backup copies a tree&rsquo;s
+        entries: import a JSON Lines file on the{' '}
+        <Link to={paths.trees} onClick={onClose}>
+          Trees page
+        </Link>{' '}
+        (or write entries through the data API), then start the backup here.
+      </p>
+      <div className="bk-actions">
+        <Button onClick={onClose}>Close</Button>
+      </div>
+    </div>
+  );
+}
+
+function StartBackupForm({
+  initial,
+  trees,
+  onClose,
+}: Omit<StartBackupDialogProps, 'open' | 'treesLoaded'>) {
   const tenant = useActiveTenant();
   const [draft, setDraft] = useState(initial);
   const [errors, setErrors] = useState<CaptureErrors>({});
