@@ -1,7 +1,8 @@
 import type { BackupManifest } from '@store/contract';
 import { SubjectName } from '../../../components/identity/subject-name';
 import { Time } from '../../../components/ui/time';
-import { formatBytes, formatCount } from '../../../lib/format';
+import { formatBytes } from '../../../lib/format';
+import { entryCountWords, sequenceRangeRaw, sequenceRangeWords } from '../api/manifest-words';
 import { KindBadge } from './catalog-table';
 import { HealthBadge } from './health-badge';
 
@@ -30,15 +31,12 @@ export function ManifestFacts({ manifest }: { manifest: BackupManifest }) {
       <dd>
         <SubjectName subject={manifest.createdBy} />
       </dd>
-      <dt>Sequence range</dt>
-      <dd className="mono">
-        ({manifest.fromSequence.toString()}, {manifest.toSequence.toString()}]
+      <dt>Changes</dt>
+      <dd title={`Sequence range ${sequenceRangeRaw(manifest.fromSequence, manifest.toSequence)}`}>
+        {sequenceRangeWords(manifest.fromSequence, manifest.toSequence)}
       </dd>
       <dt>Entries</dt>
-      <dd>
-        {formatCount(manifest.entryCount)} entries, {formatCount(manifest.tombstoneCount)}{' '}
-        tombstones
-      </dd>
+      <dd>{entryCountWords(manifest.entryCount, manifest.tombstoneCount)}</dd>
       <dt>Stored size</dt>
       <dd>{formatBytes(manifest.byteSize)}</dd>
       <dt>Schema version</dt>
