@@ -1,10 +1,12 @@
-import { BackupHealthStatus, type BackupManifest } from '@store/contract';
+import type { BackupManifest } from '@store/contract';
 import { Link } from 'react-router';
 import { Badge } from '../../../components/ui/badge';
+import { Term } from '../../../components/ui/term';
 import { Table, type Column } from '../../../components/ui/table';
 import { Time } from '../../../components/ui/time';
 import { formatCount } from '../../../lib/format';
 import { paths } from '../../../lib/paths';
+import { healthStatusWords } from '../../../lib/words';
 import type { verificationCoverage } from '../api/glance';
 import type { useUnhealthyBackups } from '../hooks/use-backup-attention';
 import { DashboardSection } from './dashboard-section';
@@ -29,7 +31,9 @@ const columns: readonly Column<BackupManifest>[] = [
     id: 'health',
     header: 'Last health report',
     cell: (backup) => (
-      <Badge tone="danger">{BackupHealthStatus[backup.lastHealthStatus] ?? 'UNKNOWN'}</Badge>
+      <Badge tone="danger">
+        <Term term={healthStatusWords(backup.lastHealthStatus)} />
+      </Badge>
     ),
   },
   { id: 'verified', header: 'Checked', cell: (backup) => <Time value={backup.lastVerifiedAt} /> },

@@ -122,6 +122,9 @@ describe('dashboard', () => {
     const corrupt = screen.getByRole('region', { name: /Corrupt or missing backups/ });
     const backupLink = await within(corrupt).findByRole('link', { name: /nightly/ });
     expect(backupLink.getAttribute('href')).toBe('/backups/bk-1');
+    // The verdict in words, the enum name as its tooltip.
+    const verdict = within(corrupt).getByText('Corrupt');
+    expect(verdict.getAttribute('title')).toBe('CORRUPT');
 
     const unprotected = await screen.findByRole('region', { name: /Unprotected trees/ });
     expect((await within(unprotected).findByRole('row', { name: /ledger/ })).textContent).toMatch(
