@@ -38,9 +38,9 @@ export function ProtectionPanel({ manifest }: { manifest: BackupManifest }) {
       {protections.isPending ? (
         <Spinner label="Loading the protection…" />
       ) : protections.isError ? (
-        <p role="alert">
+        <div role="alert">
           <ErrorText error={protections.error} lead="Could not load the protection:" />
-        </p>
+        </div>
       ) : protection ? (
         <dl className="facts protection-facts" data-testid="protection-facts">
           <dt>Status</dt>
@@ -179,9 +179,9 @@ function ReasonDialog({
           )}
         </Field>
         {mutation.isError && (
-          <p role="alert">
+          <div role="alert">
             <ErrorText error={mutation.error} />
-          </p>
+          </div>
         )}
       </div>
     </Dialog>

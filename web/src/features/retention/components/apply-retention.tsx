@@ -80,15 +80,15 @@ export function ApplyRetention({
       {blockedBy !== null && <span className="muted">{blockedBy}.</span>}
       {blockedBy === null && nothing && <span className="muted">Nothing to delete.</span>}
       {stale ? (
-        <p role="alert">
+        <div role="alert">
           <ErrorText error={start.error} lead="Nothing was deleted:" />{' '}
           <Button onClick={() => void previewAgain()}>Preview again</Button>
-        </p>
+        </div>
       ) : (
         start.isError && (
-          <p role="alert">
+          <div role="alert">
             <ErrorText error={start.error} lead="The apply did not start:" />
-          </p>
+          </div>
         )
       )}
       {operationId !== null && status.data && (

@@ -127,9 +127,9 @@ function RetentionEditor({
           )}
         </div>
         {save.isError && (
-          <p role="alert">
+          <div role="alert">
             <ErrorText error={save.error} lead="The rules were not saved:" />
-          </p>
+          </div>
         )}
       </section>
       <section
@@ -141,9 +141,9 @@ function RetentionEditor({
           {unsaved ? 'Preview of these rules (not saved)' : 'Preview of the saved rules'}
         </h2>
         {livePreview.isError ? (
-          <p role="alert">
+          <div role="alert">
             <ErrorText error={livePreview.error} lead="No preview of these rules:" />
-          </p>
+          </div>
         ) : livePreview.data ? (
           <PreviewLists preview={livePreview.data} />
         ) : (

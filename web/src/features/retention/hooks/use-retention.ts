@@ -70,6 +70,8 @@ export function useSetRetentionRulesMutation(scope: RetentionScope) {
   return useMutation({
     mutationFn: (input: { rules: WireRules; applyAfterSchedule: boolean }) =>
       client.setRetentionRules({ scope: selector(scope), ...input }),
+    // The form shows a refusal in words itself.
+    meta: { silent: true },
     onSuccess: () => invalidate(),
   });
 }
@@ -81,6 +83,8 @@ export function useStartRetentionApplyMutation(scope: RetentionScope) {
     mutationFn: async (expectedFingerprint: string) =>
       (await client.startRetentionApply({ scope: selector(scope), expectedFingerprint }))
         .operationId,
+    // A refusal (a stale preview) is shown beside the button with the offer of a new preview.
+    meta: { silent: true },
   });
 }
 

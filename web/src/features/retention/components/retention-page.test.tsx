@@ -1,0 +1,203 @@
+import { create } from '@bufbuild/protobuf';
+import { timestampFromMs } from '@bufbuild/protobuf/wkt';
+import { Code, ConnectError, type ConnectRouter } from '@connectrpc/connect';
+import {
+  BackupKind,
+  BackupLifecycleService,
+  IdentityService,
+  KeepReasonKind,
+  RetentionAction,
+  RetentionPreviewSchema,
+  StoreOperationState,
+  TreeDataService,
+  type RetentionPreviewRequest,
+  type RetentionRules,
+} from '@store/contract';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { whoAmI } from '../../../testing/fixtures';
+import { createTestApp, renderApp, testSession } from '../../../testing/render-app';
+
+interface FakeBackup {
+  id: string;
+  createdAt: number;
+}
+
+/**
+ * The lifecycle service as the real one answers for full backups and keep-last: previews of the
+ * stored or draft rules with a fingerprint of catalog and rules, and an apply refused when the
+ * fingerprint no longer matches. `moveOnFirstApply` adds a backup just before the first apply.
+ */
+function lifecycleServer(roles: string[], options: { moveOnFirstApply?: boolean } = {}) {
+  let backups: FakeBackup[] = [1, 2, 3, 4].map((n) => ({ id: `b${n}`, createdAt: n * 60_000 }));
+  let stored: RetentionRules | undefined;
+  let moved = false;
+  const previews: RetentionPreviewRequest[] = [];
+  const applied: string[] = [];
+
+  const plan = (rules: RetentionRules | undefined) => {
+    const newestFirst = [...backups].sort((a, b) => b.createdAt - a.createdAt);
+    const keep = rules && rules.keepLast > 0 ? rules.keepLast : newestFirst.length;
+    return { kept: newestFirst.slice(0, keep), deleted: newestFirst.slice(keep), keep };
+  };
+  const fingerprint = (rules: RetentionRules | undefined) =>
+    `${backups.map((b) => b.id).join(',')}|${rules?.keepLast ?? 'none'}`;
+
+  const routes = (router: ConnectRouter) => {
+    router.service(IdentityService, {
+      whoAmI: () => whoAmI({ tenants: [{ tenantId: 'acme', roles }] }),
+    });
+    router.service(TreeDataService, { listTrees: () => ({ trees: [{ treeId: 'inventory' }] }) });
+    router.service(BackupLifecycleService, {
+      getRetentionRules: (req) => ({
+        scope: req.scope,
+        configured: stored !== undefined,
+        applyAfterSchedule: true,
+        ...(stored && { rules: stored, updatedAt: timestampFromMs(0), updatedBy: 'token:t-1' }),
+      }),
+      setRetentionRules: (req) => {
+        stored = req.rules;
+        return { scope: req.scope, rules: req.rules, configured: true, applyAfterSchedule: true };
+      },
+      previewRetention: (req) => {
+        previews.push(req);
+        const rules = req.draftRules ?? stored;
+        const { kept, deleted, keep } = plan(rules);
+        const entry = (b: FakeBackup, action: RetentionAction, index: number) => ({
+          backupId: b.id,
+          name: `inventory full ${b.id.slice(1)}`,
+          createdAt: timestampFromMs(b.createdAt),
+          byteSize: 1024n,
+          kind: BackupKind.FULL,
+          action,
+          reasons:
+            action === RetentionAction.KEEP
+              ? [
+                  rules
+                    ? { kind: KeepReasonKind.LAST, text: `last ${index + 1} of ${keep}` }
+                    : { kind: KeepReasonKind.NO_RULES, text: 'no rules' },
+                ]
+              : [],
+        });
+        return create(RetentionPreviewSchema, {
+          scope: req.scope,
+          configured: stored !== undefined,
+          fingerprint: fingerprint(rules),
+          deleteCount: BigInt(deleted.length),
+          keepCount: BigInt(kept.length),
+          bytesFreed: BigInt(deleted.length * 1024),
+          entries: [
+            ...deleted.map((b, i) => entry(b, RetentionAction.DELETE, i)),
+            ...kept.map((b, i) => entry(b, RetentionAction.KEEP, i)),
+          ],
+        });
+      },
+      startRetentionApply: (req) => {
+        if (options.moveOnFirstApply && !moved) {
+          moved = true;
+          backups = [...backups, { id: 'b5', createdAt: 5 * 60_000 }];
+        }
+        if (req.expectedFingerprint !== fingerprint(stored)) {
+          throw new ConnectError(
+            'the catalog or the retention rules of inventory changed since the preview; preview again and apply that preview',
+            Code.FailedPrecondition,
+          );
+        }
+        const { deleted } = plan(stored);
+        applied.push(...deleted.map((b) => b.id));
+        backups = backups.filter((b) => !deleted.includes(b));
+        return { operationId: 'op-1' };
+      },
+      getLifecycleOperationStatus: (req) => ({
+        status: {
+          operationId: req.operationId,
+          state: StoreOperationState.SUCCEEDED,
+          progress: { done: BigInt(applied.length), total: BigInt(applied.length) },
+        },
+      }),
+      getRetentionApplyResult: (req) => ({
+        operationId: req.operationId,
+        available: true,
+        deletedBackupIds: applied,
+        bytesFreed: BigInt(applied.length * 1024),
+      }),
+    });
+  };
+  return { app: createTestApp(routes, { session: testSession }), previews, applied };
+}
+
+const rulesRegion = () => screen.findByRole('region', { name: 'Rules of inventory' });
+
+describe('retention page', () => {
+  it('a viewer previews draft rules live with keep reasons; Save and Apply say the role they need', async () => {
+    const server = lifecycleServer(['viewer']);
+    renderApp(server.app, '/retention?tree=inventory');
+    const rules = await rulesRegion();
+    expect(await screen.findByText('0 to delete (0 B)')).toBeTruthy();
+
+    fireEvent.change(within(rules).getByLabelText('Keep last'), { target: { value: '2' } });
+    const deleted = await screen.findByRole(
+      'table',
+      { name: 'Would be deleted' },
+      { timeout: 3000 },
+    );
+    await waitFor(() => expect(within(deleted).getAllByRole('row')).toHaveLength(3));
+    expect(within(deleted).getByText('inventory full 1')).toBeTruthy();
+    expect(within(deleted).getByText('inventory full 2')).toBeTruthy();
+    const kept = screen.getByRole('table', { name: 'Kept, and why' });
+    expect(within(kept).getByText('last 1 of 2')).toBeTruthy();
+    expect(within(kept).getAllByText('Last')).toHaveLength(2);
+    // The draft went to the server; nothing was saved.
+    expect(server.previews.at(-1)?.draftRules?.keepLast).toBe(2);
+    expect(
+      screen.getByRole('heading', { name: 'Preview of these rules (not saved)' }),
+    ).toBeTruthy();
+
+    const save = within(rules).getByRole('button', { name: 'Save rules' }) as HTMLButtonElement;
+    expect(save.disabled).toBe(true);
+    expect(within(rules).getByText('Needs the admin role')).toBeTruthy();
+    expect(screen.getByText('Needs the operator role')).toBeTruthy();
+  });
+
+  it('an admin saves, then applies after a confirm naming count and bytes; a stale preview is refused and a new one offered', async () => {
+    const server = lifecycleServer(['admin'], { moveOnFirstApply: true });
+    renderApp(server.app, '/retention?tree=inventory');
+    const rules = await rulesRegion();
+    fireEvent.change(within(rules).getByLabelText('Keep last'), { target: { value: '2' } });
+    expect(await screen.findByText('Save rules first', { exact: false })).toBeTruthy();
+    fireEvent.click(within(rules).getByRole('button', { name: 'Save rules' }));
+    await screen.findByRole('heading', { name: 'Preview of the saved rules' });
+
+    fireEvent.click(await screen.findByRole('button', { name: 'Delete 2 backups (2.0 KiB)' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Apply retention to inventory?' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete 2 backups (2.0 KiB)' }));
+
+    // A backup arrived since the preview: the server refuses, nothing is deleted.
+    const alert = await waitFor(() => {
+      const found = screen
+        .getAllByRole('alert')
+        .find((node) => node.textContent?.includes('Nothing was deleted:'));
+      if (!found)
+        throw new Error(
+          screen
+            .getAllByRole('alert')
+            .map((n) => n.textContent)
+            .join(' | '),
+        );
+      return found;
+    });
+    expect(alert?.textContent).toContain('changed since the preview');
+    expect(server.applied).toEqual([]);
+    fireEvent.click(screen.getByRole('button', { name: 'Preview again' }));
+    const again = await screen.findByRole('dialog', { name: 'Apply retention to inventory?' });
+    const confirm = await within(again).findByRole('button', {
+      name: 'Delete 3 backups (3.0 KiB)',
+    });
+    fireEvent.click(confirm);
+
+    const progress = await screen.findByTestId('retention-progress');
+    await waitFor(() => expect(progress.textContent).toContain('deleted 3 backups'));
+    expect(progress.textContent).toContain('Succeeded');
+    expect(server.applied.sort()).toEqual(['b1', 'b2', 'b3']);
+  });
+});
