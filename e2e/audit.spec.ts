@@ -23,7 +23,10 @@ test.describe('audit', () => {
     await expect(put).toContainText(`token:${tenant.admin.id}`);
     await expect(put).toContainText('audited');
     await expect(put).toContainText('Succeeded');
-    await expect(put).toContainText(/\d+\.\d+\.\d+\.\d+|:/);
+    const detail = await audit.openDetail(put);
+    await expect(detail).toContainText('Put entry on audited (tree data)');
+    await expect(detail).toContainText(/\d+\.\d+\.\d+\.\d+|:/);
+    await put.getByRole('button', { name: /^Hide detail/ }).click();
     const denied = audit.row(/Delete entry/);
     await expect(denied).toContainText(`token:${viewer.id}`);
     await expect(denied).toContainText('Not permitted');
@@ -43,6 +46,27 @@ test.describe('audit', () => {
     await page.reload();
     await expect(audit.rows).toHaveCount(1);
     await expect(audit.rows.first()).toContainText('Put entry');
+
+    // The export takes every record the filters match, whatever the table has loaded.
+    const csv = await audit.export('CSV');
+    expect(csv.fileName).toMatch(new RegExp(`^audit-${tenant.name}-\\d{4}-\\d{2}-\\d{2}\\.csv$`));
+    const csvLines = csv.text.trimEnd().split('\r\n');
+    expect(csvLines).toHaveLength(2);
+    expect(csvLines[0]).toMatch(/^time,recordId,tenant,subject,service,method,action,/);
+    expect(csvLines[1]).toContain(',PutEntry,Put entry,audited,OK,');
+    const jsonl = await audit.export('JSON Lines');
+    expect(jsonl.fileName).toMatch(/\.jsonl$/);
+    const lines = jsonl.text.trimEnd().split('\n');
+    expect(lines.map((line) => (JSON.parse(line) as { method: string }).method)).toEqual([
+      'PutEntry',
+    ]);
+    await page.screenshot({ path: '/tmp/shots/27c-audit-1440.png', fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(audit.rows.first()).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      390,
+    );
+    await page.screenshot({ path: '/tmp/shots/27c-audit-390.png', fullPage: true });
   });
 
   test('a viewer is not offered the audit page', async ({ page, tenant }) => {

@@ -32,9 +32,26 @@ export class AuditPage {
     await this.filters.getByLabel('Outcome').selectOption(outcome);
   }
 
+  /** Chooses an action by its RPC name (the option's value; its label is the words). */
   async filterMethod(method: string): Promise<void> {
-    await this.filters.getByLabel('Method').fill(method);
-    await this.filters.getByRole('button', { name: 'Apply' }).click();
+    await this.filters.getByLabel('Action').selectOption(method);
+  }
+
+  /** Opens a row's detail and returns it (the row below, with the record's facts). */
+  async openDetail(row: Locator): Promise<Locator> {
+    await row.getByRole('button', { name: /^Detail/ }).click();
+    return this.page.locator('.audit-table__detail');
+  }
+
+  /** Clicks an export button and returns the downloaded file's text and name. */
+  async export(format: 'CSV' | 'JSON Lines'): Promise<{ text: string; fileName: string }> {
+    const download = this.page.waitForEvent('download');
+    await this.page.getByRole('button', { name: `Export ${format}` }).click();
+    const file = await download;
+    const stream = await file.createReadStream();
+    const chunks: Buffer[] = [];
+    for await (const chunk of stream) chunks.push(chunk as Buffer);
+    return { text: Buffer.concat(chunks).toString('utf8'), fileName: file.suggestedFilename() };
   }
 
   async clearFilters(): Promise<void> {

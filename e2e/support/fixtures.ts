@@ -3,7 +3,12 @@ import { join } from 'node:path';
 import { createClient, type Client } from '@connectrpc/connect';
 import { createGrpcWebTransport } from '@connectrpc/connect-node';
 import { test as base, expect, type Page } from '@playwright/test';
-import { BackupControlService, SchemaControlService, TreeDataService } from '@store/contract';
+import {
+  BackupControlService,
+  BackupInsightService,
+  SchemaControlService,
+  TreeDataService,
+} from '@store/contract';
 // The package index does not re-export schema_insight_pb; its generated module directly.
 import { SchemaInsightService } from '../../proto/gen/store/insight/v1/schema_insight_pb';
 import { repoRoot } from './stack';
@@ -22,6 +27,7 @@ export interface StoreApi {
   schema: Client<typeof SchemaControlService>;
   data: Client<typeof TreeDataService>;
   schemaInsight: Client<typeof SchemaInsightService>;
+  backupInsight: Client<typeof BackupInsightService>;
 }
 
 function required(name: string): string {
@@ -85,6 +91,7 @@ export function storeApi(token: string, tenant: string): StoreApi {
     schema: createClient(SchemaControlService, transport),
     data: createClient(TreeDataService, transport),
     schemaInsight: createClient(SchemaInsightService, transport),
+    backupInsight: createClient(BackupInsightService, transport),
   };
 }
 

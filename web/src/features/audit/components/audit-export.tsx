@@ -47,7 +47,8 @@ export function AuditExport({ filters }: { filters: AuditFilters }) {
       const fileName = exportFileName(tenant, format);
       if (format === 'csv') download(auditCsv(records), fileName, 'text/csv');
       else download(auditJsonLines(records), fileName, 'application/x-ndjson');
-      setDone(`${formatCount(records.length)} records saved as ${fileName}.`);
+      const noun = records.length === 1 ? 'record' : 'records';
+      setDone(`${formatCount(records.length)} ${noun} saved as ${fileName}.`);
     } catch (caught) {
       setError(caught);
     } finally {
