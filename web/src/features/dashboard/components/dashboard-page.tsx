@@ -14,6 +14,7 @@ import { useRecentOperations } from '../hooks/use-recent-operations';
 import { useTreesOverview } from '../hooks/use-tree-attention';
 import { BackupBytesChart } from './backup-bytes-chart';
 import { BackupHealthSection } from './backup-health-section';
+import { CatalogGrowthSection } from './catalog-growth-section';
 import { GlanceRow } from './glance-row';
 import { FailedOperationsSection, RunningOperationsSection } from './operation-sections';
 import { OperationDurationsChart } from './operation-durations-chart';
@@ -67,6 +68,8 @@ export function DashboardPage() {
         />
         <RunningOperationsSection operations={operations} />
       </div>
+
+      <CatalogGrowthSection {...summaryProps} />
 
       <section className="panel" aria-labelledby="dash-durations">
         <h2 id="dash-durations" className="panel__title">
