@@ -7,6 +7,7 @@ import {
   BackupDifferenceChange,
   BackupInsightService,
   BackupKind,
+  BackupLifecycleService,
   BackupManifestSchema,
   IdentityService,
   SchemaControlService,
@@ -58,6 +59,10 @@ export function backupsServer(
     insight?: { treeChanged: () => boolean; previewState?: () => StoreOperationState };
     /** The chunks ExportArtifact streams (none unless given). */
     exported?: Uint8Array[];
+    /** BackupLifecycleService (protections); absent: Unimplemented, as an older server. */
+    lifecycle?: Partial<ServiceImpl<typeof BackupLifecycleService>>;
+    /** WhoAmI's roles in tenant acme (default admin). */
+    roles?: string[];
   } = {},
 ) {
   const calls = {
@@ -70,7 +75,9 @@ export function backupsServer(
   };
   const pages = options.pages ?? {};
   const routes = (router: ConnectRouter) => {
-    router.service(IdentityService, { whoAmI: () => whoAmI() });
+    router.service(IdentityService, {
+      whoAmI: () => whoAmI({ tenants: [{ tenantId: 'acme', roles: options.roles ?? ['admin'] }] }),
+    });
     router.service(TreeDataService, {
       listTrees: () => ({
         trees: (options.trees ?? ['orders', 'users']).map((treeId) => ({ treeId })),
@@ -133,6 +140,7 @@ export function backupsServer(
     });
     const insight = options.insight;
     if (insight) router.service(BackupInsightService, previewService(insight, calls.previews));
+    if (options.lifecycle) router.service(BackupLifecycleService, options.lifecycle);
   };
   return { calls, app: createTestApp(routes, { session: testSession }) };
 }
