@@ -45,7 +45,8 @@ export function ProtectionPanel({ manifest }: { manifest: BackupManifest }) {
         <dl className="facts protection-facts" data-testid="protection-facts">
           <dt>Status</dt>
           <dd>
-            <LockBadge protection={protection} /> it and its chain are never deleted.
+            <LockBadge protection={protection} /> This backup and its chain are not deleted until it
+            is unprotected.
           </dd>
           <dt>By</dt>
           <dd>

@@ -66,15 +66,19 @@ export function PreviewLists({ preview }: { preview: RetentionPreview }) {
         </strong>
         <span>{formatCount(preview.keepCount)} kept</span>
       </p>
+      <h3>Would be deleted</h3>
       <Table
         caption="Would be deleted"
+        captionHidden
         columns={[nameColumn, createdColumn, sizeColumn]}
         rows={deleted}
         rowKey={(entry) => entry.backupId}
         empty={<EmptyState title="Nothing to delete">These rules keep every backup.</EmptyState>}
       />
+      <h3>Kept, and why</h3>
       <Table
         caption="Kept, and why"
+        captionHidden
         columns={[nameColumn, createdColumn, sizeColumn, reasonsColumn]}
         rows={kept}
         rowKey={(entry) => entry.backupId}
