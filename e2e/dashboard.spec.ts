@@ -8,6 +8,8 @@ import {
 } from '@store/contract';
 import { expect, signInWithToken, test, type StoreApi } from './support/fixtures';
 import { expectNoSeriousA11yViolations } from './support/axe';
+import { CatalogGrowthPanel } from './pages/catalog-growth';
+import { RetentionPage } from './pages/retention-page';
 
 const TREE = 'ledger';
 
@@ -119,4 +121,53 @@ test('the dashboard lists a corrupt backup and the restore that failed on it', a
     page.getByRole('img', { name: /3 operations finished in the last 24 hours/ }),
   ).toBeVisible();
   await expectNoSeriousA11yViolations(page, testInfo);
+});
+
+test('catalog growth: backups and stored bytes per tree over 30 days, and what retention freed', async ({
+  page,
+  tenant,
+}, testInfo) => {
+  test.setTimeout(120_000);
+  const api = tenant.api;
+  for (const [tree, count] of [
+    ['inventory', 3],
+    [TREE, 1],
+  ] as const) {
+    for (let i = 1; i <= count; i++) {
+      await api.data.putEntry({ treeId: tree, key: `item-${i}`, valueJson: `{"n":${i}}` });
+      const started = await api.backup.startBackup({
+        name: `${tree} ${i}`,
+        scope: { treeId: tree },
+      });
+      expect((await finished(api, started.operationId)).state).toBe(StoreOperationState.SUCCEEDED);
+    }
+  }
+  await signInWithToken(page, tenant.admin.token);
+  const growth = new CatalogGrowthPanel(page);
+  await expect(growth.freed).toContainText('Retention freed, last 24 hoursnothing');
+
+  // Retention keeps inventory's newest backup: two go, and the dashboard says what they freed.
+  const retention = new RetentionPage(page);
+  await retention.open('inventory');
+  await retention.setCount('Keep last', '1');
+  await retention.save();
+  await retention.apply(/^Delete 2 backups \(.+\)$/);
+
+  await page.goto('/');
+  await expect(growth.freed).toContainText(/Retention freed, last 24 hours\S+ \S+ in 2 backups/);
+  await expect(growth.freed).toContainText(/Retention freed, last 30 days\S+ \S+ in 2 backups/);
+  // Today's end: one backup per tree; both trees grew from nothing within the window.
+  await expect(
+    growth.total.getByRole('img', {
+      name: /^All trees: 2 backups, .+ stored now; \+2 backups, \+/,
+    }),
+  ).toBeVisible();
+  await expect(growth.trees).toHaveCount(2);
+  await expect(
+    growth.region.getByRole('img', {
+      name: /^Tree inventory: 1 backup, .+ stored now; \+1 backup, \+/,
+    }),
+  ).toBeVisible();
+  await expectNoSeriousA11yViolations(page, testInfo);
+  await growth.screenshotBothSizes();
 });

@@ -42,12 +42,22 @@ function GrowthSparkline({ series, label }: { series: GrowthSeries; label: strin
   );
 }
 
+/** "3 backups · 1.2 MB · +2 backups, +1.0 MB": now, then the change over the window. */
+function cardFacts(series: GrowthSeries): string {
+  const backups = series.latest?.backups ?? 0;
+  return (
+    `${formatCount(backups)} ${backups === 1 ? 'backup' : 'backups'} · ` +
+    `${formatBytes(series.latest?.bytes ?? 0)} · ${growthChangeText(series)}`
+  );
+}
+
 function describe(name: string, series: GrowthSeries): string {
   const latest = series.latest;
   const first = series.days[0];
   if (!latest || !first) return `${name}: no data`;
   return (
-    `${name}: ${formatCount(latest.backups)} backups, ${formatBytes(latest.bytes)} stored now; ` +
+    `${name}: ${formatCount(latest.backups)} ${latest.backups === 1 ? 'backup' : 'backups'}, ` +
+    `${formatBytes(latest.bytes)} stored now; ` +
     `${growthChangeText(series)} since ${new Date(first.dayMs).toISOString().slice(0, 10)}`
   );
 }
@@ -95,7 +105,7 @@ export function CatalogGrowthSection({
             </div>
           </dl>
           {trees.length === 0 ? (
-            <EmptyState title="No backup in the last 30 days">
+            <EmptyState title="The catalog held no backup in the last 30 days">
               Start one from the <Link to={paths.backups}>Backups</Link> page.
             </EmptyState>
           ) : (
@@ -107,11 +117,7 @@ export function CatalogGrowthSection({
               <ul className="plain-list chart-grid">
                 <li className="chart-card" data-testid="growth-total">
                   <p className="chart-card__title">
-                    <strong>All trees</strong>{' '}
-                    <span className="muted">
-                      {formatCount(total.latest?.backups ?? 0)} ·{' '}
-                      {formatBytes(total.latest?.bytes ?? 0)} · {growthChangeText(total)}
-                    </span>
+                    <strong>All trees</strong> <span className="muted">{cardFacts(total)}</span>
                   </p>
                   <GrowthSparkline series={total} label={describe('All trees', total)} />
                 </li>
@@ -119,10 +125,7 @@ export function CatalogGrowthSection({
                   <li key={treeId} className="chart-card" data-testid="growth-tree">
                     <p className="chart-card__title">
                       <Link to={paths.tree(treeId)}>{treeId}</Link>{' '}
-                      <span className="muted">
-                        {formatCount(series.latest?.backups ?? 0)} ·{' '}
-                        {formatBytes(series.latest?.bytes ?? 0)} · {growthChangeText(series)}
-                      </span>
+                      <span className="muted">{cardFacts(series)}</span>
                     </p>
                     <GrowthSparkline series={series} label={describe(`Tree ${treeId}`, series)} />
                   </li>
