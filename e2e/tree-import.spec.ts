@@ -162,6 +162,8 @@ test.describe('JSON Lines import', () => {
     const trees = new TreesPage(page);
     await trees.open();
     await expect(page.getByRole('button', { name: 'Import JSON Lines' })).toBeDisabled();
-    await expect(page.getByText(/needs the operator role/)).toBeVisible();
+    await expect(
+      page.getByText(/^Needs the operator role \(you are a viewer/).first(),
+    ).toBeVisible();
   });
 });

@@ -149,7 +149,9 @@ test.describe('trees and entries', () => {
     await expect(page.getByRole('button', { name: 'Put entry' })).toBeDisabled();
     await expect(page.getByRole('button', { name: 'Delete seed' })).toBeDisabled();
     await expect(
-      page.getByText(`Writing entries needs the operator role in tenant ${tenant.name}`).first(),
+      page
+        .getByText(`Needs the operator role (you are a viewer in tenant ${tenant.name}).`)
+        .first(),
     ).toBeVisible();
   });
 });

@@ -1,15 +1,17 @@
 import { useActiveTenant } from '../services';
 import { useWhoAmIQuery } from './use-who-am-i-query';
 
-/** DESIGN.md §4: viewer < operator < admin; a higher role includes the lower ones. */
-export const ROLE_ORDER = ['viewer', 'operator', 'admin'] as const;
-export type Role = (typeof ROLE_ORDER)[number];
+import { needsRole, ROLE_ORDER, type Role } from './role-reason';
+
+export { ROLE_ORDER, type Role } from './role-reason';
 
 export interface Roles {
   /** The roles granted in the active tenant, as WhoAmI lists them. */
   roles: readonly string[];
   /** Whether the caller holds `role` or a higher one in the active tenant. */
   atLeast: (role: Role) => boolean;
+  /** The disabled reason for a control needing `role`: "Needs the operator role (you are …)." */
+  needs: (role: Role) => string;
   isLoading: boolean;
 }
 
@@ -19,5 +21,10 @@ export function useRoles(): Roles {
   const { data, isLoading } = useWhoAmIQuery();
   const roles = data?.tenants.find((grant) => grant.tenantId === tenant)?.roles ?? [];
   const rank = Math.max(-1, ...roles.map((r) => ROLE_ORDER.indexOf(r as Role)));
-  return { roles, atLeast: (role) => rank >= ROLE_ORDER.indexOf(role), isLoading };
+  return {
+    roles,
+    atLeast: (role) => rank >= ROLE_ORDER.indexOf(role),
+    needs: (role) => needsRole(role, roles, tenant),
+    isLoading,
+  };
 }

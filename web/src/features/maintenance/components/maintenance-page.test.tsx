@@ -86,7 +86,7 @@ describe('maintenance page', () => {
     renderApp(app, '/maintenance');
     const scrub = await screen.findByRole('region', { name: 'Scrub' });
     expect(
-      await within(scrub).findByText('Scrubbing needs the admin role in tenant acme'),
+      await within(scrub).findByText('Needs the admin role (you are an operator in tenant acme).'),
     ).toBeTruthy();
     const start = within(scrub).getByRole('button', { name: 'Start scrub' });
     expect((start as HTMLButtonElement).disabled).toBe(true);

@@ -41,7 +41,7 @@ function ScrubPanel() {
   const [confirming, setConfirming] = useState(false);
   const start = useStartScrubMutation();
   const latest = useLatestBackupOperationQuery(StoreOperationKind.CATALOG_SCRUB);
-  const guard = useRoleGuard('admin', 'Scrubbing');
+  const guard = useRoleGuard('admin');
   const running = !!latest.data && isActiveState(latest.data.state);
 
   const run = () => start.mutate(prune, { onSettled: () => setConfirming(false) });
@@ -101,7 +101,7 @@ function ScrubPanel() {
 function RebuildPanel() {
   const start = useStartRebuildMutation();
   const latest = useLatestBackupOperationQuery(StoreOperationKind.CATALOG_REBUILD);
-  const guard = useRoleGuard('operator', 'Rebuilding the catalog');
+  const guard = useRoleGuard('operator');
   const running = !!latest.data && isActiveState(latest.data.state);
   return (
     <section className="panel" aria-labelledby="rebuild-title">
@@ -161,14 +161,11 @@ function LatestRun({ title, query, children }: LatestRunProps) {
 }
 
 /** Rebuild needs operator, scrub admin (DESIGN.md §4); neither has a tree to probe. */
-function useRoleGuard(role: Role, action: string) {
-  const tenant = useActiveTenant();
+function useRoleGuard(role: Role) {
   const roles = useRoles();
   if (roles.atLeast(role)) return { allowed: true, reason: '' };
   return {
     allowed: false,
-    reason: roles.isLoading
-      ? 'Checking your role…'
-      : `${action} needs the ${role} role in tenant ${tenant}`,
+    reason: roles.isLoading ? 'Checking your role…' : roles.needs(role),
   };
 }

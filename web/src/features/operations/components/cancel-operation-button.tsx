@@ -24,7 +24,7 @@ export function CancelOperationButton({ operation }: { operation: StoreOperation
     ? 'Cancellation already requested'
     : roles.isLoading
       ? 'Checking your role…'
-      : `Cancelling needs the operator role in tenant ${tenant}`;
+      : roles.needs('operator');
 
   return (
     <>

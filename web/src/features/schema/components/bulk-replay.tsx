@@ -32,7 +32,7 @@ export function BulkReplay({ treeId, keyPrefix }: { treeId: string; keyPrefix: s
       <div className="schema-actions">
         <GuardedButton
           allowed={roles.atLeast('operator')}
-          reason="Replaying needs the operator role"
+          reason={roles.needs('operator')}
           busy={start.isPending}
           onClick={() => setConfirm(true)}
         >
@@ -41,7 +41,7 @@ export function BulkReplay({ treeId, keyPrefix }: { treeId: string; keyPrefix: s
         {status && isActiveState(status.state) && (
           <GuardedButton
             allowed={roles.atLeast('operator')}
-            reason="Cancelling needs the operator role"
+            reason={roles.needs('operator')}
             onClick={() => cancel.mutate(status.operationId)}
           >
             Cancel replay

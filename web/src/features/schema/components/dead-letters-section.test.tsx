@@ -222,7 +222,9 @@ describe('dead letters section', () => {
     const row = (await letters.findByRole('button', {
       name: 'Discard dead letter bad-00',
     })) as HTMLButtonElement;
-    await waitFor(() => expect(row.title).toBe('Discarding needs the operator role'));
+    await waitFor(() =>
+      expect(row.title).toBe('Needs the operator role (you are a viewer in tenant acme).'),
+    );
     expect(row.disabled).toBe(true);
     expect(
       (letters.getByRole('button', { name: 'Discard all (1)' }) as HTMLButtonElement).disabled,

@@ -30,7 +30,7 @@ export function DeadLettersSection({ treeId }: { treeId: string }) {
   const roles = useRoles();
   const discard = {
     allowed: roles.atLeast('operator'),
-    reason: 'Discarding needs the operator role',
+    reason: roles.needs('operator'),
   };
   const [filter, setFilter] = useState<LetterFilter>(NO_FILTER);
   const [tokens, setTokens] = useState<string[]>([]);

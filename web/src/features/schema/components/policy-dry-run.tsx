@@ -112,7 +112,7 @@ function DryRunStatus({ status, stale }: { status: SchemaInsightOperationStatus;
           type="button"
           busy={cancel.isPending}
           allowed={roles.atLeast('operator')}
-          reason="Cancelling needs the operator role"
+          reason={roles.needs('operator')}
           onClick={() => cancel.mutate(status.operationId)}
         >
           Cancel dry run

@@ -143,7 +143,7 @@ function ReplayForm({
           busy={replay.isPending}
           disabled={!syntax.ok}
           allowed={roles.atLeast('operator')}
-          reason="Replaying needs the operator role"
+          reason={roles.needs('operator')}
         >
           Replay
         </GuardedButton>

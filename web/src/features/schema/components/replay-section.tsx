@@ -116,7 +116,7 @@ export function ReplaySection({ treeId }: { treeId: string }) {
                     variant="ghost"
                     aria-label={`Fix and replay ${d.entry?.key ?? ''}`}
                     allowed={canReplay}
-                    reason="Needs the operator role"
+                    reason={roles.needs('operator')}
                     onClick={() => setOpen(d)}
                   >
                     Fix and replay

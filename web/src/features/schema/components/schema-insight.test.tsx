@@ -146,7 +146,11 @@ describe('schema insight on the schema page', () => {
     const button = (await section.findByRole('button', {
       name: 'Fix and replay p/9',
     })) as HTMLButtonElement;
-    await waitFor(() => expect(section.getAllByText('Needs the operator role').length).toBe(1));
+    await waitFor(() =>
+      expect(
+        section.getAllByText('Needs the operator role (you are a viewer in tenant acme).').length,
+      ).toBeGreaterThan(0),
+    );
     expect(button.disabled).toBe(true);
   });
 

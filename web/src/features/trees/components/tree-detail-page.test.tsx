@@ -179,7 +179,7 @@ describe('tree detail page', () => {
       ).toBe(true),
     );
     expect(
-      screen.getAllByText('Writing entries needs the operator role in tenant acme').length,
+      screen.getAllByText('Needs the operator role (you are a viewer in tenant acme).').length,
     ).toBe(2);
     expect((screen.getByRole('button', { name: 'Delete k00' }) as HTMLButtonElement).disabled).toBe(
       true,

@@ -1,5 +1,4 @@
 import { useRoles } from '../../../lib/identity/use-roles';
-import { useActiveTenant } from '../../../lib/services';
 
 /**
  * Whether the caller may put and delete entries. TreeDataService has no capability probe, so
@@ -7,13 +6,10 @@ import { useActiveTenant } from '../../../lib/services';
  * (operator, DESIGN.md §4); a refusal that slips through still shows as the server's error.
  */
 export function useEntryWritePermission(): { allowed: boolean; reason: string } {
-  const tenant = useActiveTenant();
   const roles = useRoles();
   if (roles.atLeast('operator')) return { allowed: true, reason: '' };
   return {
     allowed: false,
-    reason: roles.isLoading
-      ? 'Checking your role…'
-      : `Writing entries needs the operator role in tenant ${tenant}`,
+    reason: roles.isLoading ? 'Checking your role…' : roles.needs('operator'),
   };
 }
