@@ -11,12 +11,16 @@ describe.each(DIALECTS)('migration 0018 (backup byte size column) on %s', (diale
     dispose = undefined;
   });
 
-  it('fills byte_size of existing rows from their manifest, 0 when the manifest has none', async () => {
+  it('fills byte_size of existing rows from their manifest, 0 when the manifest has none; deletion records get a creation time column', async () => {
     const storage = await openTestStorage(dialect);
     dispose = storage.dispose;
     const db = storage.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
     // backups as it was before 0018: no byte_size column.
     await db.schema.alterTable('backups').dropColumn('byte_size').execute();
+    await db.schema
+      .alterTable('backup_retention_deletions')
+      .dropColumn('backup_created_at')
+      .execute();
     const row = (id: string, manifest: Record<string, unknown>) => {
       const { byte_size: _dropped, ...values } = backupRowValues({
         tenant: 't',
@@ -49,5 +53,10 @@ describe.each(DIALECTS)('migration 0018 (backup byte size column) on %s', (diale
       ['bk_sized', 5_000_000_123],
       ['bk_unsized', 0],
     ]);
+    const deletions = await storage.db
+      .selectFrom('backup_retention_deletions')
+      .select('backup_created_at')
+      .execute();
+    expect(deletions).toEqual([]);
   });
 });

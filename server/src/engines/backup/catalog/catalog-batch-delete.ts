@@ -5,8 +5,8 @@ import { withTransaction, type TreeDb } from '../../../storage/tree-db.js';
 import type { ArtifactStore } from '../artifacts/index.js';
 import { protectedRefusal } from '../lifecycle/protection-refusal.js';
 
-/** Artifact deletions in flight at once: enough to hide an object store's round trips. */
-const ARTIFACT_DELETE_CONCURRENCY = 8;
+/** Artifact deletions in flight at once: enough to hide an object store's round trips (3 a backup). */
+const ARTIFACT_DELETE_CONCURRENCY = 16;
 
 /** What one batch delete did. */
 export interface BatchDeleteResult {

@@ -112,7 +112,8 @@ export function CatalogGrowthSection({
             <>
               <p className="muted growth-legend">
                 Solid line: stored bytes; dashed: backups; each day&apos;s end (UTC), each on its
-                own scale.
+                own scale. Rebuilt from the catalog and retention&apos;s deletion records: a backup
+                removed with Delete counts on no day.
               </p>
               <ul className="plain-list chart-grid">
                 <li className="chart-card" data-testid="growth-total">
