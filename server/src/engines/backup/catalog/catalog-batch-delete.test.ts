@@ -1,0 +1,119 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { DIALECTS, openTestStorage } from '../../../../test/support/test-storage.js';
+import { backupRowValues } from '../../../storage/backup-store.js';
+import { protectBackup } from '../../../storage/backup-protection-store.js';
+import type { Storage } from '../../../storage/database.js';
+import type { ArtifactStore } from '../artifacts/index.js';
+import { deleteBackupBatch } from './catalog-batch-delete.js';
+
+/** The artifact store seam, recording which backups' files were deleted. */
+function recordingArtifacts(): { store: ArtifactStore; deleted: string[] } {
+  const deleted: string[] = [];
+  const store = {
+    deleteBackupFiles: async (_tenant: string, backupId: string) => {
+      deleted.push(backupId);
+      return true;
+    },
+  } as unknown as ArtifactStore;
+  return { store, deleted };
+}
+
+/** A chain full ← i1 ← i2 ← i3, and a lone full `other`. */
+async function seed(storage: Storage) {
+  const chain: [string, string | null][] = [
+    ['full', null],
+    ['i1', 'full'],
+    ['i2', 'i1'],
+    ['i3', 'i2'],
+    ['other', null],
+  ];
+  await storage.db
+    .insertInto('backups')
+    .values(
+      chain.map(([id, base], i) =>
+        backupRowValues({
+          tenant: 't',
+          id,
+          name: id,
+          kind: base ? 'INCREMENTAL' : 'FULL',
+          treeName: 'inventory',
+          keyPrefix: null,
+          baseBackupId: base,
+          setId: null,
+          physicalTreeId: 'pt',
+          createdAt: 1000 + i,
+          completedAt: 1000 + i,
+          toSequence: i,
+          manifestJson: JSON.stringify({ byteSize: 10 }),
+        }),
+      ),
+    )
+    .execute();
+}
+
+async function remaining(storage: Storage) {
+  const rows = await storage.db.selectFrom('backups').select('id').orderBy('id').execute();
+  return rows.map((r) => r.id);
+}
+
+describe.each(DIALECTS)('catalog batch delete on %s', (dialect) => {
+  let dispose: (() => Promise<void>) | undefined;
+  afterEach(async () => {
+    await dispose?.();
+    dispose = undefined;
+  });
+
+  it('deletes a whole chain in one batch, dependants first; skips absent ids', async () => {
+    const storage = await openTestStorage(dialect);
+    dispose = storage.dispose;
+    await seed(storage);
+    const artifacts = recordingArtifacts();
+    const result = await deleteBackupBatch(storage, artifacts.store, 't', [
+      'i3',
+      'i2',
+      'gone',
+      'i1',
+      'full',
+    ]);
+    expect(result).toEqual({ deleted: ['i3', 'i2', 'i1', 'full'], blocked: [] });
+    expect(artifacts.deleted.sort()).toEqual(['full', 'i1', 'i2', 'i3']);
+    expect(await remaining(storage)).toEqual(['other']);
+  });
+
+  it('leaves a backup a dependant outside the batch needs, and every base under it', async () => {
+    const storage = await openTestStorage(dialect);
+    dispose = storage.dispose;
+    await seed(storage);
+    const artifacts = recordingArtifacts();
+    // i3 is not in the batch: i2 stays, and so do i1 and full below it; `other` goes.
+    const result = await deleteBackupBatch(storage, artifacts.store, 't', [
+      'i2',
+      'i1',
+      'full',
+      'other',
+    ]);
+    expect(result).toEqual({ deleted: ['other'], blocked: ['i2', 'i1', 'full'] });
+    expect(artifacts.deleted).toEqual(['other']);
+    expect(await remaining(storage)).toEqual(['full', 'i1', 'i2', 'i3']);
+  });
+
+  it('refuses a batch holding a protected backup, naming the protection, and deletes nothing', async () => {
+    const storage = await openTestStorage(dialect);
+    dispose = storage.dispose;
+    await seed(storage);
+    await protectBackup(storage, 't', {
+      backupId: 'i3',
+      protectedBy: 'alice',
+      protectedAt: Date.UTC(2026, 10, 25, 10),
+      reason: 'legal hold',
+    });
+    const artifacts = recordingArtifacts();
+    await expect(
+      deleteBackupBatch(storage, artifacts.store, 't', ['i3', 'i2', 'i1', 'full', 'other']),
+    ).rejects.toThrow(
+      'backup i3 is protected by alice on 2026-11-25T10:00:00.000Z (legal hold); unprotect it before deleting it',
+    );
+    expect(artifacts.deleted).toEqual([]);
+    expect(await remaining(storage)).toEqual(['full', 'i1', 'i2', 'i3', 'other']);
+  });
+});
