@@ -95,7 +95,7 @@ function RetentionEditor({
   return (
     <div className="stack">
       <section className="panel" aria-labelledby="retention-rules">
-        <h2 id="retention-rules" className="panel__title">
+        <h2 id="retention-rules" className="panel__title retention-title">
           Rules of {scopeLabel}
         </h2>
         <p className="muted">
@@ -137,7 +137,7 @@ function RetentionEditor({
         aria-labelledby="retention-preview"
         aria-busy={livePreview.isFetching}
       >
-        <h2 id="retention-preview" className="panel__title">
+        <h2 id="retention-preview" className="panel__title retention-title">
           {unsaved ? 'Preview of these rules (not saved)' : 'Preview of the saved rules'}
         </h2>
         {livePreview.isError ? (
