@@ -63,6 +63,25 @@ describe('backup detail', () => {
     expect(crumbs.textContent).toBe('Backupsnightly');
   });
 
+  it('says the manifest in words: its changes, entries with deletions, never verified once', async () => {
+    const response = described(BackupHealthStatus.UNSPECIFIED);
+    if (response.manifest) {
+      Object.assign(response.manifest, {
+        fromSequence: 3084n,
+        toSequence: 3087n,
+        entryCount: 3n,
+        tombstoneCount: 3n,
+      });
+    }
+    const { app } = backupsServer({ described: response });
+    renderApp(app, '/backups/bk-1');
+    const changes = await screen.findByText('changes after sequence 3,084 up to 3,087');
+    expect(changes.getAttribute('title')).toBe('Sequence range (3084, 3087]');
+    expect(screen.getByText('3 entries, of which 3 deletions')).toBeTruthy();
+    const verified = screen.getByText('Last verified').nextElementSibling as HTMLElement;
+    expect(verified.textContent).toBe('Never verified');
+  });
+
   it('shows the server’s refusal of a delete with dependants and offers cascade', async () => {
     const { app, calls } = backupsServer({ described: described(), refuseDelete: true });
     const { router } = renderApp(app, '/backups/bk-1');

@@ -43,8 +43,14 @@ export function ManifestFacts({ manifest }: { manifest: BackupManifest }) {
       <dd>{manifest.schemaVersion}</dd>
       <dt>Last verified</dt>
       <dd>
-        <HealthBadge manifest={manifest} />{' '}
-        <Time value={manifest.lastVerifiedAt} fallback="never checked" />
+        {/* A backup never verified says so once, in the badge. */}
+        <HealthBadge manifest={manifest} />
+        {manifest.lastVerifiedAt && (
+          <>
+            {' '}
+            <Time value={manifest.lastVerifiedAt} />
+          </>
+        )}
       </dd>
       {manifest.setId && (
         <>
