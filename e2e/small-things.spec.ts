@@ -47,7 +47,7 @@ test.describe('small things found on the walk', () => {
       await expect(empty).toContainText('No trees yet');
       await expect(empty).toContainText('Start by importing a JSON Lines file');
       await page.screenshot({ path: `/tmp/shots/small-trees-empty-${size.name}.png` });
-      await empty.getByRole('button', { name: 'Import JSON Lines' }).click();
+      await empty.getByRole('button', { name: 'Import a file' }).click();
       await expect(page.getByRole('dialog')).toBeVisible();
       await page.keyboard.press('Escape');
 

@@ -71,7 +71,7 @@ describe('trees page', () => {
     // The empty page points at Import: its own button, which opens the import dialog.
     const empty = screen.getByText('No trees yet').closest('.empty-state') as HTMLElement;
     expect(within(empty).getByText(/Start by importing a JSON Lines file/)).toBeTruthy();
-    const importButton = within(empty).getByRole('button', { name: 'Import JSON Lines' });
+    const importButton = within(empty).getByRole('button', { name: 'Import a file' });
     await waitFor(() => expect((importButton as HTMLButtonElement).disabled).toBe(false));
     fireEvent.click(importButton);
     expect(await screen.findByRole('dialog')).toBeTruthy();

@@ -57,7 +57,7 @@ export function TreesPage() {
               reason={write.reason}
               onClick={() => setImporting(true)}
             >
-              Import JSON Lines
+              Import a file
             </GuardedButton>
           }
         >
