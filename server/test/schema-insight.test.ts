@@ -50,7 +50,7 @@ describe.each(DIALECTS)('SchemaInsightService on %s', (dialect) => {
     async (name, service, method) => {
       const least = LEAST[name];
       expect(least, `${name} has a least role`).toBeDefined();
-      expect(await callMethod(h.t.grpc, service, method, {})).toBe(Code.Unauthenticated);
+      expect(await callMethod(h.t.grpc, service, method, {})).toBe(Code.PermissionDenied);
       for (const role of ROLES) {
         const headers = { authorization: `Bearer ${h.tokens[role]}` };
         const outcome = await callMethod(h.t.grpc, service, method, headers);
