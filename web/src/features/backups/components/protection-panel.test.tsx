@@ -110,7 +110,9 @@ describe('backup protection', () => {
     ]);
     const unprotect = within(panel).getByRole('button', { name: 'Unprotect' }) as HTMLButtonElement;
     expect(unprotect.disabled).toBe(true);
-    expect(within(panel).getByText('Needs the admin role')).toBeTruthy();
+    expect(
+      within(panel).getByText('Needs the admin role (you are an operator in tenant acme).'),
+    ).toBeTruthy();
   });
 
   it('a viewer is told Protect needs the operator role', async () => {
@@ -121,7 +123,9 @@ describe('backup protection', () => {
     });
     renderApp(app, '/backups/bk-1');
     const panel = await screen.findByRole('region', { name: 'Protection' });
-    expect(await within(panel).findByText('Needs the operator role')).toBeTruthy();
+    expect(
+      await within(panel).findByText('Needs the operator role (you are a viewer in tenant acme).'),
+    ).toBeTruthy();
     expect(
       (within(panel).getByRole('button', { name: 'Protect' }) as HTMLButtonElement).disabled,
     ).toBe(true);

@@ -68,7 +68,7 @@ export function ProtectionPanel({ manifest }: { manifest: BackupManifest }) {
         {protection ? (
           <GuardedButton
             allowed={roles.atLeast('admin')}
-            reason="Needs the admin role"
+            reason={roles.needs('admin')}
             disabled={roles.isLoading}
             onClick={() => setEditing('unprotect')}
           >
@@ -77,7 +77,7 @@ export function ProtectionPanel({ manifest }: { manifest: BackupManifest }) {
         ) : (
           <GuardedButton
             allowed={roles.atLeast('operator')}
-            reason="Needs the operator role"
+            reason={roles.needs('operator')}
             disabled={roles.isLoading || protections.isPending}
             onClick={() => setEditing('protect')}
           >

@@ -67,7 +67,7 @@ export function ApplyRetention({
       <GuardedButton
         variant="danger"
         allowed={roles.atLeast('operator')}
-        reason="Needs the operator role"
+        reason={roles.needs('operator')}
         disabled={blockedBy !== null || !preview || nothing || running || roles.isLoading}
         onClick={() => setConfirming(true)}
       >

@@ -155,8 +155,12 @@ describe('retention page', () => {
 
     const save = within(rules).getByRole('button', { name: 'Save rules' }) as HTMLButtonElement;
     expect(save.disabled).toBe(true);
-    expect(within(rules).getByText('Needs the admin role')).toBeTruthy();
-    expect(screen.getByText('Needs the operator role')).toBeTruthy();
+    expect(
+      within(rules).getByText('Needs the admin role (you are a viewer in tenant acme).'),
+    ).toBeTruthy();
+    expect(
+      screen.getByText('Needs the operator role (you are a viewer in tenant acme).'),
+    ).toBeTruthy();
   });
 
   it('an admin saves, then applies after a confirm naming count and bytes; a stale preview is refused and a new one offered', async () => {

@@ -113,7 +113,7 @@ function RetentionEditor({
           <GuardedButton
             variant="primary"
             allowed={canSave}
-            reason="Needs the admin role"
+            reason={roles.needs('admin')}
             disabled={!parsed.ok || !unsaved || roles.isLoading}
             busy={save.isPending}
             onClick={onSave}
