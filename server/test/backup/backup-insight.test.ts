@@ -75,12 +75,15 @@ describe.each(DIALECTS)('BackupInsightService over gRPC on %s', (dialect) => {
       return status.result.value.backupId;
     }
 
-    it('every RPC needs viewer (verify stale backups: operator): anonymous is PermissionDenied, each role passes', async () => {
+    // ConfigureScheduleExtras carries ScheduleBackup's grant (operator), as the role table says.
+    const OPERATOR_METHODS = new Set(['StartStaleHealthCheck', 'ConfigureScheduleExtras']);
+
+    it('every RPC needs viewer (verify stale backups and schedule settings: operator): anonymous is PermissionDenied, each role passes', async () => {
       for (const [service, method] of everyMethod([BackupInsightService])) {
         expect(await callMethod(s.t.grpc, service, method, {}), method.name).toBe(
           Code.PermissionDenied,
         );
-        const needsOperator = method.name === 'StartStaleHealthCheck';
+        const needsOperator = OPERATOR_METHODS.has(method.name);
         if (needsOperator) {
           const asViewer = await callMethod(s.t.grpc, service, method, {
             authorization: `Bearer ${tokens.viewer}`,
