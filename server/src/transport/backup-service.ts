@@ -11,8 +11,8 @@ import {
   restoreRpcs,
   trackedRestoreRpcs,
 } from './backup/backup-restore-rpcs.js';
-import { callScopeOf } from './call-scope.js';
-import { toListFilter, toOperationStatus, type ResultMapper } from './operation-mapping.js';
+import { type ResultMapper } from './operation-mapping.js';
+import { operationQueries } from './operation-queries.js';
 import type { OperationsFacade } from './operations-facade.js';
 
 export interface BackupBindingFacades {
@@ -30,7 +30,7 @@ export interface BackupBindingFacades {
  */
 export function registerBackupService(router: ConnectRouter, facades: BackupBindingFacades): void {
   const { operations, resultMappers, backup } = facades;
-  const family = BACKUP_OPERATION_KINDS;
+  const queries = operations && operationQueries(operations, BACKUP_OPERATION_KINDS, resultMappers);
   router.service(BackupControlService, {
     getAuthScheme() {
       return { schemes: facades.schemes().map((s) => ({ ...s })) };
@@ -48,30 +48,10 @@ export function registerBackupService(router: ConnectRouter, facades: BackupBind
         ...trackedRestoreRpcs(backup),
         ...trackedMaintenanceRpcs(backup),
       }),
-    ...(operations && {
-      async getBackupOperationStatus(request, context) {
-        const { tenant } = callScopeOf(context);
-        const operation = await operations.get(tenant, request.operationId, family);
-        return { status: operation && toOperationStatus(operation, resultMappers) };
-      },
-      async listBackupOperations(request, context) {
-        const { tenant } = callScopeOf(context);
-        const page = await operations.list(tenant, toListFilter(request, family));
-        return {
-          operations: page.operations.map((o) => toOperationStatus(o, resultMappers)),
-          nextPageToken: page.nextPageToken,
-        };
-      },
-      async cancelBackupOperation(request, context) {
-        const { tenant, caller } = callScopeOf(context);
-        const operation = await operations.cancel(
-          tenant,
-          request.operationId,
-          family,
-          caller.subject,
-        );
-        return { status: operation && toOperationStatus(operation, resultMappers) };
-      },
+    ...(queries && {
+      getBackupOperationStatus: queries.status,
+      listBackupOperations: queries.list,
+      cancelBackupOperation: queries.cancel,
     }),
   });
   if (backup) {

@@ -1,18 +1,13 @@
 import type { ConnectRouter, HandlerContext } from '@connectrpc/connect';
-import { SchemaControlService, type StoreOperationListRequest } from '@store/contract';
+import { SchemaControlService } from '@store/contract';
 import { COMPLIANCE_OPERATION_KINDS, SCHEMA_OPERATION_KINDS } from '../engines/operation-kinds.js';
 import type { SchemaEngine } from '../engines/schema/schema-engine.js';
 import type { SchemaOperations, StartContext } from '../engines/schema/schema-tracked.js';
 import type { AuthSchemeSource } from './auth-schemes.js';
 import { callScopeOf } from './call-scope.js';
-import {
-  toHandle,
-  toListFilter,
-  toOperationStatus,
-  type OperationView,
-  type ResultMapper,
-} from './operation-mapping.js';
+import { toHandle, type ResultMapper } from './operation-mapping.js';
 import type { OperationsFacade } from './operations-facade.js';
+import { operationQueries } from './operation-queries.js';
 import { remediationInputOf, schemaTreeHandlers } from './schema-tree-handlers.js';
 
 export interface SchemaBindingFacades {
@@ -31,35 +26,6 @@ export interface SchemaBindingFacades {
 function startOf(context: HandlerContext, operationId: string | undefined): StartContext {
   const { caller, tenant } = callScopeOf(context);
   return { tenant, createdBy: caller.subject, trackingId: operationId };
-}
-
-/** Status, list and cancel of one family of operations, within the caller's tenant. */
-function operationQueries(
-  facade: OperationsFacade,
-  kinds: readonly string[],
-  resultMappers: Readonly<Record<string, ResultMapper>>,
-) {
-  const statusOf = (operation: OperationView | undefined) => ({
-    status: operation && toOperationStatus(operation, resultMappers),
-  });
-  return {
-    async status(request: { operationId: string }, context: HandlerContext) {
-      const { tenant } = callScopeOf(context);
-      return statusOf(await facade.get(tenant, request.operationId, kinds));
-    },
-    async list(request: StoreOperationListRequest, context: HandlerContext) {
-      const { tenant } = callScopeOf(context);
-      const page = await facade.list(tenant, toListFilter(request, kinds));
-      return {
-        operations: page.operations.map((o) => toOperationStatus(o, resultMappers)),
-        nextPageToken: page.nextPageToken,
-      };
-    },
-    async cancel(request: { operationId: string }, context: HandlerContext) {
-      const { tenant, caller } = callScopeOf(context);
-      return statusOf(await facade.cancel(tenant, request.operationId, kinds, caller.subject));
-    },
-  };
 }
 
 /** SchemaControlService; RPCs whose engine is not on this server answer Unimplemented. */

@@ -26,12 +26,8 @@ import { BACKUP_LIFECYCLE_OPERATION_KINDS } from '../../engines/operation-kinds.
 import type { Protection } from '../../storage/backup-protection-store.js';
 import { auditFactsKey } from '../audit-interceptor.js';
 import { callScopeOf } from '../call-scope.js';
-import {
-  toHandle,
-  toListFilter,
-  toOperationStatus,
-  type ResultMapper,
-} from '../operation-mapping.js';
+import { toHandle, type ResultMapper } from '../operation-mapping.js';
+import { operationQueries } from '../operation-queries.js';
 import type { OperationsFacade } from '../operations-facade.js';
 import { addGuardedApi, type StoreApiHost, type StoreApiSetup } from '../store-api-host.js';
 import { BACKUP_LIFECYCLE_SERVICE } from './backup-lifecycle-access.js';
@@ -159,6 +155,7 @@ export function registerBackupLifecycleService(
     router.service(BackupLifecycleService, {});
     return;
   }
+  const queries = operationQueries(operations, family, resultMappers);
   router.service(BackupLifecycleService, {
     async getRetentionRules(request, context) {
       const { tenant } = callScopeOf(context);
@@ -243,29 +240,9 @@ export function registerBackupLifecycleService(
         nextPageToken: page.nextPageToken,
       };
     },
-    async getLifecycleOperationStatus(request, context) {
-      const { tenant } = callScopeOf(context);
-      const operation = await operations.get(tenant, request.operationId, family);
-      return { status: operation && toOperationStatus(operation, resultMappers) };
-    },
-    async listLifecycleOperations(request, context) {
-      const { tenant } = callScopeOf(context);
-      const page = await operations.list(tenant, toListFilter(request, family));
-      return {
-        operations: page.operations.map((o) => toOperationStatus(o, resultMappers)),
-        nextPageToken: page.nextPageToken,
-      };
-    },
-    async cancelLifecycleOperation(request, context) {
-      const { tenant, caller } = callScopeOf(context);
-      const operation = await operations.cancel(
-        tenant,
-        request.operationId,
-        family,
-        caller.subject,
-      );
-      return { status: operation && toOperationStatus(operation, resultMappers) };
-    },
+    getLifecycleOperationStatus: queries.status,
+    listLifecycleOperations: queries.list,
+    cancelLifecycleOperation: queries.cancel,
   });
 }
 
