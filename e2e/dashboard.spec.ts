@@ -107,7 +107,7 @@ test('the dashboard lists a corrupt backup and the restore that failed on it', a
 
   const corrupt = page.getByRole('region', { name: /Corrupt or missing backups/ });
   const corruptRow = corrupt.getByRole('row', { name: new RegExp(backupId) });
-  await expect(corruptRow).toContainText('CORRUPT');
+  await expect(corruptRow).toContainText('Corrupt');
   await expect(corruptRow.getByRole('link', { name: new RegExp(backupId) })).toHaveAttribute(
     'href',
     `/backups/${backupId}`,

@@ -105,7 +105,7 @@ export function CatalogGrowthSection({
             </div>
           </dl>
           {trees.length === 0 ? (
-            <EmptyState title="The catalog held no backup in the last 30 days">
+            <EmptyState title="Nothing in the catalog during the last 30 days">
               Start one from the <Link to={paths.backups}>Backups</Link> page.
             </EmptyState>
           ) : (
