@@ -73,7 +73,7 @@ test.describe('JSON Lines import', () => {
     await expect(refused).toContainText('longer than'); // the server refused the key
     await expect(
       trees.importReport.getByRole('table', { name: 'Dead-lettered lines' }),
-    ).toContainText('nameless: SCHEMA_VIOLATION');
+    ).toContainText('nameless: Schema violation');
     await expectNoSeriousA11yViolations(page, testInfo);
     await page.screenshot({ path: testInfo.outputPath('import-report.png'), fullPage: true });
 

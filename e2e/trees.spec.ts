@@ -126,7 +126,7 @@ test.describe('trees and entries', () => {
 
     const outcome = dialog.getByRole('alert');
     await expect(outcome).toContainText('Dead-lettered');
-    await expect(outcome).toContainText('SCHEMA_VIOLATION');
+    await expect(outcome).toContainText('Schema violation');
     // The policy's own error, read back from the dead letter the write left.
     await expect(outcome.getByRole('listitem').first()).toContainText(/integer/i);
     expect((await tenant.api.data.getEntry({ treeId: TREE, key: 'bad' })).found).toBe(false);
