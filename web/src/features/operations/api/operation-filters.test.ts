@@ -46,9 +46,11 @@ describe('operation filters in the URL', () => {
     expect(only([StoreOperationKind.BACKUP])).toEqual({ ...none, backup: true });
     expect(only([StoreOperationKind.COMPLIANCE_SCAN])).toEqual({ ...none, schema: true });
     // Previews, diffs, dry-runs and replays live in the insight services.
-    expect(only([StoreOperationKind.RESTORE_PREVIEW, StoreOperationKind.POLICY_DRY_RUN])).toEqual(
-      { ...none, backupInsight: true, schemaInsight: true },
-    );
+    expect(only([StoreOperationKind.RESTORE_PREVIEW, StoreOperationKind.POLICY_DRY_RUN])).toEqual({
+      ...none,
+      backupInsight: true,
+      schemaInsight: true,
+    });
     expect(only([])).toEqual({
       backup: true,
       schema: true,

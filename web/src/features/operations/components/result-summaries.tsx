@@ -1,6 +1,5 @@
 import { healthStatusWords } from '../../../lib/words';
-import type {
-  BackupHealthStatus} from '@store/contract';
+import type { BackupHealthStatus } from '@store/contract';
 import {
   type BackupHealthReport,
   type StoreBackupSetCaptureResult,
