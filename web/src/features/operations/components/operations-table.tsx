@@ -5,7 +5,7 @@ import {
   targetColumn,
 } from '../../../components/operations/operation-columns';
 import { SubjectName } from '../../../components/identity/subject-name';
-import { cancelledText } from '../../../components/operations/operation-error-notice';
+import { useCancelledText } from '../../../components/operations/operation-error-notice';
 import { OperationStateBadge } from '../../../components/operations/operation-state-badge';
 import { ProgressBar } from '../../../components/ui/progress-bar';
 import { Table, type Column } from '../../../components/ui/table';
@@ -38,7 +38,7 @@ const columns: readonly Column<StoreOperationStatus>[] = [
           measuredAt={toDate(op.updatedAt)}
         />
       ) : (
-        <span className="muted">{finishedNote(op)}</span>
+        <FinishedNote op={op} />
       ),
   },
   createdColumn,
@@ -59,9 +59,14 @@ export function OperationsTable({ operations }: { operations: readonly StoreOper
   );
 }
 
-/** A finished operation's last word: who cancelled it, what went wrong, or its last message. */
-function finishedNote(op: StoreOperationStatus): string {
-  if (isCancellation(op.error)) return cancelledText(op);
+/** A finished operation's last word: who cancelled it (by name), what went wrong, or its last message. */
+function FinishedNote({ op }: { op: StoreOperationStatus }) {
+  const cancelled = useCancelledText(op);
+  return <span className="muted">{finishedNote(op, cancelled)}</span>;
+}
+
+function finishedNote(op: StoreOperationStatus, cancelled: string): string {
+  if (isCancellation(op.error)) return cancelled;
   if (op.error) return explainOperationError(op.error).what;
   return resultBrief(op) ?? humanizeProgressMessage(op.progress?.message ?? '');
 }

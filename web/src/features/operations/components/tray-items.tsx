@@ -8,7 +8,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Link } from 'react-router';
 import {
-  cancelledText,
+  useCancelledText,
   OperationErrorNotice,
 } from '../../../components/operations/operation-error-notice';
 import { OperationProgress } from '../../../components/operations/operation-progress';
@@ -45,6 +45,11 @@ function useFollowedOperation(entry: TrackedOperation) {
   const queryClient = useQueryClient();
   const query = useGetOperationQuery(entry.operationId, entry.family);
   const operation = query.data?.status;
+  // Named as the "By" columns name people; a name not resolved yet reads as the subject's label.
+  const cancelledLine = useCancelledText({
+    operationId: entry.operationId,
+    cancelledBy: operation?.cancelledBy,
+  });
 
   useEffect(() => {
     if (!operation || !isTerminalState(operation.state)) return;
@@ -65,7 +70,7 @@ function useFollowedOperation(entry: TrackedOperation) {
             ? 'error'
             : 'info',
       title: cancelled
-        ? `${kindLabel(operation.kind)}: ${cancelledText(operation).toLowerCase()}`
+        ? `${kindLabel(operation.kind)}: ${cancelledLine.toLowerCase()}`
         : `${kindLabel(operation.kind)} ${stateLabel(operation.state).toLowerCase()}`,
       detail:
         operation.error && !cancelled
@@ -77,7 +82,7 @@ function useFollowedOperation(entry: TrackedOperation) {
           : undefined,
       link: { to: paths.operation(operation.operationId), label: 'View details' },
     });
-  }, [operation, entry, tracked, toasts, queryClient]);
+  }, [operation, entry, tracked, toasts, queryClient, cancelledLine]);
   return query;
 }
 
