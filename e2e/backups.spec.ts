@@ -119,7 +119,9 @@ test.describe('backups', () => {
     await page.getByRole('button', { name: 'Delete' }).click();
     const del = page.getByRole('dialog', { name: 'Delete this backup?' });
     await expect(del).toContainText(tenant.name);
-    await expect(del).toContainText(fullId);
+    // Named, not by id; the incremental that depends on it is named too.
+    await expect(del).toContainText('nightly full');
+    await expect(del).toContainText('1 incremental builds on it: nightly inc');
     await del.getByRole('button', { name: 'Delete backup' }).click();
     await expect(del.getByRole('alert')).toContainText('FailedPrecondition');
     await expect(del.getByLabel(/cascade/)).toBeVisible();
