@@ -4,15 +4,17 @@ import { operationKindWords, operationStateWords } from '../words';
 /**
  * Which service tracks an operation (DESIGN.md §3: each service sees only its own kinds): the
  * two spec services, and the two insight services (previews, diffs, dry-runs, replays, verify
- * stale backups), whose status, list and cancel RPCs are their own.
+ * stale backups), and the lifecycle service (retention applies), whose status, list and cancel
+ * RPCs are their own.
  */
-export type OperationFamily = 'backup' | 'schema' | 'backupInsight' | 'schemaInsight';
+export type OperationFamily = 'backup' | 'schema' | 'backupInsight' | 'schemaInsight' | 'lifecycle';
 
 export const OPERATION_FAMILIES: readonly OperationFamily[] = [
   'backup',
   'schema',
   'backupInsight',
   'schemaInsight',
+  'lifecycle',
 ];
 
 const BACKUP_KINDS: ReadonlySet<StoreOperationKind> = new Set([
@@ -41,15 +43,21 @@ const SCHEMA_INSIGHT_KINDS: ReadonlySet<StoreOperationKind> = new Set([
   StoreOperationKind.MIGRATION_PREVIEW,
 ]);
 
+/** Retention applies: BackupLifecycleService's. */
+const LIFECYCLE_KINDS: ReadonlySet<StoreOperationKind> = new Set([
+  StoreOperationKind.RETENTION_APPLY,
+]);
+
 /** The service whose status, list and cancel RPCs see this kind. */
 export function familyOf(kind: StoreOperationKind): OperationFamily {
   if (BACKUP_KINDS.has(kind)) return 'backup';
   if (BACKUP_INSIGHT_KINDS.has(kind)) return 'backupInsight';
   if (SCHEMA_INSIGHT_KINDS.has(kind)) return 'schemaInsight';
+  if (LIFECYCLE_KINDS.has(kind)) return 'lifecycle';
   return 'schema';
 }
 
-/** Every named kind the operations pages list, for filters: all four services' kinds. */
+/** Every named kind the operations pages list, for filters: every service's kinds. */
 export const OPERATION_KINDS: readonly StoreOperationKind[] = Object.values(StoreOperationKind)
   .filter((v): v is StoreOperationKind => typeof v === 'number')
   .filter((v) => v !== StoreOperationKind.UNSPECIFIED);

@@ -3,6 +3,7 @@ import { timestampMs } from '@bufbuild/protobuf/wkt';
 import {
   BackupControlService,
   BackupInsightService,
+  BackupLifecycleService,
   SchemaControlService,
   StoreOperationState,
   type StoreOperationKind,
@@ -10,11 +11,13 @@ import {
   type StoreOperationPage,
 } from '@store/contract';
 import { SchemaInsightService } from '@store/contract/gen/store/insight/v1/schema_insight_pb.js';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useLifecycleClient } from '../api/lifecycle-client';
 import { useSchemaInsightClient } from '../api/schema-insight-client';
 import { listPollInterval } from '../polling';
 import { rpcKey } from '../query-keys';
 import { useApi } from '../services';
+import { withRetentionResults } from './lifecycle-operations';
 import { familyOf, type OperationFamily } from './operation-kinds';
 import {
   fromSchemaInsightStatus,
@@ -41,7 +44,7 @@ export const ACTIVE_OPERATIONS_REQUEST = {
 };
 
 export interface OperationListsOptions {
-  /** Which services to ask (all four by default); a skipped one stays pending and idle. */
+  /** Which services to ask (all of them by default); a skipped one stays pending and idle. */
   families?: Partial<Record<OperationFamily, boolean>>;
   /** Keep the previous page on screen while a changed request loads (e.g. "load more"). */
   keepPreviousPage?: boolean;
@@ -63,8 +66,8 @@ export function familyRequest(
 
 /**
  * One operations list request sent to every service that tracks operations: the backup and
- * schema services, and the insight services (previews, diffs, dry-runs, replays, verify stale
- * backups). Each polls FAST while it shows a queued or running operation and SLOW otherwise,
+ * schema services, the insight services (previews, diffs, dry-runs, replays, verify stale
+ * backups) and the lifecycle service (retention applies). Each polls FAST while it shows a queued or running operation and SLOW otherwise,
  * and not while the tab is hidden (STYLE.md, polling): one list request per service per tick.
  */
 export function useOperationLists(
@@ -73,6 +76,8 @@ export function useOperationLists(
 ) {
   const api = useApi();
   const schemaInsightClient = useSchemaInsightClient();
+  const lifecycleClient = useLifecycleClient();
+  const queryClient = useQueryClient();
   const polling = {
     refetchInterval: (query: { state: { data: { operations: ConsoleOperation[] } | undefined } }) =>
       listPollInterval(query.state.data?.operations),
@@ -84,6 +89,7 @@ export function useOperationLists(
     schema: familyRequest(request, 'schema'),
     backupInsight: familyRequest(request, 'backupInsight'),
     schemaInsight: familyRequest(request, 'schemaInsight'),
+    lifecycle: familyRequest(request, 'lifecycle'),
   };
   const enabled = (family: OperationFamily) =>
     (families?.[family] ?? true) && requests[family] !== null;
@@ -140,10 +146,30 @@ export function useOperationLists(
     enabled: enabled('schemaInsight'),
     ...polling,
   });
-  return { backup, schema, backupInsight, schemaInsight };
+  const lifecycleRequest = requests.lifecycle ?? request;
+  const lifecycle = useQuery({
+    queryKey: rpcKey(BackupLifecycleService.method.listLifecycleOperations, lifecycleRequest),
+    queryFn: async ({ signal }): Promise<ConsoleOperationPage> => {
+      const page = await unlessUnimplemented(
+        lifecycleClient.listLifecycleOperations(lifecycleRequest, { signal }),
+        null,
+      );
+      if (page === null) return { operations: [], nextPageToken: '' };
+      return withRetentionResults(page, lifecycleClient, queryClient, signal);
+    },
+    enabled: enabled('lifecycle'),
+    ...polling,
+  });
+  return { backup, schema, backupInsight, schemaInsight, lifecycle };
 }
 
-/** The four lists as an array, for merging and for "any pending, first error". */
+/** Every service's list as an array, for merging and for "any pending, first error". */
 export function allOperationLists(lists: ReturnType<typeof useOperationLists>) {
-  return [lists.backup, lists.schema, lists.backupInsight, lists.schemaInsight] as const;
+  return [
+    lists.backup,
+    lists.schema,
+    lists.backupInsight,
+    lists.schemaInsight,
+    lists.lifecycle,
+  ] as const;
 }

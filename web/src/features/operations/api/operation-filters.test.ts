@@ -42,7 +42,13 @@ describe('operation filters in the URL', () => {
   it('skips the service that cannot hold the filtered kinds', () => {
     const only = (kinds: StoreOperationKind[]) =>
       familiesOf({ states: [], kinds, targetId: '', limit: PAGE_SIZE });
-    const none = { backup: false, schema: false, backupInsight: false, schemaInsight: false };
+    const none = {
+      backup: false,
+      schema: false,
+      backupInsight: false,
+      schemaInsight: false,
+      lifecycle: false,
+    };
     expect(only([StoreOperationKind.BACKUP])).toEqual({ ...none, backup: true });
     expect(only([StoreOperationKind.COMPLIANCE_SCAN])).toEqual({ ...none, schema: true });
     // Previews, diffs, dry-runs and replays live in the insight services.
@@ -51,11 +57,14 @@ describe('operation filters in the URL', () => {
       backupInsight: true,
       schemaInsight: true,
     });
+    // Retention applies live in the lifecycle service.
+    expect(only([StoreOperationKind.RETENTION_APPLY])).toEqual({ ...none, lifecycle: true });
     expect(only([])).toEqual({
       backup: true,
       schema: true,
       backupInsight: true,
       schemaInsight: true,
+      lifecycle: true,
     });
   });
 });

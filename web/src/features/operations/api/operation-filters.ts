@@ -75,5 +75,6 @@ export function familiesOf(filters: OperationFilters): Record<OperationFamily, b
     schema: has('schema'),
     backupInsight: has('backupInsight'),
     schemaInsight: has('schemaInsight'),
+    lifecycle: has('lifecycle'),
   };
 }

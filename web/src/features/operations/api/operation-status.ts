@@ -1,5 +1,6 @@
 import type { StoreOperationStatus } from '@store/contract';
 import type { Api } from '../../../lib/api/create-api';
+import type { LifecycleClient } from '../../../lib/api/lifecycle-client';
 import type { SchemaInsightClient } from '../../../lib/api/schema-insight-client';
 import {
   familyOf,
@@ -11,6 +12,12 @@ import {
   unlessUnimplemented,
 } from '../../../lib/operations/schema-insight-operations';
 
+/** The clients of the services that are not on the API layer itself. */
+export interface OwnServiceClients {
+  schemaInsight: SchemaInsightClient;
+  lifecycle: LifecycleClient;
+}
+
 export interface FoundOperation {
   family: OperationFamily;
   status: StoreOperationStatus;
@@ -19,7 +26,7 @@ export interface FoundOperation {
 /** One family's status of an id; undefined or null when that service does not see it. */
 async function statusIn(
   api: Api,
-  schemaInsight: SchemaInsightClient,
+  { schemaInsight, lifecycle }: OwnServiceClients,
   family: OperationFamily,
   operationId: string,
   signal?: AbortSignal,
@@ -43,22 +50,29 @@ async function statusIn(
       );
       return found.found && found.status ? fromSchemaInsightStatus(found.status) : null;
     }
+    case 'lifecycle':
+      return (
+        await unlessUnimplemented(
+          lifecycle.getLifecycleOperationStatus({ operationId }, { signal }),
+          { status: undefined },
+        )
+      ).status;
   }
 }
 
 /**
- * Looks an id up in the backup service, the schema service, then the insight services (an id of
- * another family is "absent" there, DESIGN.md §3). With a known family, one request.
+ * Looks an id up in the backup service, the schema service, then the insight and lifecycle services (an id
+ * of another family is "absent" there, DESIGN.md §3). With a known family, one request.
  */
 export async function fetchOperation(
   api: Api,
-  schemaInsight: SchemaInsightClient,
+  clients: OwnServiceClients,
   operationId: string,
   family: OperationFamily | undefined,
   signal?: AbortSignal,
 ): Promise<FoundOperation | null> {
   for (const candidate of family ? [family] : OPERATION_FAMILIES) {
-    const status = await statusIn(api, schemaInsight, candidate, operationId, signal);
+    const status = await statusIn(api, clients, candidate, operationId, signal);
     if (status) return { family: candidate, status };
   }
   return null;
@@ -67,7 +81,7 @@ export async function fetchOperation(
 /** Requests cancellation through the service that owns the operation. */
 export async function cancelOperation(
   api: Api,
-  schemaInsight: SchemaInsightClient,
+  { schemaInsight, lifecycle }: OwnServiceClients,
   operation: StoreOperationStatus,
 ): Promise<StoreOperationStatus> {
   const operationId = operation.operationId;
@@ -87,6 +101,9 @@ export async function cancelOperation(
       status = found.found && found.status ? fromSchemaInsightStatus(found.status) : null;
       break;
     }
+    case 'lifecycle':
+      status = (await lifecycle.cancelLifecycleOperation({ operationId })).status;
+      break;
   }
   if (!status) throw new Error(`Operation ${operationId} is no longer visible.`);
   return status;

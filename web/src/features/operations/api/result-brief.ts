@@ -1,5 +1,5 @@
 import { StoreOperationKind, StoreOperationState } from '@store/contract';
-import { formatCount } from '../../../lib/format';
+import { formatBytes, formatCount } from '../../../lib/format';
 import type { ConsoleOperation } from '../../../lib/operations/schema-insight-operations';
 import { humanizeProgressMessage } from '../../../lib/progress/estimate';
 
@@ -48,6 +48,11 @@ export function resultBrief(op: ConsoleOperation): string | null {
       return `${formatCount(insight.value.scanned)} entries read: ${formatCount(insight.value.wouldChange)} would change, ${formatCount(insight.value.wouldDeadLetter)} would be dead-lettered`;
     default:
       break;
+  }
+  const retention = op.retentionApplyResult;
+  if (retention) {
+    const deleted = retention.deletedBackupIds.length;
+    return `Deleted ${formatCount(deleted)} ${deleted === 1 ? 'backup' : 'backups'}, ${formatBytes(retention.bytesFreed)} freed`;
   }
   // Comparisons keep their counts in their report; the last progress message says them.
   if (COMPARISONS.has(op.kind) && op.progress?.message) {

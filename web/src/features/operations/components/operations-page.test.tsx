@@ -4,6 +4,7 @@ import { timestampFromMs } from '@bufbuild/protobuf/wkt';
 import {
   BackupControlService,
   BackupInsightService,
+  BackupLifecycleService,
   IdentityService,
   SchemaControlService,
   StoreOperationKind,
@@ -107,6 +108,52 @@ describe('operations page', () => {
     expect(dryRun.textContent).toContain('40 entries checked, 3 would be refused');
     const preview = screen.getByRole('row', { name: /preview-1/ });
     expect(within(preview).getByText('Compared 5 keys, 2 differ')).toBeTruthy();
+    expect(screen.getByRole('row', { name: /capture-1/ })).toBeTruthy();
+  });
+
+  it('lists retention applies beside captures, with what each deleted and freed', async () => {
+    const resultRequests: string[] = [];
+    const routes = (router: ConnectRouter) => {
+      router.service(IdentityService, { whoAmI: () => whoAmI() });
+      router.service(BackupControlService, {
+        listBackupOperations: () => ({ operations: [operation({ operationId: 'capture-1' })] }),
+      });
+      router.service(SchemaControlService, { listSchemaOperations: () => ({}) });
+      router.service(BackupLifecycleService, {
+        listLifecycleOperations: () => ({
+          operations: [
+            operation({
+              operationId: 'apply-1',
+              kind: StoreOperationKind.RETENTION_APPLY,
+              state: StoreOperationState.SUCCEEDED,
+              createdAt: timestampFromMs(Date.UTC(2026, 0, 2)),
+            }),
+            operation({
+              operationId: 'apply-2',
+              kind: StoreOperationKind.RETENTION_APPLY,
+              state: StoreOperationState.RUNNING,
+              createdAt: timestampFromMs(Date.UTC(2026, 0, 3)),
+            }),
+          ],
+        }),
+        getRetentionApplyResult: (req) => {
+          resultRequests.push(req.operationId);
+          return {
+            operationId: req.operationId,
+            deletedBackupIds: ['b-1', 'b-2', 'b-3'],
+            bytesFreed: 2048n,
+            available: true,
+          };
+        },
+      });
+    };
+    renderApp(createTestApp(routes, { session: testSession }), '/operations');
+    const applied = await screen.findByRole('row', { name: /apply-1/ });
+    await waitFor(() => expect(applied.textContent).toContain('Deleted 3 backups, 2.0 KiB freed'));
+    expect(applied.textContent).toMatch(/Retention apply/i);
+    // A running apply has no result yet: only succeeded ones are asked for.
+    expect(resultRequests).toEqual(['apply-1']);
+    expect(screen.getByRole('row', { name: /apply-2/ })).toBeTruthy();
     expect(screen.getByRole('row', { name: /capture-1/ })).toBeTruthy();
   });
 

@@ -56,9 +56,10 @@ function useFollowedOperation(entry: TrackedOperation) {
     if (!tracked.finish(entry.tenant, entry.operationId, operation.state)) return;
     const cancelled = isCancellation(operation.error);
     // What it changed (catalog, trees, reports) is stale now on every page.
-    // An insight run changes what its spec service shows (verify stale backups: the catalog).
+    // An insight run changes what its spec service shows (verify stale backups: the catalog);
+    // a retention apply deletes backups from the catalog.
     const service =
-      entry.family === 'backup' || entry.family === 'backupInsight'
+      entry.family === 'backup' || entry.family === 'backupInsight' || entry.family === 'lifecycle'
         ? BackupControlService
         : SchemaControlService;
     void queryClient.invalidateQueries({ queryKey: serviceKey(service) });

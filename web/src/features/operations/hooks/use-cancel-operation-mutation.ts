@@ -1,5 +1,6 @@
 import type { StoreOperationStatus } from '@store/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useLifecycleClient } from '../../../lib/api/lifecycle-client';
 import { useSchemaInsightClient } from '../../../lib/api/schema-insight-client';
 import { useWhoAmIQuery } from '../../../lib/identity/use-who-am-i-query';
 import { familyOf, kindLabel } from '../../../lib/operations/operation-kinds';
@@ -13,11 +14,13 @@ import { operationKey } from './use-get-operation-query';
 export function useCancelOperationMutation() {
   const api = useApi();
   const schemaInsight = useSchemaInsightClient();
+  const lifecycle = useLifecycleClient();
   const queryClient = useQueryClient();
   const toast = useToast();
   const who = useWhoAmIQuery();
   return useMutation({
-    mutationFn: (operation: StoreOperationStatus) => cancelOperation(api, schemaInsight, operation),
+    mutationFn: (operation: StoreOperationStatus) =>
+      cancelOperation(api, { schemaInsight, lifecycle }, operation),
     meta: { errorTitle: 'Cancel failed' },
     onSuccess: (status) => {
       // The server does not record who cancelled; this tab remembers its own cancels.

@@ -1,5 +1,6 @@
 import { BackupControlService } from '@store/contract';
 import { useQuery, useQueryClient, type DataTag, type QueryKey } from '@tanstack/react-query';
+import { useLifecycleClient } from '../../../lib/api/lifecycle-client';
 import { useSchemaInsightClient } from '../../../lib/api/schema-insight-client';
 import type { OperationFamily } from '../../../lib/operations/operation-kinds';
 import { detailPollInterval } from '../../../lib/polling';
@@ -24,6 +25,7 @@ export function operationKey(operationId: string) {
 export function useGetOperationQuery(operationId: string, family?: OperationFamily) {
   const api = useApi();
   const schemaInsight = useSchemaInsightClient();
+  const lifecycle = useLifecycleClient();
   const queryClient = useQueryClient();
   const queryKey = operationKey(operationId);
   return useQuery({
@@ -31,7 +33,13 @@ export function useGetOperationQuery(operationId: string, family?: OperationFami
     queryFn: ({ signal }) => {
       // After the first answer the owning service is known: one request per tick, not two.
       const known = queryClient.getQueryData(queryKey)?.family;
-      return fetchOperation(api, schemaInsight, operationId, known ?? family, signal);
+      return fetchOperation(
+        api,
+        { schemaInsight, lifecycle },
+        operationId,
+        known ?? family,
+        signal,
+      );
     },
     enabled: operationId !== '',
     refetchInterval: (query) => {

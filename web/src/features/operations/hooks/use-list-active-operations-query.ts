@@ -8,19 +8,19 @@ import { mergeOperationPages } from '../api/merge-operations';
 
 /**
  * The tenant's queued and running operations of every service (previews, diffs, dry-runs,
- * replays and verify stale backups beside captures and restores), for the tray.
+ * replays, verify stale backups and retention applies beside captures and restores), for the tray.
  */
 export function useListActiveOperationsQuery() {
   const lists = useOperationLists(ACTIVE_OPERATIONS_REQUEST);
-  const { backup, schema, backupInsight, schemaInsight } = lists;
+  const { backup, schema, backupInsight, schemaInsight, lifecycle } = lists;
   const all = allOperationLists(lists);
   const merged = useMemo(
     () =>
       mergeOperationPages(
-        [backup.data, schema.data, backupInsight.data, schemaInsight.data],
-        ACTIVE_OPERATIONS_REQUEST.pageSize * 4,
+        [backup.data, schema.data, backupInsight.data, schemaInsight.data, lifecycle.data],
+        ACTIVE_OPERATIONS_REQUEST.pageSize * all.length,
       ),
-    [backup.data, schema.data, backupInsight.data, schemaInsight.data],
+    [backup.data, schema.data, backupInsight.data, schemaInsight.data, lifecycle.data, all.length],
   );
   return {
     operations: merged.operations,

@@ -14,30 +14,31 @@ export interface OperationsList extends MergedOperations {
 }
 
 /**
- * The tenant's operations from every service that tracks them (backup, schema and both insight
- * services), merged newest first (polling: useOperationLists).
+ * The tenant's operations from every service that tracks them (backup, schema, both insight
+ * services and lifecycle), merged newest first (polling: useOperationLists).
  */
 export function useListOperationsQuery(filters: OperationFilters): OperationsList {
   const request = listRequestOf(filters);
   const families = familiesOf(filters);
   // "Load more" changes the page size: keep the rows on screen while the bigger page loads.
   const lists = useOperationLists(request, { families, keepPreviousPage: true });
-  const { backup, schema, backupInsight, schemaInsight } = lists;
+  const { backup, schema, backupInsight, schemaInsight, lifecycle } = lists;
   const shown = allOperationLists(lists).filter((query) => query.isEnabled);
 
-  const [backupPage, schemaPage, backupInsightPage, schemaInsightPage] = [
+  const [backupPage, schemaPage, backupInsightPage, schemaInsightPage, lifecyclePage] = [
     backup,
     schema,
     backupInsight,
     schemaInsight,
+    lifecycle,
   ].map((query) => (query.isEnabled ? query.data : undefined));
   const merged = useMemo(
     () =>
       mergeOperationPages(
-        [backupPage, schemaPage, backupInsightPage, schemaInsightPage],
+        [backupPage, schemaPage, backupInsightPage, schemaInsightPage, lifecyclePage],
         filters.limit,
       ),
-    [backupPage, schemaPage, backupInsightPage, schemaInsightPage, filters.limit],
+    [backupPage, schemaPage, backupInsightPage, schemaInsightPage, lifecyclePage, filters.limit],
   );
 
   return {

@@ -1,6 +1,7 @@
 import { Code, ConnectError } from '@connectrpc/connect';
 import { StoreOperationState } from '@store/contract';
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { Button } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { ErrorText } from '../../../components/ui/error-text';
@@ -8,6 +9,7 @@ import { GuardedButton } from '../../../components/ui/guarded-button';
 import { ProgressBar } from '../../../components/ui/progress-bar';
 import { formatBytes, formatCount, toDate } from '../../../lib/format';
 import { useRoles } from '../../../lib/identity/use-roles';
+import { paths } from '../../../lib/paths';
 import { useActiveTenant } from '../../../lib/services';
 import { operationStateWords } from '../../../lib/words';
 import { applyLabel } from '../api/rules-draft';
@@ -115,9 +117,9 @@ export function ApplyRetention({
                 <ErrorText operationError={status.data.error} />
               </>
             )}{' '}
-            {/* Lifecycle operations are seen by the lifecycle service only, not the operations
-                pages, so the id is shown rather than linked. */}
-            <span className="muted mono">operation {operationId}</span>
+            <Link to={paths.operation(operationId)} className="mono">
+              operation {operationId}
+            </Link>
           </p>
         </div>
       )}

@@ -202,6 +202,10 @@ describe('retention page', () => {
     const progress = await screen.findByTestId('retention-progress');
     await waitFor(() => expect(progress.textContent).toContain('deleted 3 backups'));
     expect(progress.textContent).toContain('Succeeded');
+    // The apply is a tracked operation like any other: its page is one click away.
+    expect(
+      within(progress).getByRole('link', { name: 'operation op-1' }).getAttribute('href'),
+    ).toBe('/operations/op-1');
     expect(server.applied.sort()).toEqual(['b1', 'b2', 'b3']);
   });
 });
