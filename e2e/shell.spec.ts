@@ -40,7 +40,7 @@ test.describe('shell', () => {
     await expect(page.locator('.identity')).toContainText('via single sign-on · viewer');
     await expect(page.getByRole('heading', { name: 'Schedules' })).toBeVisible();
     await expect(page.locator('.page-header')).toContainText(
-      `per tree in tenant ${E2E_OIDC_SECOND_TENANT}`,
+      `in tenant ${E2E_OIDC_SECOND_TENANT}.`,
     );
     await page.reload();
     await expect(switcher).toHaveValue(E2E_OIDC_SECOND_TENANT);
