@@ -87,7 +87,18 @@ describe('the edge topology ends with its launcher', () => {
     ]);
     // Envoy and rclone run below their watchdog shells, in the same groups.
     expect(membersOf(groups).length).toBeGreaterThanOrEqual(6);
-    expect((await fetch(started.url)).ok).toBe(true);
+    // It serves before it is killed (Envoy may answer 503 until a replica passes its first
+    // health check, under load a few seconds after the edge is up).
+    const servedBy = Date.now() + 30_000;
+    let served = false;
+    while (!served && Date.now() < servedBy) {
+      served = await fetch(started.url).then(
+        (response) => response.ok,
+        () => false,
+      );
+      if (!served) await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(served, 'the edge served the console before the kill').toBe(true);
 
     launcher.kill('SIGKILL');
     const killedAt = Date.now();
