@@ -127,7 +127,12 @@ test.describe('every route, phone to wide screen', () => {
     await expect(nav).toBeVisible();
     await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
     await nav.getByRole('link', { name: 'Trees' }).click();
-    await expect(page.getByRole('heading', { level: 1, name: 'Trees' })).toBeVisible();
+    const heading = page.getByRole('heading', { level: 1, name: 'Trees' });
+    await expect(heading).toBeVisible();
+    // The folded nav takes no room: the page starts right under the header (a short page once
+    // began 350 px down, the nav's grid row taking the height the page left).
+    await expect(menu).toHaveAttribute('aria-expanded', 'false');
+    expect((await heading.boundingBox())!.y).toBeLessThan(160);
     await expect(nav).toBeHidden();
     await expect(menu).toHaveAttribute('aria-expanded', 'false');
     // Wide again: the navigation is always there and the menu button is not.
