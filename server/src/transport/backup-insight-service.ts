@@ -21,13 +21,9 @@ import { mapStaleHealthCheckResult, toCatalogSummary } from './backup/fleet-heal
 import { scopeOf } from './backup/backup-mapping.js';
 import { scheduleOverviewHandlers } from './backup/schedule-overview-rpcs.js';
 import { callScopeOf } from './call-scope.js';
-import {
-  toHandle,
-  toListFilter,
-  toOperationStatus,
-  type ResultMapper,
-} from './operation-mapping.js';
+import { toHandle, type ResultMapper } from './operation-mapping.js';
 import type { OperationsFacade } from './operations-facade.js';
+import { operationQueries } from './operation-queries.js';
 import { addGuardedApi, type StoreApiHost, type StoreApiSetup } from './store-api-host.js';
 
 export interface BackupInsightBindingFacades {
@@ -111,6 +107,7 @@ export function registerBackupInsightService(
     router.service(BackupInsightService, scheduleHandlers);
     return;
   }
+  const queries = operationQueries(operations, family, resultMappers);
   router.service(BackupInsightService, {
     ...scheduleHandlers,
     async startRestorePreview(request, context) {
@@ -163,19 +160,8 @@ export function registerBackupInsightService(
         nextPageToken: page.nextPageToken,
       };
     },
-    async getBackupInsightOperationStatus(request, context) {
-      const { tenant } = callScopeOf(context);
-      const operation = await operations.get(tenant, request.operationId, family);
-      return { status: operation && toOperationStatus(operation, resultMappers) };
-    },
-    async listBackupInsightOperations(request, context) {
-      const { tenant } = callScopeOf(context);
-      const page = await operations.list(tenant, toListFilter(request, family));
-      return {
-        operations: page.operations.map((o) => toOperationStatus(o, resultMappers)),
-        nextPageToken: page.nextPageToken,
-      };
-    },
+    getBackupInsightOperationStatus: queries.status,
+    listBackupInsightOperations: queries.list,
     async cancelBackupInsightOperation(request, context) {
       const { tenant, caller } = callScopeOf(context);
       // Previews and diffs are a viewer's to cancel; a stale health check needs its starter's role.
@@ -189,13 +175,7 @@ export function registerBackupInsightService(
           'cancelling a stale health check needs the operator role',
         );
       }
-      const operation = await operations.cancel(
-        tenant,
-        request.operationId,
-        family,
-        caller.subject,
-      );
-      return { status: operation && toOperationStatus(operation, resultMappers) };
+      return queries.cancel(request, context);
     },
     async getCatalogSummary(request, context) {
       const { tenant } = callScopeOf(context);
