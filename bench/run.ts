@@ -12,9 +12,11 @@ import { ceilingLines, meets, renderTable, type BenchRow } from './lib/results.j
 import { FULL, QUICK } from './lib/sizes.js';
 import { auditRow } from './rows/audit.js';
 import { captureAndRestoreRows } from './rows/capture-restore.js';
+import { captureRestoreS3Rows } from './rows/capture-restore-s3.js';
 import { catalogRows } from './rows/catalog.js';
 import { edgeRows } from './rows/edge.js';
 import { exportRow } from './rows/export.js';
+import { exportDiskRows } from './rows/export-disk.js';
 import { restorePreviewRow } from './rows/restore-preview.js';
 import { retentionApplyS3Row, retentionRows } from './rows/retention.js';
 import { unaryRows } from './rows/unary.js';
@@ -26,7 +28,7 @@ const { values } = parseArgs({
     quick: { type: 'boolean', default: false },
     browser: { type: 'boolean', default: false },
     dialects: { type: 'string', default: 'sqlite,postgres' },
-    rows: { type: 'string', default: '1,2,3,4,5,6,7,8,9,10,11,12,13,14,15' },
+    rows: { type: 'string', default: '1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,22,23' },
     out: { type: 'string', default: new URL('results.json', import.meta.url).pathname },
     // Overrides of single sizes, for a reduced run on a busy machine (stated in the results).
     entries: { type: 'string' },
@@ -67,7 +69,12 @@ async function attempt(what: string, fn: () => Promise<BenchRow[]>): Promise<voi
 }
 
 for (const dialect of dialects) {
-  if (![1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12, 13, 14, 15].some((r) => wanted.has(r))) break;
+  if (
+    ![1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 22, 23].some((r) =>
+      wanted.has(r),
+    )
+  )
+    break;
   const staticDir = mkdtempSync(join(tmpdir(), 'bench-static-'));
   writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>bench</title>\n');
   const s = await startBenchServer(dialect, { STORE_STATIC_DIR: staticDir });
@@ -115,6 +122,18 @@ for (const dialect of dialects) {
       await attempt(`${dialect} row 15 (S3)`, async () => [
         await retentionApplyS3Row(dialect, sizes, (l) => log(`${dialect}: ${l}`)),
       ]);
+    }
+    if (wanted.has(22) || wanted.has(23)) {
+      await attempt(`${dialect} rows 22-23 (S3)`, async () =>
+        (await captureRestoreS3Rows(dialect, sizes, (l) => log(`${dialect}: ${l}`))).filter((r) =>
+          wanted.has(r.row),
+        ),
+      );
+    }
+    if ([16, 17, 18, 19].some((r) => wanted.has(r))) {
+      await attempt(`${dialect} rows 16-19`, () =>
+        exportDiskRows(dialect, sizes, wanted, (l) => log(`${dialect}: ${l}`)),
+      );
     }
     // Rows 12-13 measure the edge and the transport, not storage: once, on the first dialect.
     if ([12, 13].some((r) => wanted.has(r)) && dialect === dialects[0])

@@ -9,6 +9,7 @@ import {
 } from '@store/contract';
 import type { Dialect } from '../../server/src/storage/database.js';
 import { startTestServer, type TestServer } from '../../server/test/support/test-server.js';
+import type { TestStorageLocation } from '../../server/test/support/test-storage.js';
 
 export const BENCH_TOKEN = 'bench-admin-token-0123456789abcdef';
 export const TENANT = 'default';
@@ -35,8 +36,14 @@ export function withToken(token: string): Interceptor {
 export async function startBenchServer(
   dialect: Dialect,
   env: Record<string, string> = {},
+  /** An existing location (a server before this one stopped there); default a fresh one. */
+  location?: TestStorageLocation,
 ): Promise<BenchServer> {
-  const t = await startTestServer(dialect, { STORE_BOOTSTRAP_TOKEN: BENCH_TOKEN, ...env });
+  const t = await startTestServer(
+    dialect,
+    { STORE_BOOTSTRAP_TOKEN: BENCH_TOKEN, ...env },
+    location,
+  );
   const interceptors = [withToken(BENCH_TOKEN)];
   const grpc = createGrpcTransport({ baseUrl: t.server.grpcUrl, interceptors });
   const grpcWeb = createGrpcWebTransport({

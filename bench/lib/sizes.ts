@@ -19,6 +19,12 @@ export interface Sizes {
   retentionCatalog: number;
   /** Backups row 15's retention apply deletes (all but one). */
   retentionApply: number;
+  /** Rounds of rows 22–23, each a capture and a restore on each artifact store (best kept). */
+  storeRounds: number;
+  /** Entries of the tree rows 16-19 capture, to export its biggest artifact. */
+  exportCaptureEntries: number;
+  /** Alternating rounds of rows 16-19 (best kept); fresh server processes of row 18. */
+  exportRounds: number;
 }
 
 export const FULL: Sizes = {
@@ -34,6 +40,9 @@ export const FULL: Sizes = {
   edgeRounds: 3,
   retentionCatalog: 100_000,
   retentionApply: 2_000,
+  storeRounds: 3,
+  exportCaptureEntries: 300_000,
+  exportRounds: 3,
 };
 
 export const QUICK: Sizes = {
@@ -48,4 +57,7 @@ export const QUICK: Sizes = {
   edgeRounds: 1,
   retentionCatalog: 2_000,
   retentionApply: 50,
+  storeRounds: 1,
+  exportCaptureEntries: 40_000,
+  exportRounds: 1,
 };
