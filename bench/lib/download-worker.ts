@@ -1,16 +1,19 @@
 // Downloads in a worker thread, so the client's work (reading frames, hashing) runs on its own
 // event loop instead of the server's it measures. Started by downloadInWorker.
 import { createHash } from 'node:crypto';
+import { open } from 'node:fs/promises';
 import { get } from 'node:http';
+import type { Readable } from 'node:stream';
 import { parentPort, workerData } from 'node:worker_threads';
 import { createClient } from '@connectrpc/connect';
 import { createGrpcWebTransport } from '@connectrpc/connect-node';
 import { create } from '@bufbuild/protobuf';
+import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { BackupControlService, backupV1 } from '@store/contract';
 import { withToken } from './bench-server.js';
 import { grpcH2cServerStream } from './grpc-h2c-stream.js';
 import { grpcWebServerStream } from './grpc-web-stream.js';
-import type { Download, DownloadJob } from './download.js';
+import type { Download, DownloadJob, S3ObjectJob } from './download.js';
 
 function downloadStatic(url: string): Promise<Omit<Download, 'ms'>> {
   return new Promise((resolve, reject) => {
@@ -29,6 +32,46 @@ function downloadStatic(url: string): Promise<Omit<Download, 'ms'>> {
       res.on('end', () => resolve({ bytes, sha256: hash.digest('hex') }));
       res.on('error', reject);
     }).on('error', reject);
+  });
+}
+
+/** Reads a file in 1 MiB blocks into one reused buffer and hashes it: the disk's pace. */
+async function readDisk(path: string): Promise<Omit<Download, 'ms'>> {
+  const handle = await open(path, 'r');
+  try {
+    const block = Buffer.allocUnsafe(1024 * 1024);
+    const hash = createHash('sha256');
+    let bytes = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(block, 0, block.length, bytes);
+      if (bytesRead === 0) break;
+      hash.update(block.subarray(0, bytesRead));
+      bytes += bytesRead;
+    }
+    return { bytes, sha256: hash.digest('hex') };
+  } finally {
+    await handle.close();
+  }
+}
+
+/** GetObject with the AWS SDK, the body hashed as it arrives: what any S3 tool pays. */
+async function getObject(client: S3Client, s3: S3ObjectJob): Promise<Omit<Download, 'ms'>> {
+  const { Body } = await client.send(new GetObjectCommand({ Bucket: s3.bucket, Key: s3.key }));
+  const hash = createHash('sha256');
+  let bytes = 0;
+  for await (const chunk of Body as Readable) {
+    hash.update(chunk as Buffer);
+    bytes += (chunk as Buffer).length;
+  }
+  return { bytes, sha256: hash.digest('hex') };
+}
+
+function s3Client(s3: S3ObjectJob): S3Client {
+  return new S3Client({
+    endpoint: s3.endpoint,
+    region: s3.region,
+    forcePathStyle: true,
+    credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
   });
 }
 
@@ -101,6 +144,7 @@ async function downloadExportWithConnect(job: DownloadJob): Promise<Omit<Downloa
 }
 
 const job = workerData as DownloadJob;
+const s3 = job.s3 && s3Client(job.s3);
 const once = () =>
   job.kind === 'static'
     ? downloadStatic(`${job.baseUrl}/${job.staticName}`)
@@ -108,8 +152,14 @@ const once = () =>
       ? downloadExport(job)
       : job.kind === 'export-h2c'
         ? downloadExportH2c(job)
-        : downloadExportWithConnect(job);
-if (job.warmUp) await once(); // page cache, connection, code paths
+        : job.kind === 'disk'
+          ? readDisk(job.path!)
+          : job.kind === 's3-get'
+            ? getObject(s3!, job.s3!)
+            : downloadExportWithConnect(job);
+// Page cache, connection, code paths.
+for (let i = 0; i < (job.untimed ?? (job.warmUp ? 1 : 0)); i++) await once();
 const t0 = performance.now();
 const result = await once();
 parentPort?.postMessage({ ...result, ms: performance.now() - t0 } satisfies Download);
+s3?.destroy();

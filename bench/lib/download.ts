@@ -1,14 +1,31 @@
 import { Worker } from 'node:worker_threads';
 
-/** One timed download of row 4 in a worker, after an untimed one of the same thing if `warmUp`. */
+/** Where a `s3-get` job reads its object: the SDK's GetObject, credentials given. */
+export interface S3ObjectJob {
+  endpoint: string;
+  region: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  bucket: string;
+  key: string;
+}
+
+/**
+ * One timed download in a worker, after an untimed one of the same thing if `warmUp` (or
+ * `untimed` of them). `disk` reads `path` and hashes it (rows 16-18's baseline); `s3-get` fetches
+ * `s3` with the AWS SDK and hashes it (row 19's baseline).
+ */
 export interface DownloadJob {
-  kind: 'static' | 'export' | 'export-connect' | 'export-h2c';
+  kind: 'static' | 'export' | 'export-connect' | 'export-h2c' | 'disk' | 's3-get';
   baseUrl: string;
   staticName: string;
   token: string;
   backupId: string;
   artifactId: string;
   warmUp: boolean;
+  untimed?: number;
+  path?: string;
+  s3?: S3ObjectJob;
 }
 
 export interface Download {

@@ -1,0 +1,279 @@
+// Rows 16-19 (issue 25, bullet 6): ExportArtifact of a real capture's biggest artifact against
+// the pace of the store itself, same run. Rows 16-17: over gRPC-Web and h2c, warm, against
+// reading the same file from disk and hashing it; row 18: the first export of a freshly started
+// server process, against the same baseline; row 19: the artifact stored in S3 (a real
+// `rclone serve s3`), against GetObject + sha256 of the same object with the AWS SDK. Every
+// client runs in a worker thread (bench/lib/download.ts), so none shares the server's loop.
+import { spawnServer } from '../../server/test/support/server-process.js';
+import { startTestS3Server, type TestS3Server } from '../../server/test/support/s3-server.js';
+import { DirectoryArtifactStore } from '../../server/src/engines/backup/artifacts/index.js';
+import { artifactKey } from '../../server/src/engines/backup/artifacts/object-store/s3-artifact-keys.js';
+import type { Dialect } from '../../server/src/storage/database.js';
+import { BENCH_TOKEN, TENANT, startBenchServer, type BenchServer } from '../lib/bench-server.js';
+import { downloadInWorker, type Download, type DownloadJob } from '../lib/download.js';
+import { openRawDb } from '../lib/raw-db.js';
+import type { BenchRow } from '../lib/results.js';
+import { seedTree } from '../lib/seed-tree.js';
+import type { Sizes } from '../lib/sizes.js';
+import { MB } from '../lib/stats.js';
+
+const TREE = 'export-disk';
+/** Untimed calls before the first measured round, so code, connections and page cache are warm. */
+const WARM_CALLS = 3;
+
+interface Captured {
+  backupId: string;
+  artifactId: string;
+  bytes: number;
+  sha256: string;
+}
+
+/** Seeds the tree, captures it, and picks the capture's biggest artifact. */
+async function captureArtifact(s: BenchServer, entries: number): Promise<Captured> {
+  const raw = await openRawDb(s.t.location);
+  try {
+    await seedTree(s.t.server.storage, raw, TENANT, TREE, entries);
+  } finally {
+    await raw.close();
+  }
+  const { operationId } = await s.backup.startBackup({
+    name: 'bench export-disk',
+    scope: { treeId: TREE },
+  });
+  await s.finish(operationId);
+  const { backups } = await s.backup.listBackups({ treeId: TREE, pageSize: 1 });
+  const backup = backups[0];
+  const biggest = backup?.artifacts.reduce((a, b) => (b.byteSize > a.byteSize ? b : a));
+  if (!backup || !biggest) throw new Error('the capture left no artifact');
+  return {
+    backupId: backup.backupId,
+    artifactId: biggest.artifactId,
+    bytes: Number(biggest.byteSize),
+    sha256: biggest.sha256,
+  };
+}
+
+function jobOf(
+  kind: DownloadJob['kind'],
+  baseUrl: string,
+  artifact: Captured,
+  untimed: number,
+  extra: Partial<DownloadJob> = {},
+): DownloadJob {
+  return {
+    kind,
+    baseUrl,
+    staticName: '',
+    token: BENCH_TOKEN,
+    backupId: artifact.backupId,
+    artifactId: artifact.artifactId,
+    warmUp: untimed > 0,
+    untimed,
+    ...extra,
+  };
+}
+
+function checked(run: Download, artifact: Captured): Download {
+  if (run.bytes !== artifact.bytes || run.sha256 !== artifact.sha256) {
+    throw new Error('a download did not return the artifact byte for byte');
+  }
+  return run;
+}
+
+/**
+ * Alternating rounds of each job (the first one after WARM_CALLS untimed calls, the later ones
+ * after one: the worker's own code); each job keeps its best round, as rows 4 and 12 do.
+ */
+async function bestOfRounds(
+  rounds: number,
+  artifact: Captured,
+  jobs: Record<string, (untimed: number) => DownloadJob>,
+): Promise<Record<string, Download>> {
+  const best: Record<string, Download> = {};
+  for (let round = 0; round < rounds; round++) {
+    for (const [name, job] of Object.entries(jobs)) {
+      const run = checked(await downloadInWorker(job(round === 0 ? WARM_CALLS : 1)), artifact);
+      if (!best[name] || run.ms < best[name].ms) best[name] = run;
+    }
+  }
+  return best;
+}
+
+function row(
+  n: number,
+  name: string,
+  dialect: Dialect,
+  artifact: Captured,
+  run: Download,
+  baselineName: string,
+  baseline: Download,
+  target: number,
+  detail = '',
+): BenchRow {
+  const rate = (ms: number) => (artifact.bytes / MB) * (1000 / ms);
+  return {
+    row: n,
+    name: `${name} (${(artifact.bytes / MB).toFixed(1)} MB artifact)`,
+    dialect,
+    figure: rate(run.ms),
+    unit: 'MB/s',
+    detail: `${run.ms.toFixed(0)} ms${detail}`,
+    baselineName,
+    baseline: rate(baseline.ms),
+    ratio: baseline.ms / run.ms,
+    target: { kind: 'min', value: target },
+  };
+}
+
+/** Rows 16-18 on the directory store; row 18 restarts the server as a fresh process. */
+async function directoryRows(
+  dialect: Dialect,
+  sizes: Sizes,
+  wanted: Set<number>,
+  log: (line: string) => void,
+): Promise<BenchRow[]> {
+  const s = await startBenchServer(dialect);
+  const rows: BenchRow[] = [];
+  try {
+    const artifact = await captureArtifact(s, sizes.exportCaptureEntries);
+    const path = new DirectoryArtifactStore(s.artifactDir).layout.artifactPath(
+      TENANT,
+      artifact.backupId,
+      artifact.artifactId,
+    );
+    log(`captured ${(artifact.bytes / MB).toFixed(1)} MB artifact ${artifact.artifactId}`);
+    const url = s.t.server.httpUrl;
+    const best = await bestOfRounds(sizes.exportRounds, artifact, {
+      disk: (untimed) => jobOf('disk', url, artifact, untimed, { path }),
+      ...(wanted.has(16) && { web: (untimed) => jobOf('export', url, artifact, untimed) }),
+      ...(wanted.has(17) && {
+        h2c: (untimed) => jobOf('export-h2c', s.t.server.grpcUrl, artifact, untimed),
+      }),
+    });
+    const disk = best.disk!;
+    const baseline = 'read from disk + sha256';
+    if (best.web) {
+      rows.push(
+        row(16, 'ExportArtifact over gRPC-Web', dialect, artifact, best.web, baseline, disk, 0.5),
+      );
+    }
+    if (best.h2c) {
+      rows.push(
+        row(17, 'ExportArtifact over h2c', dialect, artifact, best.h2c, baseline, disk, 0.5),
+      );
+    }
+    if (wanted.has(18)) {
+      // The in-process server stops; a new process opens the same database and artifacts.
+      await s.t.server.stop();
+      const firsts: Download[] = [];
+      for (let round = 0; round < sizes.exportRounds; round++) {
+        const fresh = await spawnServer({
+          STORE_DATA_DIR: s.t.location.dataDir,
+          ...(s.t.location.databaseUrl && { DATABASE_URL: s.t.location.databaseUrl }),
+          ...(s.t.location.postgresSchema && { STORE_PG_SCHEMA: s.t.location.postgresSchema }),
+          STORE_HTTP_PORT: '0',
+          STORE_GRPC_PORT: '0',
+          STORE_BOOTSTRAP_TOKEN: BENCH_TOKEN,
+        });
+        try {
+          firsts.push(
+            checked(await downloadInWorker(jobOf('export', fresh.httpUrl, artifact, 0)), artifact),
+          );
+        } finally {
+          await fresh.stop();
+        }
+      }
+      const first = firsts.reduce((a, b) => (b.ms < a.ms ? b : a));
+      rows.push(
+        row(
+          18,
+          'first ExportArtifact of a fresh server, gRPC-Web',
+          dialect,
+          artifact,
+          first,
+          baseline,
+          disk,
+          0.25,
+          `, best of ${firsts.length} fresh processes`,
+        ),
+      );
+    }
+    return rows;
+  } finally {
+    await s.dispose();
+  }
+}
+
+/** Row 19: the same capture with the artifact store on a real S3 server. */
+async function s3Rows(
+  dialect: Dialect,
+  sizes: Sizes,
+  log: (line: string) => void,
+): Promise<BenchRow[]> {
+  const s3: TestS3Server = await startTestS3Server();
+  // The server runs in this process: the SDK's provider chain reads the credentials from here.
+  process.env.AWS_ACCESS_KEY_ID = s3.accessKeyId;
+  process.env.AWS_SECRET_ACCESS_KEY = s3.secretAccessKey;
+  const prefix = 'bench-export';
+  try {
+    const s = await startBenchServer(dialect, s3.env(prefix));
+    try {
+      const artifact = await captureArtifact(s, sizes.exportCaptureEntries);
+      log(`captured ${(artifact.bytes / MB).toFixed(1)} MB artifact in S3 at ${s3.endpoint}`);
+      const object = {
+        endpoint: s3.endpoint,
+        region: s3.region,
+        accessKeyId: s3.accessKeyId,
+        secretAccessKey: s3.secretAccessKey,
+        bucket: s3.bucket,
+        key: `${prefix}/${artifactKey(TENANT, artifact.backupId, artifact.artifactId)}`,
+      };
+      const url = s.t.server.httpUrl;
+      const best = await bestOfRounds(sizes.exportRounds, artifact, {
+        get: (untimed) => jobOf('s3-get', url, artifact, untimed, { s3: object }),
+        web: (untimed) => jobOf('export', url, artifact, untimed),
+        h2c: (untimed) => jobOf('export-h2c', s.t.server.grpcUrl, artifact, untimed),
+      });
+      const baseline = 'S3 GetObject (AWS SDK) + sha256';
+      return [
+        row(
+          19,
+          'ExportArtifact from S3 over gRPC-Web',
+          dialect,
+          artifact,
+          best.web!,
+          baseline,
+          best.get!,
+          0.5,
+        ),
+        row(
+          19,
+          'ExportArtifact from S3 over h2c',
+          dialect,
+          artifact,
+          best.h2c!,
+          baseline,
+          best.get!,
+          0.5,
+        ),
+      ];
+    } finally {
+      await s.dispose();
+    }
+  } finally {
+    await s3.close();
+  }
+}
+
+export async function exportDiskRows(
+  dialect: Dialect,
+  sizes: Sizes,
+  wanted: Set<number>,
+  log: (line: string) => void,
+): Promise<BenchRow[]> {
+  const rows: BenchRow[] = [];
+  if ([16, 17, 18].some((r) => wanted.has(r)))
+    rows.push(...(await directoryRows(dialect, sizes, wanted, log)));
+  if (wanted.has(19)) rows.push(...(await s3Rows(dialect, sizes, log)));
+  return rows;
+}
