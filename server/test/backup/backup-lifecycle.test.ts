@@ -110,6 +110,28 @@ describe.each(DIALECTS)('backup lifecycle: retention and protection on %s', (dia
     expect(result.available).toBe(true);
     expect(result.deletedBackupIds).toEqual([i0, f0]);
     expect(result.bytesFreed).toBe(preview.bytesFreed);
+    // The status carries the result too (listed and single), naming what is gone from the catalog.
+    const summary = {
+      case: 'retentionApply',
+      value: expect.objectContaining({
+        scope: expect.objectContaining({ treeId: tree }),
+        deletedCount: 2n,
+        bytesFreed: preview.bytesFreed,
+        keptCount: 3n,
+        deletedElsewhereCount: 0n,
+        deleted: go.map((e) =>
+          expect.objectContaining({ backupId: e.backupId, name: e.name, byteSize: e.byteSize }),
+        ),
+        afterScheduledCapture: false,
+        fingerprint: preview.fingerprint,
+      }),
+    };
+    expect(go.every((e) => e.name !== '')).toBe(true);
+    expect(status.result).toEqual(summary);
+    const listed = await viewer.listLifecycleOperations({});
+    expect(listed.operations.find((o) => o.operationId === handle.operationId)?.result).toEqual(
+      summary,
+    );
     expect(await catalogIds(s, tree)).toEqual([f1, i1, i2].sort());
     // Each deletion is an audit record of its own.
     const audit = adminAudit(s.t.server.grpcUrl);
@@ -232,6 +254,13 @@ describe.each(DIALECTS)('backup lifecycle: retention and protection on %s', (dia
     const autoRuns = ops.operations.filter((o) => o.createdBy === 'retention');
     expect(autoRuns.length).toBeGreaterThanOrEqual(3);
     expect(autoRuns.every((o) => o.targetId === tree)).toBe(true);
+    const deletedByAuto = autoRuns.map((o) =>
+      o.result.case === 'retentionApply' && o.result.value.afterScheduledCapture
+        ? Number(o.result.value.deletedCount)
+        : Number.NaN,
+    );
+    expect(deletedByAuto.every((n) => n >= 0)).toBe(true);
+    expect(deletedByAuto.reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
     expect((await catalogIds(s, 'auto-off')).length).toBeGreaterThanOrEqual(5);
   });
 

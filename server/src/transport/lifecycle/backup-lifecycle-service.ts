@@ -31,6 +31,7 @@ import { operationQueries } from '../operation-queries.js';
 import type { OperationsFacade } from '../operations-facade.js';
 import { addGuardedApi, type StoreApiHost, type StoreApiSetup } from '../store-api-host.js';
 import { BACKUP_LIFECYCLE_SERVICE } from './backup-lifecycle-access.js';
+import { mapRetentionApplyResult, scopeSelector } from './retention-apply-mapping.js';
 
 export interface BackupLifecycleBindingFacades {
   /** The lifecycle engine; without it (or the operations facade) every RPC is Unimplemented. */
@@ -53,11 +54,6 @@ const REASON_KINDS: Record<EngineReasonKind, KeepReasonKind> = {
   set: KeepReasonKind.SET,
   no_rules: KeepReasonKind.NO_RULES,
 };
-
-const scopeSelector = (treeName: string, keyPrefix: string) => ({
-  treeId: treeName,
-  ...(keyPrefix !== '' && { keyPrefix }),
-});
 
 function toWireRules(rules: RetentionRules): MessageInitShape<typeof RetentionRulesSchema> {
   return {
@@ -149,7 +145,8 @@ export function registerBackupLifecycleService(
   router: ConnectRouter,
   facades: BackupLifecycleBindingFacades,
 ): void {
-  const { lifecycle, operations, resultMappers } = facades;
+  const { lifecycle, operations } = facades;
+  const resultMappers = { ...facades.resultMappers, RETENTION_APPLY: mapRetentionApplyResult };
   const family = BACKUP_LIFECYCLE_OPERATION_KINDS;
   if (!lifecycle || !operations) {
     router.service(BackupLifecycleService, {});

@@ -30,7 +30,23 @@ export interface RetentionApplyResult {
   /** Planned, but deleted by another apply running at the same time. */
   deletedElsewhere: string[];
   keptCount: number;
+  /**
+   * The first FIRST_DELETED_NAMED deletions with their names and sizes: the backups are gone from
+   * the catalog afterwards, and a summary names them. Absent from results stored before.
+   */
+  firstDeleted?: DeletedBackup[];
+  /** Ran by itself after a scheduled capture (planned itself), not from a preview. */
+  afterScheduledCapture?: boolean;
 }
+
+export interface DeletedBackup {
+  backupId: string;
+  name: string;
+  byteSize: number;
+}
+
+/** How many deletions a result names (the ids of all of them are kept). */
+export const FIRST_DELETED_NAMED = 100;
 
 /** One retention deletion, for the audit trail. */
 export interface RetentionDeletionEvent {
@@ -109,6 +125,8 @@ export async function runRetentionApply(
     bytesFreed: 0,
     deletedElsewhere: planned.filter((id) => !held.has(id)),
     keptCount: evaluation.plan.kept.length,
+    firstDeleted: [],
+    afterScheduledCapture: expected === null,
   };
   // Audit records are written behind the deletions, and "deleted" marks once per batch (a claim
   // left unmarked by a crash is taken over, and its delete finds the backup gone); both are
@@ -129,6 +147,13 @@ export async function runRetentionApply(
     const row = rowById.get(id);
     result.deletedBackupIds.push(id);
     result.bytesFreed += row?.byteSize ?? 0;
+    if (result.deletedBackupIds.length <= FIRST_DELETED_NAMED) {
+      result.firstDeleted?.push({
+        backupId: id,
+        name: row?.name ?? '',
+        byteSize: row?.byteSize ?? 0,
+      });
+    }
     const recorded = deps.onDeleted?.({
       tenant: ctx.tenant,
       by: ctx.createdBy,
