@@ -50,6 +50,19 @@ describe('backups catalog', () => {
     expect(calls.list.at(-1)).toMatchObject({ treeId: 'users' });
   });
 
+  it("names a set member as one, not by the set's id, and links to the whole set", async () => {
+    const member = manifest({ backupId: 'bk-3', name: 'month end', setId: 'set_0f8e-long-id' });
+    const { app, calls } = backupsServer({ pages: { '': { backups: [member] } } });
+    const { router } = renderApp(app, '/backups');
+    const [row] = await screen.findAllByTestId('backup-row');
+    expect(row!.textContent).not.toContain('set_0f8e-long-id');
+    const link = within(row!).getByRole('link', { name: /^Set member of month end/ });
+    expect(link.getAttribute('title')).toBe('Backup set set_0f8e-long-id');
+    fireEvent.click(link);
+    await waitFor(() => expect(router.state.location.search).toBe('?set=set_0f8e-long-id'));
+    await waitFor(() => expect(calls.list.at(-1)).toMatchObject({ setId: 'set_0f8e-long-id' }));
+  });
+
   it('says so when the catalog is empty', async () => {
     const { app } = backupsServer();
     renderApp(app, '/backups');

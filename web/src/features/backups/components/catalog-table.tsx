@@ -87,7 +87,21 @@ export function CatalogTable({
               <td data-label="Kind">
                 <div className="table__value">
                   <KindBadge kind={backup.kind} />
-                  {backup.setId && <div className="muted bk-small">set {backup.setId}</div>}
+                  {backup.setId && (
+                    // The set's 40-character id made this column five lines tall: a link to
+                    // the set's members says the same, the id in its title.
+                    <Link
+                      className="bk-small"
+                      to={`${paths.backups}?set=${encodeURIComponent(backup.setId)}`}
+                      title={`Backup set ${backup.setId}`}
+                    >
+                      Set member
+                      <span className="visually-hidden">
+                        {' '}
+                        of {backup.name || backup.backupId}: show the whole set
+                      </span>
+                    </Link>
+                  )}
                 </div>
               </td>
               <td data-label="Created">
