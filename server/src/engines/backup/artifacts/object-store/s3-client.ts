@@ -37,6 +37,7 @@ export interface S3ClientOverrides {
  * (no logger is given).
  */
 export function createS3Client(settings: S3Settings, overrides: S3ClientOverrides = {}): S3Client {
+  quietNode20SupportWarning();
   return new S3Client({
     region: settings.region,
     forcePathStyle: settings.forcePathStyle,
@@ -53,4 +54,17 @@ export function createS3Client(settings: S3Settings, overrides: S3ClientOverride
     // idle socket (a server that stopped answering mid-transfer) fails after a minute.
     requestHandler: { connectionTimeout: 10_000, socketTimeout: 60_000 },
   });
+}
+
+/**
+ * The SDK warns on every start under Node 20 that its versions published after January 2027
+ * will need Node 22. The product supports Node >= 20.19 (package.json engines) with the SDK it
+ * pins, so the warning tells an operator nothing they can act on; whoever upgrades the SDK meets
+ * its engines field instead. The switch is the one the SDK's maintainers give for this
+ * (aws/aws-sdk-js-v3#7983); an operator's own value of it is kept, and other Node majors are
+ * left alone so a later warning about them still shows.
+ */
+function quietNode20SupportWarning(): void {
+  if (process.versions.node.split('.')[0] !== '20') return;
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 }
