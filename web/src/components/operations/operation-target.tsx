@@ -3,12 +3,28 @@ import { Link } from 'react-router';
 import { useBackupNames } from '../../lib/backups/use-backup-names';
 import { paths } from '../../lib/paths';
 
-/** Kinds whose target id is a backup (the server records the backup a restore or check reads). */
+/**
+ * Kinds whose target id is a backup: the one a restore, check or restore preview reads, and a
+ * diff's "after" side.
+ */
 const BACKUP_TARGETS: ReadonlySet<StoreOperationKind> = new Set([
   StoreOperationKind.RESTORE,
   StoreOperationKind.COLD_RESTORE,
   StoreOperationKind.BACKUP_HEALTH_CHECK,
+  StoreOperationKind.RESTORE_PREVIEW,
+  StoreOperationKind.BACKUP_DIFF,
 ]);
+
+/**
+ * An operation's target as plain text, for a line of words (the tray, a chart's caption): a
+ * backup by its name once known, anything else (a tree, a scope) as the server recorded it.
+ */
+export function useOperationTargetName(operation: StoreOperationStatus): string {
+  const targetId = operation.targetId ?? '';
+  const isBackup = BACKUP_TARGETS.has(operation.kind) && targetId !== '';
+  const names = useBackupNames(isBackup ? [targetId] : []);
+  return names.get(targetId) ?? targetId;
+}
 
 const RESTORES: ReadonlySet<StoreOperationKind> = new Set([
   StoreOperationKind.RESTORE,

@@ -42,6 +42,7 @@ function server() {
             operation({
               operationId: 'restore-1',
               kind: StoreOperationKind.RESTORE,
+              targetId: 'bk-1',
               state: StoreOperationState.FAILED,
               createdAt: timestampFromMs(now - HOUR),
               startedAt: timestampFromMs(now - HOUR),
@@ -51,6 +52,10 @@ function server() {
           ],
         };
       },
+      describeBackup: (req) => ({
+        found: true,
+        manifest: create(BackupManifestSchema, { backupId: req.backupId, name: 'nightly' }),
+      }),
       listBackups: (req) => {
         requests.catalog.push(req);
         if (req.healthStatus === BackupHealthStatus.CORRUPT) {
@@ -148,6 +153,11 @@ describe('dashboard', () => {
     expect(
       await screen.findByRole('img', { name: /^1 operations finished in the last 24 hours/ }),
     ).toBeTruthy();
+    // The longest run is named by what it did and to which backup, its id only in the title.
+    const durations = screen.getByRole('region', { name: /Operation durations/ });
+    const longest = await within(durations).findByRole('link', { name: 'restore of nightly' });
+    expect(longest.getAttribute('href')).toBe('/operations/restore-1');
+    expect(longest.getAttribute('title')).toBe('restore-1');
   });
 
   it('asks each list once, with the created_after and health filters, not per row', async () => {

@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { formatDuration, formatLocal } from '../../../lib/format';
 import { kindLabel, stateLabel } from '../../../lib/operations/operation-kinds';
 import { paths } from '../../../lib/paths';
+import { useOperationTargetName } from '../../../components/operations/operation-target';
 import { operationDurations } from '../api/attention';
 import { linearScale, median } from '../api/chart-geometry';
 
@@ -81,13 +82,22 @@ export function OperationDurationsChart({
         <span>Oldest</span>
         <span>
           {summary} (
-          <Link to={paths.operation(longest.operationId)}>
-            {kindLabel(longest.operation.kind).toLowerCase()} {longest.operationId}
-          </Link>
+          <LongestLink operation={longest.operation} />
           ). Failed runs are <span className="chart-key chart-key--failed">red</span>.
         </span>
         <span>Newest</span>
       </figcaption>
     </figure>
+  );
+}
+
+/** The longest run, named by what it did and to what ("backup events"), not by its id. */
+function LongestLink({ operation }: { operation: StoreOperationStatus }) {
+  const target = useOperationTargetName(operation);
+  return (
+    <Link to={paths.operation(operation.operationId)} title={operation.operationId}>
+      {kindLabel(operation.kind).toLowerCase()}
+      {target && ` of ${target}`}
+    </Link>
   );
 }

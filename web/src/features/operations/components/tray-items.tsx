@@ -13,6 +13,7 @@ import {
 } from '../../../components/operations/operation-error-notice';
 import { OperationProgress } from '../../../components/operations/operation-progress';
 import { OperationStateBadge } from '../../../components/operations/operation-state-badge';
+import { useOperationTargetName } from '../../../components/operations/operation-target';
 import {
   describeOperationError,
   explainOperationError,
@@ -24,6 +25,7 @@ import type { TrackedOperation } from '../../../lib/operations/tracked-operation
 import { paths } from '../../../lib/paths';
 import { serviceKey } from '../../../lib/query-keys';
 import { useServices } from '../../../lib/services';
+import { resultBrief } from '../api/result-brief';
 import { useGetOperationQuery } from '../hooks/use-get-operation-query';
 
 export function ActiveTrayItem({ operation }: { operation: StoreOperationStatus }) {
@@ -76,7 +78,7 @@ function useFollowedOperation(entry: TrackedOperation) {
       detail:
         operation.error && !cancelled
           ? describeOperationError(operation.error)
-          : `Operation ${operation.operationId}`,
+          : (resultBrief(operation) ?? `Operation ${operation.operationId}`),
       technical:
         operation.error && !cancelled
           ? technicalText(explainOperationError(operation.error))
@@ -123,6 +125,7 @@ export function FollowedTrayItem({ entry }: { entry: TrackedOperation }) {
       {isTerminalState(operation.state) ? (
         <>
           <OperationErrorNotice operation={operation} className="tray__error" />
+          <TrayResult operation={operation} />
           <DismissButton entry={entry} />
         </>
       ) : (
@@ -133,13 +136,20 @@ export function FollowedTrayItem({ entry }: { entry: TrackedOperation }) {
 }
 
 function TrayHeading({ operation }: { operation: StoreOperationStatus }) {
+  const target = useOperationTargetName(operation);
   return (
     <div className="tray__heading">
       <Link to={paths.operation(operation.operationId)}>{kindLabel(operation.kind)}</Link>
-      {operation.targetId && <span className="muted"> {operation.targetId}</span>}{' '}
+      {target && <span className="muted"> {target}</span>}{' '}
       <OperationStateBadge state={operation.state} cancelRequested={operation.cancelRequested} />
     </div>
   );
+}
+
+/** A finished operation's result in one line ("Deleted 3 backups, 1.0 MiB freed; 5 kept"). */
+function TrayResult({ operation }: { operation: StoreOperationStatus }) {
+  const brief = resultBrief(operation);
+  return brief ? <p className="tray__result">{brief}</p> : null;
 }
 
 function DismissButton({ entry }: { entry: TrackedOperation }) {
