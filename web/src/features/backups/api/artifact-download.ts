@@ -14,29 +14,73 @@ export interface CollectedDownload {
 }
 
 /**
- * Reads every chunk into a Blob, hashing as it goes, reporting the bytes received so far after
- * each chunk. The hash is a JS SHA-256 (@noble/hashes), not WebCrypto: `crypto.subtle` is missing
- * on a plain-http origin other than localhost, and an incremental hash needs no second pass.
+ * How the SHA-256 is computed. 'native': WebCrypto over the whole download once it is in —
+ * native code, many times the JS hash (docs/performance.md, row 20), but `crypto.subtle` exists only in a secure context
+ * (https, or http on localhost). 'incremental': a JS SHA-256 (@noble/hashes) fed chunk by chunk
+ * as they arrive, for a console served over plain http from another host.
+ */
+export type Hashing = 'native' | 'incremental';
+
+/** 'native' wherever the page may use WebCrypto. */
+export function defaultHashing(): Hashing {
+  return typeof globalThis.crypto?.subtle?.digest === 'function' ? 'native' : 'incremental';
+}
+
+/**
+ * The download's bytes in one buffer, sized from the manifest up front so each chunk is copied
+ * once (the stream may reuse its buffers, and a Blob wants ArrayBuffer-backed bytes); it grows
+ * only if the server sends more than the manifest says, which verifyDownload then refuses.
+ */
+class DownloadBuffer {
+  private bytes: Uint8Array<ArrayBuffer>;
+  length = 0;
+
+  constructor(sizeHint: number) {
+    this.bytes = new Uint8Array(Number.isSafeInteger(sizeHint) && sizeHint > 0 ? sizeHint : 0);
+  }
+
+  /** Appends a chunk; returns the copy (stable: later growth copies, never overwrites). */
+  append(chunk: Uint8Array): Uint8Array<ArrayBuffer> {
+    const end = this.length + chunk.byteLength;
+    if (end > this.bytes.length) {
+      const grown = new Uint8Array(Math.max(end, this.bytes.length * 2, 64 * 1024));
+      grown.set(this.bytes.subarray(0, this.length));
+      this.bytes = grown;
+    }
+    this.bytes.set(chunk, this.length);
+    const copy = this.bytes.subarray(this.length, end);
+    this.length = end;
+    return copy;
+  }
+
+  get filled(): Uint8Array<ArrayBuffer> {
+    return this.bytes.subarray(0, this.length);
+  }
+}
+
+/**
+ * Reads every chunk into one buffer, reporting the bytes received so far after each chunk, and
+ * returns them as a Blob with their SHA-256. `sizeHint` is the manifest's size (the buffer is
+ * allocated once at that size).
  */
 export async function collectChunks(
   chunks: AsyncIterable<Uint8Array>,
   onProgress: (bytesReceived: number) => void,
+  sizeHint = 0,
+  hashing: Hashing = defaultHashing(),
 ): Promise<CollectedDownload> {
-  const parts: Uint8Array<ArrayBuffer>[] = [];
-  const hash = sha256.create();
-  let received = 0;
+  const buffer = new DownloadBuffer(sizeHint);
+  const incremental = hashing === 'incremental' ? sha256.create() : undefined;
   for await (const chunk of chunks) {
-    // A copy: the stream may reuse its buffer, and a Blob wants an ArrayBuffer-backed view.
-    const copy = new Uint8Array(chunk);
-    parts.push(copy);
-    hash.update(copy);
-    received += chunk.byteLength;
-    onProgress(received);
+    const copy = buffer.append(chunk);
+    incremental?.update(copy);
+    onProgress(buffer.length);
   }
-  return {
-    blob: new Blob(parts, { type: 'application/gzip' }),
-    sha256: bytesToHex(hash.digest()),
-  };
+  const bytes = buffer.filled;
+  const digest = incremental
+    ? incremental.digest()
+    : new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
+  return { blob: new Blob([bytes], { type: 'application/gzip' }), sha256: bytesToHex(digest) };
 }
 
 /** What the manifest says an artifact holds. */

@@ -23,7 +23,7 @@ export function useExportArtifact(backupId: string) {
     mutationFn: async (artifact: ExpectedArtifact) => {
       setBytesReceived(0);
       const chunks = api.backup.exportArtifact(backupId, artifact.artifactId);
-      const download = await collectChunks(chunks, setBytesReceived);
+      const download = await collectChunks(chunks, setBytesReceived, Number(artifact.byteSize));
       verifyDownload(download, artifact);
       saveBlob(download.blob, artifactFileName(backupId, artifact.artifactId));
       return download.blob.size;
