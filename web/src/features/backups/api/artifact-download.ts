@@ -15,9 +15,10 @@ export interface CollectedDownload {
 
 /**
  * How the SHA-256 is computed. 'native': WebCrypto over the whole download once it is in —
- * native code, many times the JS hash (docs/performance.md, row 20), but `crypto.subtle` exists only in a secure context
- * (https, or http on localhost). 'incremental': a JS SHA-256 (@noble/hashes) fed chunk by chunk
- * as they arrive, for a console served over plain http from another host.
+ * native code, many times the JS hash (docs/performance.md, row 20), but `crypto.subtle` exists
+ * only in a secure context (https, or http on localhost). 'incremental': a JS SHA-256
+ * (@noble/hashes) fed chunk by chunk as they arrive, for a console served over plain http from
+ * another host.
  */
 export type Hashing = 'native' | 'incremental';
 
