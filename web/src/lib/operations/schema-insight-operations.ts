@@ -6,7 +6,6 @@ import {
   type StoreOperationListRequestSchema,
   type StoreOperationStatus,
 } from '@store/contract';
-import type { RetentionApplyResult } from '@store/contract';
 import {
   SchemaInsightOperationKind,
   type SchemaInsightOperationListRequestSchema,
@@ -17,11 +16,9 @@ import {
  * A tracked operation as the console lists it. Schema-insight operations (dry-runs, replays,
  * migration previews) come from their own service with their own kind enum and result; the
  * console shows them beside the others as StoreOperationStatus, their report kept alongside.
- * A succeeded retention apply's status carries no result: the list fetches it and keeps it here.
  */
 export type ConsoleOperation = StoreOperationStatus & {
   schemaInsightResult?: SchemaInsightOperationStatus['result'];
-  retentionApplyResult?: RetentionApplyResult;
 };
 
 const TO_STORE_KIND: Record<SchemaInsightOperationKind, StoreOperationKind> = {

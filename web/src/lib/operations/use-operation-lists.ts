@@ -11,13 +11,12 @@ import {
   type StoreOperationPage,
 } from '@store/contract';
 import { SchemaInsightService } from '@store/contract/gen/store/insight/v1/schema_insight_pb.js';
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useLifecycleClient } from '../api/lifecycle-client';
 import { useSchemaInsightClient } from '../api/schema-insight-client';
 import { listPollInterval } from '../polling';
 import { rpcKey } from '../query-keys';
 import { useApi } from '../services';
-import { withRetentionResults } from './lifecycle-operations';
 import { familyOf, type OperationFamily } from './operation-kinds';
 import {
   fromSchemaInsightStatus,
@@ -77,7 +76,6 @@ export function useOperationLists(
   const api = useApi();
   const schemaInsightClient = useSchemaInsightClient();
   const lifecycleClient = useLifecycleClient();
-  const queryClient = useQueryClient();
   const polling = {
     refetchInterval: (query: { state: { data: { operations: ConsoleOperation[] } | undefined } }) =>
       listPollInterval(query.state.data?.operations),
@@ -154,8 +152,7 @@ export function useOperationLists(
         lifecycleClient.listLifecycleOperations(lifecycleRequest, { signal }),
         null,
       );
-      if (page === null) return { operations: [], nextPageToken: '' };
-      return withRetentionResults(page, lifecycleClient, queryClient, signal);
+      return page ?? { operations: [], nextPageToken: '' };
     },
     enabled: enabled('lifecycle'),
     ...polling,

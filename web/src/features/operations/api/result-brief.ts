@@ -1,5 +1,6 @@
 import { StoreOperationKind, StoreOperationState } from '@store/contract';
-import { formatBytes, formatCount } from '../../../lib/format';
+import { retentionApplyBrief } from '../../../components/operations/retention-apply-summary';
+import { formatCount } from '../../../lib/format';
 import type { ConsoleOperation } from '../../../lib/operations/schema-insight-operations';
 import { humanizeProgressMessage } from '../../../lib/progress/estimate';
 
@@ -30,6 +31,8 @@ export function resultBrief(op: ConsoleOperation): string | null {
       const r = result.value;
       return `${formatCount(r.checked)} checked: ${formatCount(r.healthy)} healthy, ${formatCount(r.degraded)} degraded, ${formatCount(r.corrupt)} corrupt, ${formatCount(r.missing)} missing`;
     }
+    case 'retentionApply':
+      return retentionApplyBrief(result.value);
     case 'scrub':
       return `${formatCount(result.value.rowsChecked)} catalog rows checked, ${formatCount(result.value.findings.length)} findings`;
     case 'remediationReport':
@@ -48,11 +51,6 @@ export function resultBrief(op: ConsoleOperation): string | null {
       return `${formatCount(insight.value.scanned)} entries read: ${formatCount(insight.value.wouldChange)} would change, ${formatCount(insight.value.wouldDeadLetter)} would be dead-lettered`;
     default:
       break;
-  }
-  const retention = op.retentionApplyResult;
-  if (retention) {
-    const deleted = retention.deletedBackupIds.length;
-    return `Deleted ${formatCount(deleted)} ${deleted === 1 ? 'backup' : 'backups'}, ${formatBytes(retention.bytesFreed)} freed`;
   }
   // Comparisons keep their counts in their report; the last progress message says them.
   if (COMPARISONS.has(op.kind) && op.progress?.message) {

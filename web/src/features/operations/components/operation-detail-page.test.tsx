@@ -2,6 +2,7 @@ import { create } from '@bufbuild/protobuf';
 import type { ConnectRouter } from '@connectrpc/connect';
 import {
   BackupControlService,
+  BackupLifecycleService,
   IdentityService,
   SchemaControlService,
   StoreOperationKind,
@@ -14,7 +15,11 @@ import { describe, expect, it } from 'vitest';
 import { operation, whoAmI } from '../../../testing/fixtures';
 import { createTestApp, renderApp, testSession } from '../../../testing/render-app';
 
-function server(ops: { backup?: StoreOperationStatus; schema?: StoreOperationStatus }) {
+function server(ops: {
+  backup?: StoreOperationStatus;
+  schema?: StoreOperationStatus;
+  lifecycle?: StoreOperationStatus;
+}) {
   const calls = { backupStatus: 0, schemaStatus: 0, cancel: [] as string[] };
   const routes = (router: ConnectRouter) => {
     router.service(IdentityService, { whoAmI: () => whoAmI() });
@@ -35,6 +40,10 @@ function server(ops: { backup?: StoreOperationStatus; schema?: StoreOperationSta
         return { status: ops.schema };
       },
       listSchemaOperations: () => create(StoreOperationPageSchema, {}),
+    });
+    router.service(BackupLifecycleService, {
+      getLifecycleOperationStatus: () => ({ status: ops.lifecycle }),
+      listLifecycleOperations: () => create(StoreOperationPageSchema, {}),
     });
   };
   return { calls, app: createTestApp(routes, { session: testSession }) };
@@ -70,6 +79,43 @@ describe('operation detail', () => {
     const tree = await screen.findByRole('link', { name: 'orders-copy' });
     expect(tree.getAttribute('href')).toBe('/trees/orders-copy');
     expect(screen.getByText((1234).toLocaleString())).toBeTruthy();
+  });
+
+  it('for a retention apply, names its scope and what it deleted (by name, the ids copyable) and kept', async () => {
+    const apply = operation({
+      operationId: 'op-ret',
+      kind: StoreOperationKind.RETENTION_APPLY,
+      state: StoreOperationState.SUCCEEDED,
+      targetId: 'inventory',
+      result: {
+        case: 'retentionApply',
+        value: {
+          scope: { treeId: 'inventory', keyPrefix: 'sku/' },
+          deletedCount: 2n,
+          bytesFreed: 3072n,
+          keptCount: 4n,
+          deletedElsewhereCount: 1n,
+          deleted: [
+            { backupId: 'bk-inc', name: 'inventory incremental 2026-11-01', byteSize: 1024n },
+            { backupId: 'bk-full', name: 'inventory full 2026-10-31', byteSize: 2048n },
+          ],
+          afterScheduledCapture: true,
+        },
+      },
+    });
+    const { app } = server({ lifecycle: apply });
+    renderApp(app, '/operations/op-ret');
+    const summary = await screen.findByTestId('retention-apply-summary');
+    expect(summary.textContent).toContain('2 backups, 3.0 KiB freed');
+    expect(summary.textContent).toContain('4 backups');
+    expect(summary.textContent).toContain('run by itself after a scheduled capture');
+    expect(summary.textContent).toContain('1 planned backup was deleted by another apply');
+    expect(within(summary).getByText('inventory incremental 2026-11-01')).toBeTruthy();
+    expect(within(summary).getByText('inventory full 2026-10-31')).toBeTruthy();
+    expect(within(summary).getByRole('button', { name: 'Copy backup id bk-full' })).toBeTruthy();
+    expect(
+      within(summary).getByRole('link', { name: 'Retention rules' }).getAttribute('href'),
+    ).toBe('/retention?tree=inventory&prefix=sku%2F');
   });
 
   it('falls back to the schema service when the backup service does not know the id', async () => {

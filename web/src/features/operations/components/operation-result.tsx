@@ -1,6 +1,7 @@
 import { StoreOperationKind, StoreRestoreMode, type StoreOperationStatus } from '@store/contract';
 import { Link } from 'react-router';
 import { CatalogRebuildFacts } from '../../../components/operations/catalog-rebuild-facts';
+import { RetentionApplySummary } from '../../../components/operations/retention-apply-summary';
 import { StaleCheckSummary } from '../../../components/operations/stale-check-summary';
 import type { ConsoleOperation } from '../../../lib/operations/schema-insight-operations';
 import { resultBrief } from '../api/result-brief';
@@ -90,6 +91,8 @@ export function OperationResult({ operation }: { operation: ConsoleOperation }) 
       return <ComplianceSummary report={result.value} />;
     case 'staleHealthCheck':
       return <StaleCheckSummary result={result.value} />;
+    case 'retentionApply':
+      return <RetentionApplySummary result={result.value} />;
     default: {
       // Previews, diffs, dry-runs, replays: their one-line summary.
       const brief = resultBrief(operation);

@@ -2,11 +2,13 @@ import { create } from '@bufbuild/protobuf';
 import type { ConnectRouter } from '@connectrpc/connect';
 import {
   BackupControlService,
+  BackupLifecycleService,
   IdentityService,
   SchemaControlService,
   StoreOperationKind,
   StoreOperationPageSchema,
   StoreOperationState,
+  StoreRetentionApplyResultSchema,
   type StoreOperationStatus,
 } from '@store/contract';
 import { act, fireEvent, renderHook, screen, within } from '@testing-library/react';
@@ -16,18 +18,27 @@ import { TRAY_STORAGE_KEY } from '../../../lib/operations/tracked-operations-sto
 import { operation, whoAmI } from '../../../testing/fixtures';
 import { createTestApp, renderApp, testSession, wrapperFor } from '../../../testing/render-app';
 
-/** A server whose one backup operation runs until the test finishes it. */
-function server(op: StoreOperationStatus) {
+/** A server whose one operation (a backup's, or a retention apply) runs until the test finishes it. */
+function server(op: StoreOperationStatus, family: 'backup' | 'lifecycle' = 'backup') {
   const state = { op };
+  const listed = (req: { states: StoreOperationState[] }) =>
+    create(StoreOperationPageSchema, {
+      operations: req.states.includes(state.op.state) ? [state.op] : [],
+    });
   const routes = (router: ConnectRouter) => {
     router.service(IdentityService, { whoAmI: () => whoAmI() });
-    router.service(BackupControlService, {
-      listBackupOperations: (req) =>
-        create(StoreOperationPageSchema, {
-          operations: req.states.includes(state.op.state) ? [state.op] : [],
-        }),
-      getBackupOperationStatus: () => ({ status: state.op }),
-    });
+    router.service(
+      BackupControlService,
+      family === 'backup'
+        ? { listBackupOperations: listed, getBackupOperationStatus: () => ({ status: state.op }) }
+        : { listBackupOperations: () => create(StoreOperationPageSchema, {}) },
+    );
+    if (family === 'lifecycle') {
+      router.service(BackupLifecycleService, {
+        listLifecycleOperations: listed,
+        getLifecycleOperationStatus: () => ({ status: state.op }),
+      });
+    }
     router.service(SchemaControlService, {
       listSchemaOperations: () => create(StoreOperationPageSchema, {}),
       getSchemaOperationStatus: () => ({}),
@@ -96,6 +107,40 @@ describe('operations tray', () => {
     await act(() => app.queryClient.invalidateQueries());
     // Collapsed, it still announces the end.
     expect(await screen.findByText('Backup succeeded')).toBeTruthy();
+  });
+
+  it('says what a finished retention apply deleted, in the tray and in its toast', async () => {
+    const { state, routes } = server(
+      operation({
+        operationId: 'op-ret',
+        kind: StoreOperationKind.RETENTION_APPLY,
+        targetId: 'inventory',
+        progress: { done: 1n, total: 3n, unit: 'backups' },
+      }),
+      'lifecycle',
+    );
+    const app = createTestApp(routes, { session: testSession });
+    renderApp(app, '/');
+    expect(await within(tray()).findByText('Operations: 1 running')).toBeTruthy();
+    fireEvent.click(pill());
+    state.op = {
+      ...state.op,
+      state: StoreOperationState.SUCCEEDED,
+      result: {
+        case: 'retentionApply',
+        value: create(StoreRetentionApplyResultSchema, {
+          scope: { treeId: 'inventory' },
+          deletedCount: 3n,
+          bytesFreed: 3n * 1024n * 1024n,
+          keptCount: 7n,
+        }),
+      },
+    };
+    await act(() => app.queryClient.invalidateQueries());
+    const brief = 'Deleted 3 backups, 3.0 MiB freed; 7 kept';
+    expect(await within(tray()).findByText(brief)).toBeTruthy();
+    const toast = (await screen.findByText('Retention apply succeeded')).closest('[role]');
+    expect(toast?.textContent).toContain(brief);
   });
 });
 

@@ -6,6 +6,7 @@ import { Button } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { ErrorText } from '../../../components/ui/error-text';
 import { GuardedButton } from '../../../components/ui/guarded-button';
+import { retentionApplyBrief } from '../../../components/operations/retention-apply-summary';
 import { ProgressBar } from '../../../components/ui/progress-bar';
 import { formatBytes, formatCount, toDate } from '../../../lib/format';
 import { useRoles } from '../../../lib/identity/use-roles';
@@ -42,7 +43,8 @@ export function ApplyRetention({
   const start = useStartRetentionApplyMutation(scope);
   const [confirming, setConfirming] = useState(false);
   const [operationId, setOperationId] = useState<string | null>(null);
-  const { status, result } = useLifecycleOperationQuery(operationId);
+  const status = useLifecycleOperationQuery(operationId);
+  const result = status.data?.result.case === 'retentionApply' ? status.data.result.value : null;
   const preview = stored.data;
   const stale = start.isError && ConnectError.from(start.error).code === Code.FailedPrecondition;
   const running = status.data ? !isFinished(status.data.state) : operationId !== null;
@@ -109,8 +111,7 @@ export function ApplyRetention({
           />
           <p>
             {operationStateWords(status.data.state).words}
-            {result.data?.available &&
-              ` · deleted ${formatCount(result.data.deletedBackupIds.length)} backups, ${formatBytes(result.data.bytesFreed)} freed`}
+            {result && ` · ${retentionApplyBrief(result)}`}
             {status.data.error && (
               <>
                 {' '}

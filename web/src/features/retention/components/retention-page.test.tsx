@@ -113,13 +113,16 @@ function lifecycleServer(roles: string[], options: { moveOnFirstApply?: boolean 
           operationId: req.operationId,
           state: StoreOperationState.SUCCEEDED,
           progress: { done: BigInt(applied.length), total: BigInt(applied.length) },
+          result: {
+            case: 'retentionApply',
+            value: {
+              scope: { treeId: 'inventory' },
+              deletedCount: BigInt(applied.length),
+              bytesFreed: BigInt(applied.length * 1024),
+              keptCount: BigInt(backups.length),
+            },
+          },
         },
-      }),
-      getRetentionApplyResult: (req) => ({
-        operationId: req.operationId,
-        available: true,
-        deletedBackupIds: applied,
-        bytesFreed: BigInt(applied.length * 1024),
       }),
     });
   };
@@ -200,7 +203,9 @@ describe('retention page', () => {
     fireEvent.click(confirm);
 
     const progress = await screen.findByTestId('retention-progress');
-    await waitFor(() => expect(progress.textContent).toContain('deleted 3 backups'));
+    await waitFor(() =>
+      expect(progress.textContent).toContain('Deleted 3 backups, 3.0 KiB freed; 2 kept'),
+    );
     expect(progress.textContent).toContain('Succeeded');
     // The apply is a tracked operation like any other: its page is one click away.
     expect(

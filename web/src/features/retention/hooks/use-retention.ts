@@ -96,7 +96,7 @@ const FINISHED = new Set([
 
 /**
  * A running apply, polled every half second until it ends; then, once, the catalog and every
- * lifecycle view refresh (what it deleted is gone) and its result is read.
+ * lifecycle view refresh (what it deleted is gone). Its status carries its result.
  */
 export function useLifecycleOperationQuery(operationId: string | null) {
   const client = useLifecycleClient();
@@ -125,12 +125,7 @@ export function useLifecycleOperationQuery(operationId: string | null) {
       });
     }
   }, [finished, operationId, queryClient]);
-  const result = useQuery({
-    queryKey: rpcKey(BackupLifecycleService.method.getRetentionApplyResult, input),
-    queryFn: ({ signal }) => client.getRetentionApplyResult(input, { signal }),
-    enabled: finished && operationId !== null,
-  });
-  return { status, result };
+  return status;
 }
 
 export function isFinished(state: StoreOperationState): boolean {

@@ -1,0 +1,79 @@
+import type { StoreRetentionApplyResult } from '@store/contract';
+import { Link } from 'react-router';
+import { CopyableId } from '../ui/copyable-id';
+import { formatBytes, formatCount } from '../../lib/format';
+import { paths } from '../../lib/paths';
+
+/** "Deleted 3 backups, 1.2 MiB freed; 5 kept": a retention apply in one line. */
+export function retentionApplyBrief(result: StoreRetentionApplyResult): string {
+  const n = result.deletedCount;
+  return `Deleted ${formatCount(n)} ${n === 1n ? 'backup' : 'backups'}, ${formatBytes(result.bytesFreed)} freed; ${formatCount(result.keptCount)} kept`;
+}
+
+/**
+ * What a retention apply did: its scope, how it was started, what it deleted (by name: the
+ * backups are gone from the catalog, so names cannot be looked up afterwards) and what stayed.
+ */
+export function RetentionApplySummary({ result }: { result: StoreRetentionApplyResult }) {
+  const tree = result.scope?.treeId ?? '';
+  const listed = result.deleted.length;
+  return (
+    <dl className="facts" data-testid="retention-apply-summary">
+      <dt>Scope</dt>
+      <dd>
+        <Link to={paths.tree(tree)}>{tree}</Link>
+        {result.scope?.keyPrefix && (
+          <>
+            , prefix <span className="mono">{result.scope.keyPrefix}</span>
+          </>
+        )}{' '}
+        <span className="muted">
+          {result.afterScheduledCapture
+            ? '(run by itself after a scheduled capture)'
+            : '(applied from a preview)'}
+        </span>{' '}
+        <Link to={paths.retention(tree, result.scope?.keyPrefix ?? '')}>Retention rules</Link>
+      </dd>
+      <dt>Deleted</dt>
+      <dd>
+        {formatCount(result.deletedCount)} {result.deletedCount === 1n ? 'backup' : 'backups'},{' '}
+        {formatBytes(result.bytesFreed)} freed
+      </dd>
+      <dt>Kept</dt>
+      <dd>
+        {formatCount(result.keptCount)} {result.keptCount === 1n ? 'backup' : 'backups'}
+      </dd>
+      {result.deletedElsewhereCount > 0n && (
+        <>
+          <dt>Deleted elsewhere</dt>
+          <dd>
+            {result.deletedElsewhereCount === 1n
+              ? '1 planned backup was'
+              : `${formatCount(result.deletedElsewhereCount)} planned backups were`}{' '}
+            deleted by another apply of the same scope running at the same time
+          </dd>
+        </>
+      )}
+      {listed > 0 && (
+        <>
+          <dt>
+            {BigInt(listed) < result.deletedCount
+              ? `First ${formatCount(listed)} deleted`
+              : 'Deleted backups'}
+          </dt>
+          <dd>
+            <ul className="plain-list">
+              {result.deleted.map((backup) => (
+                <li key={backup.backupId}>
+                  {backup.name || <span className="muted">(no name)</span>}{' '}
+                  <span className="muted">{formatBytes(backup.byteSize)}</span>{' '}
+                  <CopyableId id={backup.backupId} label="backup id" />
+                </li>
+              ))}
+            </ul>
+          </dd>
+        </>
+      )}
+    </dl>
+  );
+}
