@@ -14,7 +14,7 @@ import {
   type StaleHealthCheckRequest,
 } from '@store/contract';
 import { timestampFromMs } from '@bufbuild/protobuf/wkt';
-import { fireEvent, screen, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { whoAmI } from '../../../testing/fixtures';
 import { createTestApp, renderApp, testSession } from '../../../testing/render-app';
@@ -70,7 +70,7 @@ function server(options: { available?: boolean } = {}) {
       }),
       describeBackup: (req) =>
         req.backupId === 'bk-1'
-          ? { found: true, manifest: { backupId: 'bk-1', treeId: 'orders' } }
+          ? { found: true, manifest: { backupId: 'bk-1', name: 'nightly', treeId: 'orders' } }
           : { found: false },
       probeCapabilities: () => ({
         treeId: 'orders',
@@ -103,6 +103,13 @@ describe('health page', () => {
     const { app, configured } = server();
     renderApp(app, '/health?backup=bk-1');
     const report = await screen.findByRole('region', { name: /^Last report/ });
+    // The chosen backup by name, its id beside it to copy.
+    const subject = await screen.findByTestId('health-subject');
+    await waitFor(() => expect(subject.textContent).toMatch(/^Backup nightly of tree orders/));
+    expect(within(subject).getByRole('link', { name: 'nightly' }).getAttribute('href')).toBe(
+      '/backups/bk-1',
+    );
+    expect(within(subject).getByRole('button', { name: 'Copy backup id bk-1' })).toBeTruthy();
     // Said once: the report's title, not again in its explanation.
     expect(within(report).getAllByText(/never verified/i)).toHaveLength(1);
 

@@ -4,11 +4,13 @@ import { useEffect } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { OperationRunSummary } from '../../../components/operations/operation-run-summary';
 import { Badge } from '../../../components/ui/badge';
+import { CopyableId } from '../../../components/ui/copyable-id';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { ErrorBanner } from '../../../components/ui/error-banner';
 import { GuardedButton } from '../../../components/ui/guarded-button';
 import { PageHeader } from '../../../components/ui/page-header';
 import { Spinner } from '../../../components/ui/spinner';
+import { useBackupNames } from '../../../lib/backups/use-backup-names';
 import { useBackupCapabilities } from '../../../lib/capabilities/use-backup-capabilities';
 import { isActiveState } from '../../../lib/operations/operation-kinds';
 import { useLatestBackupOperationQuery } from '../../../lib/operations/use-latest-backup-operation-query';
@@ -120,6 +122,7 @@ interface BackupHealthProps {
 function BackupHealth({ backupId, treeId, monitoringAvailable }: BackupHealthProps) {
   const tenant = useActiveTenant();
   const queryClient = useQueryClient();
+  const backupName = useBackupNames([backupId]).get(backupId);
   const stored = useStoredHealthQuery(backupId);
   const latestCheck = useLatestBackupOperationQuery(
     StoreOperationKind.BACKUP_HEALTH_CHECK,
@@ -144,12 +147,9 @@ function BackupHealth({ backupId, treeId, monitoringAvailable }: BackupHealthPro
 
   return (
     <div className="stack">
-      <p>
-        Backup{' '}
-        <Link to={paths.backup(backupId)} className="mono">
-          {backupId}
-        </Link>
-        of tree {treeId}
+      <p data-testid="health-subject">
+        Backup <Link to={paths.backup(backupId)}>{backupName ?? backupId}</Link> of tree {treeId}{' '}
+        {backupName && <CopyableId id={backupId} label="backup id" />}
       </p>
       {stored.isPending && <Spinner label="Loading the health report…" />}
       {stored.error && (

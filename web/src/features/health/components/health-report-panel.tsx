@@ -55,7 +55,9 @@ export function HealthReportPanel({ report }: { report: BackupHealthReport | nul
             </dd>
             <dt>Verified</dt>
             <dd>
-              {formatCount(report.artifactsChecked)} artifacts, {formatBytes(report.bytesVerified)}
+              {formatCount(report.artifactsChecked)}{' '}
+              {report.artifactsChecked === 1 ? 'artifact' : 'artifacts'},{' '}
+              {formatBytes(report.bytesVerified)}
             </dd>
             <dt>Chain intact</dt>
             <dd>{report.chainIntact ? 'Yes' : 'No'}</dd>

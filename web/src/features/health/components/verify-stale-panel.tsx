@@ -59,7 +59,7 @@ export function VerifyStalePanel() {
       >
         <Field
           label="Not verified within (days)"
-          hint="0 checks every backup"
+          hint="0: check every backup, however recently verified"
           error={valid ? null : 'Enter a whole number of days, 0 to 3650'}
         >
           {(control) => (
