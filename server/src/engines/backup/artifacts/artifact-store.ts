@@ -16,6 +16,13 @@ import type {
 import type { EncodedLines } from './ndjson-codec.js';
 import type { StoredBackupFiles } from './stored-backups.js';
 
+/** A backup a batch delete removes: its id and the artifacts its manifest lists. */
+export interface BackupFilesRef {
+  backupId: string;
+  /** From the manifest (the catalog row's): an object store deletes these keys without listing. */
+  artifactIds: readonly string[];
+}
+
 /** A push-style writer of one backup's artifacts (`part-00001`, …). */
 export interface BackupWriter {
   /** The artifacts made durable so far. */
@@ -116,6 +123,13 @@ export interface ArtifactStore {
   listStoredBackups(tenant?: string): Promise<StoredBackupFiles[]>;
   /** Removes a backup's artifacts and manifest (idempotent; the manifest first); true if any. */
   deleteBackupFiles(tenant: string, backupId: string): Promise<boolean>;
+  /**
+   * Removes many backups' manifests and artifacts (idempotent; each manifest before its
+   * artifacts), in few round trips: retention's apply and a cascading delete. A store that
+   * could not delete something throws once it deleted what it could, naming what is left (never
+   * a manifest whose artifacts are gone); what is left is scrub's, as after a crash.
+   */
+  deleteManyBackupFiles(tenant: string, backups: readonly BackupFilesRef[]): Promise<void>;
   /**
    * Removes what a failed capture stored, never throwing: what cannot be removed now is left
    * for scrub, or (S3) retried in the background once the store answers again.

@@ -14,7 +14,7 @@ import {
   verifyArtifact,
 } from './artifact-reader.js';
 import { DirectoryParts } from './artifact-parts.js';
-import type { ArtifactStore, BackupWriter } from './artifact-store.js';
+import type { ArtifactStore, BackupFilesRef, BackupWriter } from './artifact-store.js';
 import {
   ArtifactWriter,
   type ArtifactWriterOptions,
@@ -33,6 +33,7 @@ import {
 import {
   type StoredBackupFiles,
   deleteBackupFiles,
+  deleteManyBackupFiles,
   deleteOrphan,
   listStoredBackups,
 } from './stored-backups.js';
@@ -159,6 +160,11 @@ export class DirectoryArtifactStore implements ArtifactStore {
   /** Removes a backup's files (idempotent); true if there were any. */
   deleteBackupFiles(tenant: string, backupId: string): Promise<boolean> {
     return deleteBackupFiles(this.layout, tenant, backupId);
+  }
+
+  /** Removes many backups' directories, a few at once, with one fsync of the tenant's. */
+  deleteManyBackupFiles(tenant: string, backups: readonly BackupFilesRef[]): Promise<void> {
+    return deleteManyBackupFiles(this.layout, tenant, backups);
   }
 
   /** A failed capture's files: removed now if possible, else left for scrub. */

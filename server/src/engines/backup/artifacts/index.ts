@@ -1,5 +1,5 @@
 // The artifact store's public surface; engines import from here, not from the single files.
-export type { ArtifactStore, BackupWriter } from './artifact-store.js';
+export type { ArtifactStore, BackupFilesRef, BackupWriter } from './artifact-store.js';
 export { DirectoryArtifactStore } from './directory-artifact-store.js';
 export { S3ArtifactStore } from './object-store/s3-artifact-store.js';
 export { openArtifactStore } from './open-artifact-store.js';
@@ -66,6 +66,7 @@ export {
   type StoredBackupFiles,
   type StoredFile,
   deleteBackupFiles,
+  deleteManyBackupFiles,
   deleteOrphan,
   listStoredBackups,
 } from './stored-backups.js';

@@ -1,4 +1,4 @@
-import { lstat, readdir, realpath, rm } from 'node:fs/promises';
+import { lstat, readdir, realpath, rm, rmdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { invalidArgument } from '../../errors.js';
 import {
@@ -104,6 +104,49 @@ export async function deleteBackupFiles(
   await rm(dir, { recursive: true, force: true });
   await fsyncDirectory(dirname(dir));
   return true;
+}
+
+/** Backup directories removed at once by a batch delete (rm runs on libuv's thread pool). */
+const DIRECTORY_DELETES_IN_FLIGHT = 8;
+
+/**
+ * Removes many backups' directories (idempotent), each manifest before the rest of its
+ * directory, then syncs the tenant's directory once: the batch is durable when this returns,
+ * as each single delete is. The files the manifest lists are unlinked by name and the directory
+ * removed empty (three system calls for a one-artifact backup); a directory holding anything
+ * else is removed whole.
+ */
+export async function deleteManyBackupFiles(
+  layout: ArtifactLayout,
+  tenant: string,
+  backups: readonly { backupId: string; artifactIds: readonly string[] }[],
+): Promise<void> {
+  const removeOne = async ({ backupId, artifactIds }: (typeof backups)[number]) => {
+    const dir = layout.backupDir(tenant, backupId);
+    await rm(join(dir, MANIFEST_FILE), { force: true });
+    await Promise.all(
+      artifactIds.map((id) => rm(layout.artifactPath(tenant, backupId, id), { force: true })),
+    );
+    try {
+      await rmdir(dir);
+    } catch (error) {
+      if (errnoCode(error) === 'ENOENT') return;
+      // Not empty (a leftover the manifest does not list) or not a plain directory.
+      await rm(dir, { recursive: true, force: true });
+    }
+  };
+  let next = 0;
+  const worker = async () => {
+    while (next < backups.length) await removeOne(backups[next++]!);
+  };
+  await Promise.all(
+    Array.from({ length: Math.min(DIRECTORY_DELETES_IN_FLIGHT, backups.length) }, worker),
+  );
+  if (backups.length > 0) await fsyncDirectory(layout.tenantDir(tenant)).catch(ignoreMissing);
+}
+
+function ignoreMissing(error: unknown): void {
+  if (errnoCode(error) !== 'ENOENT') throw error;
 }
 
 /**

@@ -4,22 +4,16 @@ import { backupRowValues } from '../../../storage/backup-store.js';
 import { protectBackup } from '../../../storage/backup-protection-store.js';
 import type { Storage } from '../../../storage/database.js';
 import type { ArtifactStore } from '../artifacts/index.js';
+import { makeRecords, tempStore } from '../artifacts/test-fixtures.js';
 import { deleteBackupBatch } from './catalog-batch-delete.js';
 
-/** The artifact store seam, recording which backups' files were deleted. */
-function recordingArtifacts(): { store: ArtifactStore; deleted: string[] } {
-  const deleted: string[] = [];
-  const store = {
-    deleteBackupFiles: async (_tenant: string, backupId: string) => {
-      deleted.push(backupId);
-      return true;
-    },
-  } as unknown as ArtifactStore;
-  return { store, deleted };
+/** Which backups have anything in the artifact store. */
+async function storedIds(store: ArtifactStore): Promise<string[]> {
+  return (await store.listStoredBackups('t')).map((b) => b.backupId).sort();
 }
 
-/** A chain full ← i1 ← i2 ← i3, and a lone full `other`. */
-async function seed(storage: Storage) {
+/** A chain full ← i1 ← i2 ← i3, and a lone full `other`, each with an artifact and a manifest. */
+async function seed(storage: Storage, store: ArtifactStore) {
   const chain: [string, string | null][] = [
     ['full', null],
     ['i1', 'full'],
@@ -27,28 +21,30 @@ async function seed(storage: Storage) {
     ['i3', 'i2'],
     ['other', null],
   ];
-  await storage.db
-    .insertInto('backups')
-    .values(
-      chain.map(([id, base], i) =>
-        backupRowValues({
-          tenant: 't',
-          id,
-          name: id,
-          kind: base ? 'INCREMENTAL' : 'FULL',
-          treeName: 'inventory',
-          keyPrefix: null,
-          baseBackupId: base,
-          setId: null,
-          physicalTreeId: 'pt',
-          createdAt: 1000 + i,
-          completedAt: 1000 + i,
-          toSequence: i,
-          manifestJson: JSON.stringify({ byteSize: 10 }),
-        }),
-      ),
-    )
-    .execute();
+  const rows = [];
+  for (const [i, [id, base]] of chain.entries()) {
+    const artifacts = await store.writeArtifacts('t', id, makeRecords(3));
+    const manifest = { backupId: id, byteSize: 10, artifacts };
+    await store.writeManifest('t', id, manifest, { artifacts });
+    rows.push(
+      backupRowValues({
+        tenant: 't',
+        id,
+        name: id,
+        kind: base ? 'INCREMENTAL' : 'FULL',
+        treeName: 'inventory',
+        keyPrefix: null,
+        baseBackupId: base,
+        setId: null,
+        physicalTreeId: 'pt',
+        createdAt: 1000 + i,
+        completedAt: 1000 + i,
+        toSequence: i,
+        manifestJson: JSON.stringify(manifest),
+      }),
+    );
+  }
+  await storage.db.insertInto('backups').values(rows).execute();
 }
 
 async function remaining(storage: Storage) {
@@ -58,16 +54,19 @@ async function remaining(storage: Storage) {
 
 describe.each(DIALECTS)('catalog batch delete on %s', (dialect) => {
   let dispose: (() => Promise<void>) | undefined;
+  let artifacts: Awaited<ReturnType<typeof tempStore>> | undefined;
   afterEach(async () => {
     await dispose?.();
+    await artifacts?.dispose();
     dispose = undefined;
+    artifacts = undefined;
   });
 
   it('deletes a whole chain in one batch, dependants first; skips absent ids', async () => {
     const storage = await openTestStorage(dialect);
     dispose = storage.dispose;
-    await seed(storage);
-    const artifacts = recordingArtifacts();
+    artifacts = await tempStore();
+    await seed(storage, artifacts.store);
     const result = await deleteBackupBatch(storage, artifacts.store, 't', [
       'i3',
       'i2',
@@ -76,15 +75,15 @@ describe.each(DIALECTS)('catalog batch delete on %s', (dialect) => {
       'full',
     ]);
     expect(result).toEqual({ deleted: ['i3', 'i2', 'i1', 'full'], blocked: [] });
-    expect(artifacts.deleted.sort()).toEqual(['full', 'i1', 'i2', 'i3']);
+    expect(await storedIds(artifacts.store)).toEqual(['other']);
     expect(await remaining(storage)).toEqual(['other']);
   });
 
   it('leaves a backup a dependant outside the batch needs, and every base under it', async () => {
     const storage = await openTestStorage(dialect);
     dispose = storage.dispose;
-    await seed(storage);
-    const artifacts = recordingArtifacts();
+    artifacts = await tempStore();
+    await seed(storage, artifacts.store);
     // i3 is not in the batch: i2 stays, and so do i1 and full below it; `other` goes.
     const result = await deleteBackupBatch(storage, artifacts.store, 't', [
       'i2',
@@ -93,27 +92,27 @@ describe.each(DIALECTS)('catalog batch delete on %s', (dialect) => {
       'other',
     ]);
     expect(result).toEqual({ deleted: ['other'], blocked: ['i2', 'i1', 'full'] });
-    expect(artifacts.deleted).toEqual(['other']);
+    expect(await storedIds(artifacts.store)).toEqual(['full', 'i1', 'i2', 'i3']);
     expect(await remaining(storage)).toEqual(['full', 'i1', 'i2', 'i3']);
   });
 
   it('refuses a batch holding a protected backup, naming the protection, and deletes nothing', async () => {
     const storage = await openTestStorage(dialect);
     dispose = storage.dispose;
-    await seed(storage);
+    artifacts = await tempStore();
+    await seed(storage, artifacts.store);
     await protectBackup(storage, 't', {
       backupId: 'i3',
       protectedBy: 'alice',
       protectedAt: Date.UTC(2026, 10, 25, 10),
       reason: 'legal hold',
     });
-    const artifacts = recordingArtifacts();
     await expect(
       deleteBackupBatch(storage, artifacts.store, 't', ['i3', 'i2', 'i1', 'full', 'other']),
     ).rejects.toThrow(
       'backup i3 is protected by alice on 2026-11-25T10:00:00.000Z (legal hold); unprotect it before deleting it',
     );
-    expect(artifacts.deleted).toEqual([]);
+    expect(await storedIds(artifacts.store)).toEqual(['full', 'i1', 'i2', 'i3', 'other']);
     expect(await remaining(storage)).toEqual(['full', 'i1', 'i2', 'i3', 'other']);
   });
 });

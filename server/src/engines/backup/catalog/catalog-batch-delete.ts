@@ -2,11 +2,9 @@ import { deleteBackupRows } from '../../../storage/backup-store.js';
 import { getProtections, lockBackupRows } from '../../../storage/backup-protection-store.js';
 import type { Storage } from '../../../storage/database.js';
 import { withTransaction, type TreeDb } from '../../../storage/tree-db.js';
-import type { ArtifactStore } from '../artifacts/index.js';
+import type { ArtifactStore, BackupFilesRef } from '../artifacts/index.js';
+import type { BackupManifestDoc } from '../backup-types.js';
 import { protectedRefusal } from '../lifecycle/protection-refusal.js';
-
-/** Artifact deletions in flight at once: enough to hide an object store's round trips (3 a backup). */
-const ARTIFACT_DELETE_CONCURRENCY = 16;
 
 /** What one batch delete did. */
 export interface BatchDeleteResult {
@@ -18,8 +16,9 @@ export interface BatchDeleteResult {
 
 /**
  * Deletes a batch of backups without cascade: the catalog rows in one transaction, then their
- * artifacts with bounded concurrency (rows first, as the single delete: a crash in between leaves
- * orphan files scrub prunes, never a row whose artifacts are gone). A backup of the batch that a
+ * files in one batch delete of the artifact store, by the keys their manifests list (rows first,
+ * as the single delete: a crash in between leaves orphan files scrub prunes, never a row whose
+ * artifacts are gone; what a store failure leaves is scrub's). A backup of the batch that a
  * backup outside it still depends on is left, with every base of the batch under it, so no row
  * ever names a base that is gone; absent ids are skipped. Refused (FailedPrecondition naming the
  * protection) when a backup it would delete is protected; then nothing is deleted.
@@ -31,39 +30,44 @@ export async function deleteBackupBatch(
   ids: readonly string[],
 ): Promise<BatchDeleteResult> {
   if (ids.length === 0) return { deleted: [], blocked: [] };
-  const result = await withTransaction(storage, async (tx) => {
+  const { result, files } = await withTransaction(storage, async (tx) => {
     // Locked first: a protection made meanwhile lands before (and refuses this) or finds the
     // backups gone.
     await lockBackupRows(tx, tenant, ids);
-    const present = await presentIds(tx, tenant, ids);
-    const blocked = await blockedByOutsiders(tx, tenant, present);
+    const present = await presentFiles(tx, tenant, ids);
+    const blocked = await blockedByOutsiders(tx, tenant, new Set(present.keys()));
     const deleted = ids.filter((id) => present.has(id) && !blocked.has(id));
     const held = await getProtections(tx, tenant, deleted);
     if (held.length > 0) throw protectedRefusal(held[0]!.backupId, held);
     await deleteBackupRows(tx, tenant, deleted);
-    return { deleted, blocked: ids.filter((id) => blocked.has(id)) };
+    return {
+      result: { deleted, blocked: ids.filter((id) => blocked.has(id)) },
+      files: deleted.map((id) => present.get(id)!),
+    };
   });
-  let next = 0;
-  const worker = async () => {
-    while (next < result.deleted.length) {
-      const id = result.deleted[next++]!;
-      await artifacts.deleteBackupFiles(tenant, id);
-    }
-  };
-  await Promise.all(
-    Array.from({ length: Math.min(ARTIFACT_DELETE_CONCURRENCY, result.deleted.length) }, worker),
-  );
+  await artifacts.deleteManyBackupFiles(tenant, files);
   return result;
 }
 
-async function presentIds(tx: TreeDb, tenant: string, ids: readonly string[]) {
+/** The batch's backups in the catalog, with the artifacts their manifests list. */
+export async function presentFiles(
+  tx: TreeDb,
+  tenant: string,
+  ids: readonly string[],
+): Promise<Map<string, BackupFilesRef>> {
   const rows = await tx.db
     .selectFrom('backups')
-    .select('id')
+    .select(['id', 'manifest_json'])
     .where('tenant', '=', tenant)
     .where('id', 'in', ids)
     .execute();
-  return new Set(rows.map((r) => r.id));
+  const found = new Map<string, BackupFilesRef>();
+  for (const row of rows) {
+    const manifest = JSON.parse(row.manifest_json) as Partial<BackupManifestDoc>;
+    const artifactIds = (manifest.artifacts ?? []).map((a) => a.artifactId);
+    found.set(row.id, { backupId: row.id, artifactIds });
+  }
+  return found;
 }
 
 /**

@@ -20,7 +20,7 @@ import {
   stepSize,
   validateBackupId,
 } from '../validation.js';
-import { deleteBackupBatch, type BatchDeleteResult } from './catalog-batch-delete.js';
+import { deleteBackupBatch, presentFiles, type BatchDeleteResult } from './catalog-batch-delete.js';
 import { toCatalogEntry } from './catalog-entry.js';
 
 export interface CatalogPage {
@@ -156,13 +156,15 @@ export class CatalogService {
     const ids = [...dependants.reverse(), backupId];
     // The rows locked first: a protection made meanwhile either lands before (and refuses this)
     // or finds the backup gone.
-    await withTransaction(this.storage, async (tx) => {
+    const files = await withTransaction(this.storage, async (tx) => {
       await lockBackupRows(tx, tenant, ids);
       const held = await getProtections(tx, tenant, ids);
       if (held.length > 0) throw protectedRefusal(backupId, held);
+      const present = await presentFiles(tx, tenant, ids);
       await deleteBackupRows(tx, tenant, ids);
+      return [...present.values()];
     });
-    for (const id of ids) await this.artifacts.deleteBackupFiles(tenant, id);
+    await this.artifacts.deleteManyBackupFiles(tenant, files);
     return ids;
   }
 

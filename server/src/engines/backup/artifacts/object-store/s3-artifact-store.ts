@@ -1,7 +1,7 @@
 import { describeArtifactLocation } from '../../../../config/artifact-location.js';
 import { StoreError } from '../../../errors.js';
 import { readVerifiedBatches } from '../artifact-reader.js';
-import type { ArtifactStore, BackupWriter } from '../artifact-store.js';
+import type { ArtifactStore, BackupFilesRef, BackupWriter } from '../artifact-store.js';
 import type {
   ArtifactRecord,
   ArtifactRef,
@@ -27,8 +27,10 @@ import { LineSplitter, RecordLineDecoder } from '../ndjson-codec.js';
 import type { StoredBackupFiles } from '../stored-backups.js';
 import { S3Parts, type UploadSizes } from './s3-artifact-parts.js';
 import { artifactKey, artifactStoreFailure, manifestKey } from './s3-artifact-keys.js';
-import { exportObject, objectSource, verifyObject } from './s3-artifact-reads.js';
+import { exportObject } from './s3-artifact-export.js';
+import { objectSource, verifyObject } from './s3-artifact-reads.js';
 import type { S3ObjectStore } from './s3-object-store.js';
+import { deleteBackupsObjects } from './s3-batch-delete.js';
 import { RetriedCleanup } from './s3-retried-cleanup.js';
 import {
   deleteBackupObjects,
@@ -182,6 +184,11 @@ export class S3ArtifactStore implements ArtifactStore {
 
   deleteBackupFiles(tenant: string, backupId: string): Promise<boolean> {
     return deleteBackupObjects(this.objects, this.description, tenant, backupId);
+  }
+
+  /** Deletes by known keys, every manifest first, in a few DeleteObjects requests at once. */
+  deleteManyBackupFiles(tenant: string, backups: readonly BackupFilesRef[]): Promise<void> {
+    return deleteBackupsObjects(this.objects, this.description, tenant, backups);
   }
 
   /** Deletes now, or keeps trying in the background while the server does not answer. */

@@ -35,6 +35,14 @@ export interface ObjectInfo {
   sha256: string | undefined;
 }
 
+/** A key a DeleteObjects request did not delete, with the server's reason. */
+export interface RefusedDelete {
+  /** The key below the store's prefix. */
+  key: string;
+  code: string;
+  message: string;
+}
+
 export interface ReadOptions {
   /** Bytes `start` to `end` inclusive (`end` absent: to the end of the object). */
   range?: { start: number; end?: number };
@@ -213,6 +221,23 @@ export class S3ObjectStore {
 
   /** Deletes objects 1000 to a request; throws naming the first key the server refused. */
   async deleteMany(keys: readonly string[], signal?: AbortSignal): Promise<void> {
+    const refused = await this.deleteObjects(keys, signal);
+    const first = refused[0];
+    if (first) {
+      throw new StoreError(
+        'unavailable',
+        `deleting ${refused.length} of ${keys.length} objects in s3://${this.bucket} failed, first ${this.describe(first.key)}: ${first.code} ${first.message}`.trim(),
+      );
+    }
+  }
+
+  /**
+   * Deletes objects 1000 to a request (DeleteObjects) and returns the keys the server refused,
+   * each with its code: a batch answers per key, and a refused key is not deleted. A key that
+   * was not there counts as deleted (as in S3). A request that fails as a whole throws.
+   */
+  async deleteObjects(keys: readonly string[], signal?: AbortSignal): Promise<RefusedDelete[]> {
+    const refused: RefusedDelete[] = [];
     for (let start = 0; start < keys.length; start += 1000) {
       const batch = keys.slice(start, start + 1000).map((key) => ({ Key: this.objectKey(key) }));
       let response;
@@ -228,15 +253,16 @@ export class S3ObjectStore {
         const what = `deleting ${batch.length} objects in s3://${this.bucket}`;
         throw s3Failure(error, what, await clientSecrets(this.client));
       }
-      const refused = response.Errors ?? [];
-      if (refused.length > 0) {
-        const first = refused[0];
-        throw new StoreError(
-          'unavailable',
-          `deleting ${refused.length} of ${batch.length} objects in s3://${this.bucket} failed, first s3://${this.bucket}/${first?.Key ?? '?'}: ${first?.Code ?? 'Error'} ${first?.Message ?? ''}`.trim(),
-        );
+      for (const error of response.Errors ?? []) {
+        if (error.Code === 'NoSuchKey') continue;
+        refused.push({
+          key: error.Key === undefined ? '?' : this.relativeKey(error.Key),
+          code: error.Code ?? 'Error',
+          message: error.Message ?? '',
+        });
       }
     }
+    return refused;
   }
 
   /** Multipart uploads begun and neither completed nor aborted, below `prefix`. */
