@@ -16,6 +16,8 @@ import { captureRestoreS3Rows } from './rows/capture-restore-s3.js';
 import { catalogRows } from './rows/catalog.js';
 import { edgeRows } from './rows/edge.js';
 import { exportRow } from './rows/export.js';
+import { exportBrowserRow } from './rows/export-browser.js';
+import { exportEnvoyRow } from './rows/export-envoy.js';
 import { exportDiskRows } from './rows/export-disk.js';
 import { restorePreviewRow } from './rows/restore-preview.js';
 import { retentionApplyS3Row, retentionRows } from './rows/retention.js';
@@ -28,7 +30,10 @@ const { values } = parseArgs({
     quick: { type: 'boolean', default: false },
     browser: { type: 'boolean', default: false },
     dialects: { type: 'string', default: 'sqlite,postgres' },
-    rows: { type: 'string', default: '1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,22,23' },
+    rows: {
+      type: 'string',
+      default: '1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23',
+    },
     out: { type: 'string', default: new URL('results.json', import.meta.url).pathname },
     // Overrides of single sizes, for a reduced run on a busy machine (stated in the results).
     entries: { type: 'string' },
@@ -70,7 +75,7 @@ async function attempt(what: string, fn: () => Promise<BenchRow[]>): Promise<voi
 
 for (const dialect of dialects) {
   if (
-    ![1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 22, 23].some((r) =>
+    ![1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 21, 22, 23].some((r) =>
       wanted.has(r),
     )
   )
@@ -140,6 +145,10 @@ for (const dialect of dialects) {
       await attempt(`${dialect} rows 12-13`, () =>
         edgeRows(s, staticDir, sizes, operationId, wanted),
       );
+    if (wanted.has(21) && dialect === dialects[0])
+      await attempt(`${dialect} row 21`, async () => [
+        await exportEnvoyRow(s, raw, staticDir, sizes, (l) => log(`${dialect}: ${l}`)),
+      ]);
   } finally {
     await raw.close();
     await s.dispose();
@@ -151,6 +160,13 @@ if (wanted.has(7)) {
   // only, unless --browser asks for it.
   const browser = !values.quick || values.browser;
   await attempt('row 7', () => webRows(sizes, (l) => log(`web: ${l}`), { browser }));
+}
+if (wanted.has(20) && (!values.quick || values.browser)) {
+  // The console's download in Chromium, like row 7's browser half: in --quick only with --browser.
+  const dialect = dialects[0] ?? 'sqlite';
+  await attempt('row 20', async () => [
+    await exportBrowserRow(dialect, sizes, (l) => log(`web export: ${l}`)),
+  ]);
 }
 
 rows.sort((a, b) => a.row - b.row || a.dialect.localeCompare(b.dialect));

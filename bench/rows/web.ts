@@ -18,7 +18,7 @@ const ROOT = new URL('../..', import.meta.url).pathname;
 const FIRST_ROW = '[data-testid="backup-row"]';
 const LOADS = 5;
 
-function buildConsole(outDir: string): void {
+export function buildConsole(outDir: string): void {
   const result = spawnSync(
     join(ROOT, 'node_modules/.bin/vite'),
     ['build', 'web', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'],
