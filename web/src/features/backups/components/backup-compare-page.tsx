@@ -50,8 +50,14 @@ export function BackupComparePage() {
         title="Compare backups"
         description={
           <>
-            In tenant <strong>{tenant}</strong>: <BackupLink id={from} name={names.get(from)} />{' '}
-            (before) → <BackupLink id={to} name={names.get(to)} /> (after).
+            What changed between two backups of one tree in tenant <strong>{tenant}</strong>.
+            {/* One aligned row per side: inline, each name's id wrapped under it mid-sentence. */}
+            <span className="bk-compare-sides">
+              <span className="bk-compare-sides__label">Before</span>
+              <BackupLink id={from} name={names.get(from)} />
+              <span className="bk-compare-sides__label">After</span>
+              <BackupLink id={to} name={names.get(to)} />
+            </span>
           </>
         }
       />

@@ -90,17 +90,18 @@ export function CatalogTable({
                   {backup.setId && (
                     // The set's 40-character id made this column five lines tall: a link to
                     // the set's members says the same, the id in its title.
-                    <Link
-                      className="bk-small"
-                      to={`${paths.backups}?set=${encodeURIComponent(backup.setId)}`}
-                      title={`Backup set ${backup.setId}`}
-                    >
-                      Set member
-                      <span className="visually-hidden">
-                        {' '}
-                        of {backup.name || backup.backupId}: show the whole set
-                      </span>
-                    </Link>
+                    <div className="bk-small">
+                      <Link
+                        to={`${paths.backups}?set=${encodeURIComponent(backup.setId)}`}
+                        title={`Backup set ${backup.setId}`}
+                      >
+                        Set member
+                        <span className="visually-hidden">
+                          {' '}
+                          of {backup.name || backup.backupId}: show the whole set
+                        </span>
+                      </Link>
+                    </div>
                   )}
                 </div>
               </td>
