@@ -2,7 +2,8 @@
 // looks after some weeks of use, and photographs every route of the console at 1440×900 and
 // 390×844 in Debian's Chromium. Every page goes to /tmp/shots/walk/ (whole page, for review);
 // the few the README shows go to docs/screenshots/ (the window only, to stay small).
-// `--out <dir>` changes the review folder; `--no-readme` leaves docs/screenshots/ alone.
+// `--out <dir>` changes the review folder; `--no-readme` leaves docs/screenshots/ alone;
+// `--slices` also cuts each long page into pieces two windows tall (outDir/slices/).
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -71,8 +72,23 @@ async function open(page: Page, shot: Shot): Promise<void> {
   await page.goto(shot.url);
   await page.getByRole('heading', { level: 1, name: shot.heading }).first().waitFor();
   await page.locator('.loading').first().waitFor({ state: 'detached' });
+  if (shot.gone) await page.locator(shot.gone).first().waitFor({ state: 'detached' });
   // Charts and the tray settle after their data; a still page photographs the same each run.
   await page.waitForTimeout(400);
+}
+
+/**
+ * A long page in pieces two windows tall (`--slices`): an image viewer shrinks a whole phone page
+ * of 4 000 px until its text cannot be read.
+ */
+async function slices(page: Page, prefix: string, size: string): Promise<void> {
+  const { width, height } = page.viewportSize()!;
+  const total = await page.evaluate(() => document.documentElement.scrollHeight);
+  mkdirSync(join(prefix, '..'), { recursive: true });
+  for (let y = 0, n = 1; y < total; y += 2 * height, n++) {
+    const clip = { x: 0, y, width, height: Math.min(2 * height, total - y) };
+    await page.screenshot({ path: `${prefix}-${size}-${n}.png`, fullPage: true, clip });
+  }
 }
 
 async function signIn(page: Page, token: string): Promise<void> {
@@ -128,6 +144,8 @@ async function main(): Promise<void> {
           await open(page, shot);
           const file = join(outDir, `${shot.name}-${size}.png`);
           await page.screenshot({ path: file, fullPage: true });
+          if (args.includes('--slices'))
+            await slices(page, join(outDir, 'slices', shot.name), size);
           const readme = README_SHOTS.find((r) => r.name === shot.name && r.size === size);
           if (readme && !args.includes('--no-readme')) {
             mkdirSync(readmeDir, { recursive: true });

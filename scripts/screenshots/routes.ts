@@ -9,6 +9,8 @@ export interface Shot {
   /** The page's main heading once its data is in. */
   heading: string | RegExp;
   signedOut?: boolean;
+  /** An element that is gone once the page has settled (a diff still running). */
+  gone?: string;
 }
 
 /** Every route of the console, some twice (a detail page in two states), with seeded data. */
@@ -36,6 +38,7 @@ export function shots(seeded: Seeded): Shot[] {
       name: 'backup-compare',
       url: `/backups/compare?from=${baselineId}&to=${incrementalId}`,
       heading: 'Compare backups',
+      gone: '[aria-label="Backup diff running"]',
     },
     {
       pattern: 'backups/:backupId',
@@ -69,6 +72,12 @@ export function shots(seeded: Seeded): Shot[] {
       heading: /./,
     },
     { pattern: 'schedules', name: 'schedules', url: '/schedules', heading: 'Schedules' },
+    {
+      pattern: 'schedules',
+      name: 'schedules-customers',
+      url: '/schedules?tree=customers',
+      heading: 'Schedules',
+    },
     {
       pattern: 'schedules/overview',
       name: 'schedules-overview',

@@ -117,6 +117,11 @@ export async function seedTenant(api: SeedApi): Promise<Omit<Seeded, 'runningOpe
     api.backup.startBackup({ name: 'customers full baseline', scope: { treeId: 'customers' } }),
   );
   await putCustomers(api, 40, 46);
+  await api.data.putEntry({
+    treeId: 'customers',
+    key: 'customer/0007',
+    valueJson: JSON.stringify({ name: 'Customer 7', city: 'Lima', tier: 'gold', since: 2020 }),
+  });
   await api.data.deleteEntry({ treeId: 'customers', key: 'customer/0003' });
   const incremental = await capture(api, () =>
     api.backup.startIncrementalBackup({
