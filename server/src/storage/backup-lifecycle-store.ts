@@ -1,12 +1,11 @@
 import { sql } from 'kysely';
-import type { Protection } from './backup-protection-store.js';
 import type { TreeDb } from './tree-db.js';
 import type { ScopeKey } from './backup-scope-store.js';
 
 /**
- * SQL of the backup lifecycle (migration 0016): the tables, retention rules per scope and a
- * scope's backups as retention reads them. Protections: backup-protection-store.ts; deletion
- * claims: retention-claim-store.ts.
+ * SQL of the backup lifecycle (migration 0016): the tables, and retention rules per scope. A
+ * scope's backups as retention reads them: retention-catalog-store.ts; protections:
+ * backup-protection-store.ts; deletion claims: retention-claim-store.ts.
  */
 
 export interface BackupRetentionRulesTable {
@@ -75,17 +74,6 @@ export interface StoredRetentionRules {
   updatedBy: string;
 }
 
-/** One backup of a scope as retention reads it. */
-export interface ScopeBackupRow {
-  id: string;
-  name: string;
-  createdAt: number;
-  baseBackupId: string | null;
-  setId: string | null;
-  byteSize: number;
-  protection: Protection | undefined;
-}
-
 /** The rules of a scope, or undefined when none were ever set. */
 export async function getRetentionRules(
   handle: TreeDb,
@@ -143,54 +131,6 @@ export async function putRetentionRules(
     })
     .onConflict((oc) => oc.columns(['tenant', 'tree_name', 'key_prefix']).doUpdateSet(values))
     .execute();
-}
-
-/**
- * Every backup of a scope (its tree, and exactly its key prefix: '' is the whole tree), newest
- * first (ties by id), with its protection. One query of the columns the plan needs (the byte
- * size is a column since migration 0018, no manifest is read): a scope may hold 100 000 backups.
- */
-export async function listScopeBackups(handle: TreeDb, scope: ScopeKey): Promise<ScopeBackupRow[]> {
-  const rows = await handle.db
-    .selectFrom('backups')
-    .leftJoin('backup_protections as p', (join) =>
-      join.onRef('p.tenant', '=', 'backups.tenant').onRef('p.backup_id', '=', 'backups.id'),
-    )
-    .select([
-      'backups.id',
-      'backups.name',
-      'backups.created_at',
-      'backups.base_backup_id',
-      'backups.set_id',
-      'backups.byte_size',
-      'p.protected_by',
-      'p.protected_at',
-      'p.reason',
-    ])
-    .where('backups.tenant', '=', scope.tenant)
-    .where('backups.tree_name', '=', scope.treeName)
-    .where(sql<string>`coalesce(backups.key_prefix, '')`, '=', scope.keyPrefix)
-    // Newest first, as retention walks them: the plan's own sort then finds them in order.
-    .orderBy('backups.created_at', 'desc')
-    .orderBy('backups.id', 'desc')
-    .execute();
-  return rows.map((r) => ({
-    id: r.id,
-    name: r.name,
-    createdAt: Number(r.created_at),
-    baseBackupId: r.base_backup_id,
-    setId: r.set_id,
-    byteSize: Number(r.byte_size),
-    protection:
-      r.protected_by === null
-        ? undefined
-        : {
-            backupId: r.id,
-            protectedBy: r.protected_by,
-            protectedAt: Number(r.protected_at),
-            reason: r.reason ?? '',
-          },
-  }));
 }
 
 /** The scopes (other than `except`) holding members of these sets. */

@@ -15,6 +15,7 @@ import { backupLifecycle } from './0016-backup-lifecycle.js';
 import { scheduleExtras } from './0017-schedule-extras.js';
 import { backupByteSize } from './0018-backup-byte-size.js';
 import { operationCancelledBy } from './0019-operation-cancelled-by.js';
+import { backupsByScope } from './0020-backups-by-scope.js';
 
 /**
  * Every migration, in order. Names sort in apply order; a released migration is never edited
@@ -37,6 +38,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
     '0017-schedule-extras': scheduleExtras(),
     '0018-backup-byte-size': backupByteSize(dialect),
     '0019-operation-cancelled-by': operationCancelledBy(),
+    '0020-backups-by-scope': backupsByScope(),
   };
   return { getMigrations: async () => migrations };
 }

@@ -11,6 +11,7 @@ import {
   type Protection,
 } from '../../../storage/backup-protection-store.js';
 import type { ScopeKey } from '../../../storage/backup-scope-store.js';
+import { backupNames } from '../../../storage/retention-catalog-store.js';
 import type { Storage } from '../../../storage/database.js';
 import { decodeKeyToken, encodeKeyToken, resolvePageSize } from '../../data/page-tokens.js';
 import { validateTreeName } from '../../data/tree-names.js';
@@ -122,8 +123,11 @@ export class BackupLifecycle {
     draftRules?: RetentionRules,
   ): Promise<RetentionPreview> {
     const draft = draftRules && validateRules(draftRules);
-    const evaluation = await evaluateScope(this.options.storage, scope, this.clock(), draft);
-    return buildPreview(evaluation, page, this.clock());
+    const { storage } = this.options;
+    const evaluation = await evaluateScope(storage, scope, this.clock(), draft);
+    return buildPreview(evaluation, page, this.clock(), (ids) =>
+      backupNames(storage, scope.tenant, ids),
+    );
   }
 
   /**

@@ -40,6 +40,18 @@ export function isoWeek(year: number, month: number, day: number): { year: numbe
 }
 
 const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
+
+/** A local calendar day, with its ISO week as a bucket number (year * 100 + week). */
+interface LocalDay {
+  year: number;
+  month: number;
+  day: number;
+  week: number;
+}
+
+/** Entries a cache keeps before it starts again (about 270 years of days). */
+const CACHE_LIMIT = 100_000;
 
 /**
  * Local calendar fields of instants in one IANA zone. The zone's UTC offset comes from Intl (the
@@ -47,11 +59,26 @@ const DAY_MS = 86_400_000;
  * local fields are then the UTC fields of instant + offset. Reading Intl costs about 2 µs, too
  * much for a preview over 100 000 backups, so the offset is read once per UTC day boundary: when
  * a day starts and ends with the same offset, every instant of it has that offset (no zone
- * changes its offset twice in one day and back); a day with a change asks Intl per instant.
+ * changes its offset twice in one day and back); a day with a change asks Intl per instant. The
+ * fields of each local day are computed once too. One calendar per zone is kept for the
+ * process (ZoneCalendar.of), so the next preview finds both caches filled.
  */
 export class ZoneCalendar {
+  private static readonly byZone = new Map<string, ZoneCalendar>();
   private readonly format: Intl.DateTimeFormat;
   private readonly boundaryOffsets = new Map<number, number>();
+  private readonly localDays = new Map<number, LocalDay>();
+
+  /** The process's calendar of a zone. */
+  static of(timeZone: string): ZoneCalendar {
+    let calendar = ZoneCalendar.byZone.get(timeZone);
+    if (!calendar) {
+      if (ZoneCalendar.byZone.size >= 100) ZoneCalendar.byZone.clear();
+      calendar = new ZoneCalendar(timeZone);
+      ZoneCalendar.byZone.set(timeZone, calendar);
+    }
+    return calendar;
+  }
 
   constructor(readonly timeZone: string) {
     this.format = new Intl.DateTimeFormat('en-US', {
@@ -86,38 +113,57 @@ export class ZoneCalendar {
     let offset = this.boundaryOffsets.get(day);
     if (offset === undefined) {
       offset = this.offsetAt(day * DAY_MS);
-      if (this.boundaryOffsets.size > 100_000) this.boundaryOffsets.clear();
+      if (this.boundaryOffsets.size >= CACHE_LIMIT) this.boundaryOffsets.clear();
       this.boundaryOffsets.set(day, offset);
     }
     return offset;
   }
 
-  /** The local year, month, day and hour of an epoch-ms instant. */
-  local(epochMs: number): LocalTime {
+  /** The local wall-clock time of an instant, as epoch ms of the same fields in UTC. */
+  private localMs(epochMs: number): number {
     const day = Math.floor(epochMs / DAY_MS);
     const start = this.boundaryOffset(day);
-    const offset = start === this.boundaryOffset(day + 1) ? start : this.offsetAt(epochMs);
-    const local = new Date(epochMs + offset);
-    return {
-      year: local.getUTCFullYear(),
-      month: local.getUTCMonth() + 1,
-      day: local.getUTCDate(),
-      hour: local.getUTCHours(),
-    };
+    return epochMs + (start === this.boundaryOffset(day + 1) ? start : this.offsetAt(epochMs));
+  }
+
+  private localDay(dayNumber: number): LocalDay {
+    let found = this.localDays.get(dayNumber);
+    if (!found) {
+      const date = new Date(dayNumber * DAY_MS);
+      const year = date.getUTCFullYear();
+      const month = date.getUTCMonth() + 1;
+      const day = date.getUTCDate();
+      const w = isoWeek(year, month, day);
+      found = { year, month, day, week: w.year * 100 + w.week };
+      if (this.localDays.size >= CACHE_LIMIT) this.localDays.clear();
+      this.localDays.set(dayNumber, found);
+    }
+    return found;
+  }
+
+  /** The local year, month, day and hour of an epoch-ms instant. */
+  local(epochMs: number): LocalTime {
+    const localMs = this.localMs(epochMs);
+    const dayNumber = Math.floor(localMs / DAY_MS);
+    const { year, month, day } = this.localDay(dayNumber);
+    return { year, month, day, hour: Math.floor((localMs - dayNumber * DAY_MS) / HOUR_MS) };
   }
 
   /** The bucket of an instant for a period, as a comparable number (restic's ymdh, ymd, yw …). */
   bucket(epochMs: number, period: BucketPeriod): number {
-    const t = this.local(epochMs);
+    const localMs = this.localMs(epochMs);
+    const dayNumber = Math.floor(localMs / DAY_MS);
+    const t = this.localDay(dayNumber);
     switch (period) {
       case 'hourly':
-        return ((t.year * 100 + t.month) * 100 + t.day) * 100 + t.hour;
+        return (
+          ((t.year * 100 + t.month) * 100 + t.day) * 100 +
+          Math.floor((localMs - dayNumber * DAY_MS) / HOUR_MS)
+        );
       case 'daily':
         return (t.year * 100 + t.month) * 100 + t.day;
-      case 'weekly': {
-        const w = isoWeek(t.year, t.month, t.day);
-        return w.year * 100 + w.week;
-      }
+      case 'weekly':
+        return t.week;
       case 'monthly':
         return t.year * 100 + t.month;
       case 'yearly':

@@ -9,7 +9,7 @@ import type { Storage } from '../../../storage/database.js';
 import { failedPrecondition, isStoreError } from '../../errors.js';
 import type { OperationContext } from '../../operations/index.js';
 import type { CatalogService } from '../catalog/catalog-service.js';
-import { evaluateScope } from './scope-evaluation.js';
+import { deletionFacts, evaluateScope } from './scope-evaluation.js';
 
 /** What a retention apply operation is asked. */
 export interface RetentionApplyRequest {
@@ -102,8 +102,8 @@ export async function runRetentionApply(
         'preview again and apply that preview',
     );
   }
-  const rowById = new Map(evaluation.rows.map((r) => [r.id, r]));
-  const planned = evaluation.plan.deleted;
+  const rowById = await deletionFacts(storage, evaluation);
+  const planned = evaluation.deletedIds;
   const held = await claimDeletions(
     storage,
     planned.map((id) => ({

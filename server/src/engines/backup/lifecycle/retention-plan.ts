@@ -1,20 +1,14 @@
-import { ZoneCalendar, type BucketPeriod } from './calendar-buckets.js';
+import {
+  catalogOfCandidates,
+  type RetentionCandidate,
+  type RetentionCatalog,
+} from './retention-catalog.js';
 import { hasAnyRule, type RetentionRules } from './retention-rules.js';
+import { ruleReasons, type KeepReasonKind, type PlanReason } from './rule-reasons.js';
 
-/** One backup of the scope as retention sees it. */
-export interface RetentionCandidate {
-  id: string;
-  name: string;
-  createdAt: number;
-  baseBackupId: string | null;
-  setId: string | null;
-  byteSize: number;
-  /** Set while the backup is protected (pinned): who protected it and why. */
-  protection?: { by: string; reason: string } | undefined;
-}
-
-export type KeepReasonKind =
-  'last' | BucketPeriod | 'oldest' | 'within' | 'protected' | 'base' | 'set' | 'no_rules';
+export type { RetentionCandidate } from './retention-catalog.js';
+export type { KeepReasonKind } from './rule-reasons.js';
+export { describeDuration } from './rule-reasons.js';
 
 /** Why a backup stays: the rule and a readable text ("daily 2026-11-24", "base of nightly"). */
 export interface KeepReason {
@@ -38,6 +32,18 @@ export interface RetentionPlan {
   keptSetIds: Set<string>;
 }
 
+/** The same plan over a catalog, by catalog position. */
+export interface CatalogPlan {
+  /** Newest first. */
+  kept: number[];
+  /** Of every kept backup, by position (undefined for a deleted one). */
+  reasons: (PlanReason[] | undefined)[];
+  /** In a safe deletion order: every incremental before its base. */
+  deleted: number[];
+  bytesFreed: number;
+  keptSetIds: Set<string>;
+}
+
 export interface PlanOptions {
   /** "Now": keep-within counts back from the newest backup not after it (as restic). */
   now: number;
@@ -45,83 +51,7 @@ export interface PlanOptions {
   keptSetsElsewhere?: ReadonlySet<string> | undefined;
 }
 
-const PERIODS: ReadonlyArray<[BucketPeriod, keyof RetentionRules]> = [
-  ['hourly', 'keepHourly'],
-  ['daily', 'keepDaily'],
-  ['weekly', 'keepWeekly'],
-  ['monthly', 'keepMonthly'],
-  ['yearly', 'keepYearly'],
-];
-
-/** Newest first; equal timestamps by id, descending, so the order never depends on the input. */
-function newestFirst(a: RetentionCandidate, b: RetentionCandidate): number {
-  if (a.createdAt !== b.createdAt) return b.createdAt - a.createdAt;
-  return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
-}
-
-/**
- * The rules' own choice, as restic's ApplyPolicy: walking newest first, keep-last keeps the first
- * N; each period rule keeps a backup whose bucket differs from the last one it kept, while its
- * count lasts, and the oldest backup too when the count was not used up (restic ≥ 0.17: the
- * longest history the counts allow); keep-within keeps what is newer than newest − duration.
- */
-function ruleReasons(
-  sorted: readonly RetentionCandidate[],
-  rules: RetentionRules,
-  now: number,
-): Map<string, KeepReason[]> {
-  const reasons = new Map<string, KeepReason[]>();
-  const add = (id: string, reason: KeepReason) => {
-    const list = reasons.get(id);
-    if (list) list.push(reason);
-    else reasons.set(id, [reason]);
-  };
-  const calendar = new ZoneCalendar(rules.timeZone);
-  const newest = sorted.find((c) => c.createdAt <= now)?.createdAt ?? now;
-  const withinFrom = newest - rules.keepWithinMs;
-  const counters = PERIODS.map(([period, key]) => ({
-    period,
-    left: rules[key] as number,
-    last: Number.NaN,
-  }));
-  sorted.forEach((candidate, position) => {
-    const oldest = position === sorted.length - 1;
-    if (position < rules.keepLast) {
-      add(candidate.id, { kind: 'last', text: `last ${position + 1} of ${rules.keepLast}` });
-    }
-    if (rules.keepWithinMs > 0 && candidate.createdAt > withinFrom) {
-      add(candidate.id, { kind: 'within', text: `within ${describeDuration(rules.keepWithinMs)}` });
-    }
-    for (const counter of counters) {
-      if (counter.left <= 0) continue;
-      const bucket = calendar.bucket(candidate.createdAt, counter.period);
-      if (bucket !== counter.last) {
-        counter.last = bucket;
-        counter.left -= 1;
-        const label = calendar.label(candidate.createdAt, counter.period);
-        add(candidate.id, { kind: counter.period, text: `${counter.period} ${label}` });
-      } else if (oldest) {
-        counter.left -= 1;
-        add(candidate.id, { kind: 'oldest', text: `oldest (${counter.period} count not used up)` });
-      }
-    }
-  });
-  return reasons;
-}
-
-/** "36h", "7d", "1d 2h 30m" for keep-within reasons. */
-export function describeDuration(ms: number): string {
-  const parts: string[] = [];
-  let rest = Math.floor(ms / 60_000);
-  const days = Math.floor(rest / 1440);
-  rest -= days * 1440;
-  const hours = Math.floor(rest / 60);
-  const minutes = rest - hours * 60;
-  if (days > 0) parts.push(`${days}d`);
-  if (hours > 0) parts.push(`${hours}h`);
-  if (minutes > 0 || parts.length === 0) parts.push(`${minutes}m`);
-  return parts.join(' ');
-}
+const NO_RULES_REASON: PlanReason = { kind: 'no_rules', text: 'no retention rules' };
 
 /**
  * Evaluates retention rules over one scope's backups. On top of the rules: a protected backup is
@@ -135,97 +65,146 @@ export function planRetention(
   rules: RetentionRules,
   options: PlanOptions,
 ): RetentionPlan {
-  const sorted = [...candidates].sort(newestFirst);
-  const byId = new Map(sorted.map((c) => [c.id, c]));
-  const reasons: Map<string, KeepReason[]> = hasAnyRule(rules)
-    ? ruleReasons(sorted, rules, options.now)
-    : new Map(sorted.map((c) => [c.id, [{ kind: 'no_rules', text: 'no retention rules' }]]));
-  const add = (id: string, reason: KeepReason): boolean => {
-    const list = reasons.get(id);
-    if (list) list.push(reason);
-    else reasons.set(id, [reason]);
-    return !list;
+  const catalog = catalogOfCandidates(candidates);
+  const plan = planCatalog(catalog, rules, options);
+  const nameOf = (position: number) => candidates[catalog.source[position]!]!.name;
+  return {
+    kept: plan.kept.map((k) => ({ id: catalog.ids[k]!, reasons: keepReasons(plan, k, nameOf) })),
+    deleted: plan.deleted.map((k) => catalog.ids[k]!),
+    bytesFreed: plan.bytesFreed,
+    keptSetIds: plan.keptSetIds,
   };
-  for (const c of sorted) {
-    if (c.protection) {
-      const why = c.protection.reason ? `: ${c.protection.reason}` : '';
-      add(c.id, { kind: 'protected', text: `protected by ${c.protection.by}${why}` });
+}
+
+/** The keep reasons of the backup at `position`, with the names base and set reasons end with. */
+export function keepReasons(
+  plan: CatalogPlan,
+  position: number,
+  nameOf: (position: number) => string,
+): KeepReason[] {
+  return (plan.reasons[position] ?? []).map((r) => ({
+    kind: r.kind,
+    text: r.named === undefined ? r.text : r.text + nameOf(r.named),
+  }));
+}
+
+/** planRetention over a catalog (what a preview of a large scope runs). */
+export function planCatalog(
+  catalog: RetentionCatalog,
+  rules: RetentionRules,
+  options: PlanOptions,
+): CatalogPlan {
+  const { base, baseIds, setIds } = catalog;
+  const n = catalog.ids.length;
+  const reasons = new Array<PlanReason[] | undefined>(n);
+  // Positions in the order they were first kept: chains are closed in this order.
+  const keptOrder: number[] = [];
+  const add = (position: number, reason: PlanReason): boolean => {
+    const list = reasons[position];
+    if (list) {
+      list.push(reason);
+      return false;
     }
+    reasons[position] = [reason];
+    keptOrder.push(position);
+    return true;
+  };
+  if (hasAnyRule(rules)) ruleReasons(catalog, rules, options.now, add);
+  else for (let k = 0; k < n; k++) add(k, NO_RULES_REASON);
+  for (const position of [...catalog.protections.keys()].sort((a, b) => a - b)) {
+    const p = catalog.protections.get(position)!;
+    const why = p.reason ? `: ${p.reason}` : '';
+    add(position, { kind: 'protected', text: `protected by ${p.by}${why}` });
   }
-  const membersOf = new Map<string, RetentionCandidate[]>();
-  for (const c of sorted) {
-    if (c.setId === null) continue;
-    const members = membersOf.get(c.setId);
-    if (members) members.push(c);
-    else membersOf.set(c.setId, [c]);
+  const membersOf = new Map<string, number[]>();
+  for (let k = 0; k < n; k++) {
+    const setId = setIds[k];
+    if (!setId) continue;
+    const members = membersOf.get(setId);
+    if (members) members.push(k);
+    else membersOf.set(setId, [k]);
   }
   // Each incremental → base edge is followed once; a base gets one reason per kept dependant.
-  const edgesDone = new Set<string>();
-  const closeChain = (id: string) => {
-    let child = byId.get(id);
-    while (child?.baseBackupId && !edgesDone.has(child.id)) {
-      edgesDone.add(child.id);
-      const base = byId.get(child.baseBackupId);
-      if (!base) break;
-      add(base.id, { kind: 'base', text: `base of ${child.name}` });
-      child = base;
+  const edgeDone = new Uint8Array(n);
+  const closeChain = (from: number) => {
+    let child = from;
+    while (baseIds[child] !== null && edgeDone[child] === 0) {
+      edgeDone[child] = 1;
+      const b = base[child]!;
+      if (b < 0) break;
+      add(b, { kind: 'base', text: 'base of ', named: child });
+      child = b;
     }
   };
   const setsDone = new Set<string>();
   for (let grew = true; grew;) {
     grew = false;
-    for (const id of [...reasons.keys()]) closeChain(id);
+    const known = keptOrder.length;
+    for (let i = 0; i < known; i++) closeChain(keptOrder[i]!);
     for (const [setId, members] of membersOf) {
       if (setsDone.has(setId)) continue;
-      const kept = members.some((m) => reasons.has(m.id)) || options.keptSetsElsewhere?.has(setId);
+      const kept =
+        members.some((m) => reasons[m] !== undefined) || options.keptSetsElsewhere?.has(setId);
       if (!kept) continue;
       setsDone.add(setId);
       for (const m of members) {
-        if (add(m.id, { kind: 'set', text: `member of set ${m.name}` })) grew = true;
+        if (add(m, { kind: 'set', text: 'member of set ', named: m })) grew = true;
       }
     }
   }
-  const kept: KeptBackup[] = [];
-  const deletedCandidates: RetentionCandidate[] = [];
-  for (const c of sorted) {
-    const why = reasons.get(c.id);
-    if (why) kept.push({ id: c.id, reasons: why });
-    else deletedCandidates.push(c);
-  }
+  const kept: number[] = [];
+  const doomed: number[] = [];
   const keptSetIds = new Set<string>();
-  for (const k of kept) {
-    const setId = byId.get(k.id)?.setId;
-    if (setId) keptSetIds.add(setId);
+  let bytesFreed = 0;
+  for (let k = 0; k < n; k++) {
+    if (reasons[k] !== undefined) {
+      kept.push(k);
+      const setId = setIds[k];
+      if (setId) keptSetIds.add(setId);
+    } else {
+      doomed.push(k);
+      bytesFreed += catalog.byteSizes[k]!;
+    }
   }
-  return {
-    kept,
-    deleted: deletionOrder(deletedCandidates, byId),
-    bytesFreed: deletedCandidates.reduce((sum, c) => sum + c.byteSize, 0),
-    keptSetIds,
-  };
+  return { kept, reasons, deleted: deletionOrder(doomed, base), bytesFreed, keptSetIds };
 }
 
-/** Deepest links first (an incremental before its base), newest first within one depth. */
-function deletionOrder(
-  doomed: readonly RetentionCandidate[],
-  byId: ReadonlyMap<string, RetentionCandidate>,
-): string[] {
-  const depth = new Map<string, number>();
-  const depthOf = (start: RetentionCandidate): number => {
-    const path: RetentionCandidate[] = [];
-    const onPath = new Set<string>();
-    let node: RetentionCandidate | undefined = start;
-    let base = 0;
-    while (node && !depth.has(node.id) && !onPath.has(node.id)) {
+/**
+ * Deepest links first (an incremental before its base), newest first within one depth. A depth
+ * is the number of links down to the chain's full (through kept backups too); `doomed` comes
+ * newest first, and a counting sort by depth keeps that order within each depth.
+ */
+function deletionOrder(doomed: readonly number[], base: Int32Array): number[] {
+  const depth = new Int32Array(base.length).fill(-1);
+  // Which walk last passed a position: a base loop (never written, but read from a database)
+  // ends the walk instead of looping.
+  const walk = new Int32Array(base.length).fill(-1);
+  const path: number[] = [];
+  let deepest = 0;
+  for (const start of doomed) {
+    path.length = 0;
+    let node = start;
+    while (node >= 0 && depth[node]! < 0 && walk[node] !== start) {
       path.push(node);
-      onPath.add(node.id);
-      node = node.baseBackupId ? byId.get(node.baseBackupId) : undefined;
+      walk[node] = start;
+      node = base[node]!;
     }
-    if (node && depth.has(node.id)) base = (depth.get(node.id) ?? 0) + 1;
-    for (let i = path.length - 1; i >= 0; i--) depth.set(path[i]!.id, base++);
-    return depth.get(start.id) ?? 0;
-  };
-  const withDepth = doomed.map((c) => ({ c, d: depthOf(c) }));
-  withDepth.sort((a, b) => b.d - a.d || newestFirst(a.c, b.c));
-  return withDepth.map((x) => x.c.id);
+    let d = node >= 0 && depth[node]! >= 0 ? depth[node]! + 1 : 0;
+    for (let i = path.length - 1; i >= 0; i--) depth[path[i]!] = d++;
+    deepest = Math.max(deepest, depth[start]!);
+  }
+  // Counting sort, deepest first.
+  const startOf = new Int32Array(deepest + 2);
+  for (const k of doomed) {
+    const slot = deepest - depth[k]! + 1;
+    startOf[slot] = startOf[slot]! + 1;
+  }
+  for (let i = 1; i < startOf.length; i++) startOf[i] = startOf[i]! + startOf[i - 1]!;
+  const ordered = new Array<number>(doomed.length);
+  for (const k of doomed) {
+    const slot = deepest - depth[k]!;
+    ordered[startOf[slot]!] = k;
+    startOf[slot] = startOf[slot]! + 1;
+  }
+  return ordered;
 }

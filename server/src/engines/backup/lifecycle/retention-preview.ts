@@ -1,6 +1,6 @@
 import { invalidArgument } from '../../errors.js';
 import { resolvePageSize } from '../../data/page-tokens.js';
-import type { KeepReason } from './retention-plan.js';
+import { keepReasons, type KeepReason } from './retention-plan.js';
 import type { RetentionRules } from './retention-rules.js';
 import type { ScopeEvaluation } from './scope-evaluation.js';
 
@@ -65,26 +65,39 @@ function decodeToken(token: string, fingerprint: string): number {
   return offset;
 }
 
-/** The preview of an evaluation: totals of the whole plan, entries one page at a time. */
-export function buildPreview(
+/**
+ * The preview of an evaluation: totals of the whole plan, entries one page at a time. Names are
+ * read (`readNames`) only for the page: its backups and those its keep reasons name.
+ */
+export async function buildPreview(
   evaluation: ScopeEvaluation,
   page: PreviewPageRequest,
   now: number,
-): RetentionPreview {
-  const { plan, rows, fingerprint } = evaluation;
+  readNames: (backupIds: string[]) => Promise<ReadonlyMap<string, string>>,
+): Promise<RetentionPreview> {
+  const { plan, catalog, fingerprint } = evaluation;
   const limit = resolvePageSize(page.pageSize, { defaultSize: 500, maxSize: 5000 });
   const offset = decodeToken(page.pageToken, fingerprint);
-  const rowById = new Map(rows.map((r) => [r.id, r]));
-  const ordered: Array<{ id: string; action: PreviewAction; reasons: KeepReason[] }> = [];
-  if (page.action !== 'KEEP') {
-    for (const id of plan.deleted) ordered.push({ id, action: 'DELETE', reasons: [] });
+  // The entries in order: deletions (unless only kept ones are asked), then kept backups.
+  const deletions = page.action === 'KEEP' ? 0 : plan.deleted.length;
+  const total = deletions + (page.action === 'DELETE' ? 0 : plan.kept.length);
+  const slice: Array<{ position: number; action: PreviewAction }> = [];
+  for (let i = offset; i < Math.min(total, offset + limit); i++) {
+    slice.push(
+      i < deletions
+        ? { position: plan.deleted[i]!, action: 'DELETE' }
+        : { position: plan.kept[i - deletions]!, action: 'KEEP' },
+    );
   }
-  if (page.action !== 'DELETE') {
-    for (const k of plan.kept) ordered.push({ id: k.id, action: 'KEEP', reasons: k.reasons });
+  const named = new Set<number>();
+  for (const { position } of slice) {
+    named.add(position);
+    for (const r of plan.reasons[position] ?? []) if (r.named !== undefined) named.add(r.named);
   }
-  const slice = ordered.slice(offset, offset + limit);
+  const names = await readNames([...named].map((k) => catalog.ids[k]!));
+  const nameOf = (k: number) => names.get(catalog.ids[k]!) ?? '';
   const setIds = new Set<string>();
-  for (const r of rows) if (r.setId) setIds.add(r.setId);
+  for (const setId of catalog.setIds) if (setId) setIds.add(setId);
   return {
     treeName: evaluation.scope.treeName,
     keyPrefix: evaluation.scope.keyPrefix,
@@ -95,21 +108,18 @@ export function buildPreview(
     keepCount: plan.kept.length,
     bytesFreed: plan.bytesFreed,
     setIds: [...setIds].sort(),
-    entries: slice.map((e) => {
-      const row = rowById.get(e.id);
-      return {
-        backupId: e.id,
-        name: row?.name ?? '',
-        createdAt: row?.createdAt ?? 0,
-        byteSize: row?.byteSize ?? 0,
-        baseBackupId: row?.baseBackupId ?? null,
-        setId: row?.setId ?? null,
-        action: e.action,
-        reasons: e.reasons,
-        protected: row?.protection !== undefined,
-      };
-    }),
-    nextPageToken: offset + limit < ordered.length ? encodeToken(fingerprint, offset + limit) : '',
+    entries: slice.map(({ position: k, action }) => ({
+      backupId: catalog.ids[k]!,
+      name: nameOf(k),
+      createdAt: catalog.createdAt[k]!,
+      byteSize: catalog.byteSizes[k]!,
+      baseBackupId: catalog.baseIds[k] ?? null,
+      setId: catalog.setIds[k] ?? null,
+      action,
+      reasons: action === 'KEEP' ? keepReasons(plan, k, nameOf) : [],
+      protected: catalog.protections.has(k),
+    })),
+    nextPageToken: offset + limit < total ? encodeToken(fingerprint, offset + limit) : '',
     previewedAt: now,
   };
 }

@@ -1,14 +1,18 @@
 import { createHash } from 'node:crypto';
 import {
   getRetentionRules,
-  listScopeBackups,
   scopesOfSets,
-  type ScopeBackupRow,
   type StoredRetentionRules,
 } from '../../../storage/backup-lifecycle-store.js';
 import type { ScopeKey } from '../../../storage/backup-scope-store.js';
+import { backupNames, readScopeCatalog } from '../../../storage/retention-catalog-store.js';
 import type { TreeDb } from '../../../storage/tree-db.js';
-import { planRetention, type RetentionCandidate, type RetentionPlan } from './retention-plan.js';
+import {
+  buildCatalog,
+  type CatalogProtection,
+  type RetentionCatalog,
+} from './retention-catalog.js';
+import { planCatalog, type CatalogPlan } from './retention-plan.js';
 import { NO_RULES, type RetentionRules } from './retention-rules.js';
 
 /** A scope's rules, catalog and plan, with the fingerprint an apply must match. */
@@ -16,8 +20,10 @@ export interface ScopeEvaluation {
   scope: ScopeKey;
   rules: RetentionRules;
   stored: StoredRetentionRules | undefined;
-  rows: ScopeBackupRow[];
-  plan: RetentionPlan;
+  catalog: RetentionCatalog;
+  plan: CatalogPlan;
+  /** The plan's deletions as backup ids, in deletion order. */
+  deletedIds: string[];
   /**
    * sha256 of everything the plan depends on: the rules, every backup of the scope (id, time,
    * base, set, protection) and the same of each other scope sharing a set with it. Equal
@@ -26,34 +32,40 @@ export interface ScopeEvaluation {
   fingerprint: string;
 }
 
+/** What an apply records of a backup it deletes. */
+export interface DeletionFacts {
+  name: string;
+  byteSize: number;
+  createdAt: number;
+}
+
 function rulesOf(stored: StoredRetentionRules | undefined): RetentionRules {
   if (!stored) return NO_RULES;
   const { applyAfterSchedule: _a, updatedAt: _u, updatedBy: _b, ...rules } = stored;
   return rules;
 }
 
-function candidatesOf(rows: readonly ScopeBackupRow[]): RetentionCandidate[] {
-  return rows.map((r) => ({
-    id: r.id,
-    name: r.name,
-    createdAt: r.createdAt,
-    baseBackupId: r.baseBackupId,
-    setId: r.setId,
-    byteSize: r.byteSize,
-    protection: r.protection && { by: r.protection.protectedBy, reason: r.protection.reason },
-  }));
+async function catalogOf(storage: TreeDb, scope: ScopeKey): Promise<RetentionCatalog> {
+  const columns = await readScopeCatalog(storage, scope);
+  const protections = new Map<string, CatalogProtection>();
+  for (const p of columns.protections) {
+    protections.set(p.backupId, { by: p.protectedBy, reason: p.reason });
+  }
+  return buildCatalog({ ...columns, protections });
 }
 
-function fingerprintPart(scope: ScopeKey, rules: RetentionRules, rows: readonly ScopeBackupRow[]) {
-  // Rows come in the store's fixed order (newest first, ties by id); one update of one string
-  // is several times faster than one update per row.
-  const lines = rows.map(
-    (r) =>
-      `${r.id}|${r.createdAt}|${r.baseBackupId ?? ''}|${r.setId ?? ''}|${r.protection ? 'p' : ''}`,
-  );
+function fingerprintPart(scope: ScopeKey, rules: RetentionRules, catalog: RetentionCatalog) {
+  // Column by column, in the catalog's fixed order: a few long updates instead of a formatted
+  // line per backup. Ids hold no comma or newline (safe segments), and every column has one
+  // entry per backup, so the text cannot be read two ways.
+  const { createdAt } = catalog;
+  const protectedPositions = [...catalog.protections.keys()].sort((a, b) => a - b);
   return createHash('sha256')
-    .update(JSON.stringify([scope.treeName, scope.keyPrefix, rules]))
-    .update(lines.join('\n'))
+    .update(JSON.stringify([scope.treeName, scope.keyPrefix, rules, catalog.ids.length]))
+    .update(`\n${catalog.ids.join(',')}\n`)
+    .update(Buffer.from(createdAt.buffer, createdAt.byteOffset, createdAt.byteLength))
+    .update(`\n${catalog.baseIds.join(',')}\n${catalog.setIds.join(',')}`)
+    .update(`\n${protectedPositions.join(',')}`)
     .digest('hex');
 }
 
@@ -71,18 +83,38 @@ export async function evaluateScope(
   // A draft (a rules form before it is saved) replaces this scope's rules only; the fingerprint
   // covers the draft, so no apply matches it until the same rules are stored.
   const rules = draftRules ?? rulesOf(stored);
-  const rows = await listScopeBackups(storage, scope);
-  const setIds = [...new Set(rows.flatMap((r) => (r.setId ? [r.setId] : [])))];
-  const parts = [fingerprintPart(scope, rules, rows)];
+  const catalog = await catalogOf(storage, scope);
+  const setIds = [...new Set(catalog.setIds.filter((s): s is string => s !== null))];
+  const parts = [fingerprintPart(scope, rules, catalog)];
   const keptElsewhere = new Set<string>();
   for (const other of await scopesOfSets(storage, scope.tenant, setIds, scope)) {
     const otherRules = rulesOf(await getRetentionRules(storage, other));
-    const otherRows = await listScopeBackups(storage, other);
-    const otherPlan = planRetention(candidatesOf(otherRows), otherRules, { now });
+    const otherCatalog = await catalogOf(storage, other);
+    const otherPlan = planCatalog(otherCatalog, otherRules, { now });
     for (const id of otherPlan.keptSetIds) keptElsewhere.add(id);
-    parts.push(fingerprintPart(other, otherRules, otherRows));
+    parts.push(fingerprintPart(other, otherRules, otherCatalog));
   }
-  const plan = planRetention(candidatesOf(rows), rules, { now, keptSetsElsewhere: keptElsewhere });
+  const plan = planCatalog(catalog, rules, { now, keptSetsElsewhere: keptElsewhere });
   const fingerprint = createHash('sha256').update(parts.join('\n')).digest('hex');
-  return { scope, rules, stored, rows, plan, fingerprint };
+  const deletedIds = plan.deleted.map((k) => catalog.ids[k]!);
+  return { scope, rules, stored, catalog, plan, deletedIds, fingerprint };
+}
+
+/** Name, size and creation time of each backup the evaluation deletes (names read now). */
+export async function deletionFacts(
+  storage: TreeDb,
+  evaluation: ScopeEvaluation,
+): Promise<Map<string, DeletionFacts>> {
+  const { catalog, deletedIds } = evaluation;
+  const names = await backupNames(storage, evaluation.scope.tenant, deletedIds);
+  const facts = new Map<string, DeletionFacts>();
+  for (const k of evaluation.plan.deleted) {
+    const id = catalog.ids[k]!;
+    facts.set(id, {
+      name: names.get(id) ?? '',
+      byteSize: catalog.byteSizes[k]!,
+      createdAt: catalog.createdAt[k]!,
+    });
+  }
+  return facts;
 }
