@@ -9,6 +9,7 @@ import {
   type StoreOperationListRequest,
   type StoreOperationStatus,
 } from '@store/contract';
+import type { RestoreRequest } from '../engines/backup/backup-types.js';
 import { invalidArgument } from '../engines/errors.js';
 
 /** What the binding needs of an engine operation record. */
@@ -28,10 +29,24 @@ export interface OperationView {
   /** Who asked to cancel it, once anyone has. */
   cancelledBy?: string | undefined;
   result?: unknown;
+  /** The submitted request's JSON, where the record carries it. */
+  requestJson?: string | undefined;
 }
 
 /** Turns an engine result (JSON) of one kind into the status's result oneof. */
 export type ResultMapper = (result: unknown) => StoreOperationStatus['result'];
+
+const RESTORE_KINDS: ReadonlySet<string> = new Set(['RESTORE', 'COLD_RESTORE']);
+
+/**
+ * The tree a restore writes, when its request named one: its status's target_id is the backup,
+ * and its result (with the tree) only comes when it succeeded.
+ */
+function restoreTargetTree(operation: OperationView): string | undefined {
+  if (!RESTORE_KINDS.has(operation.kind) || !operation.requestJson) return undefined;
+  const named = (JSON.parse(operation.requestJson) as Partial<RestoreRequest>).targetTreeId;
+  return typeof named === 'string' && named !== '' ? named : undefined;
+}
 
 /** The proto enum value of an engine kind (engine kinds are the enum's names). */
 export function kindToProto(kind: string): StoreOperationKind {
@@ -81,6 +96,7 @@ export function toOperationStatus(
     error: operation.error,
     createdBy: operation.createdBy,
     cancelledBy: operation.cancelledBy,
+    targetTreeId: restoreTargetTree(operation),
     result: operation.result !== undefined && mapper ? mapper(operation.result) : undefined,
   });
 }

@@ -85,6 +85,8 @@ describe.each(DIALECTS)('backup round trip on %s', (dialect) => {
       const damaged = await s.read('rt');
       const inPlace = await restore({ backupId: inc.backupId, applyBatchSize: 5 });
       expect(inPlace.state).toBe(StoreOperationState.SUCCEEDED);
+      // No target named: the backup's own tree, which the status leaves to the backup.
+      expect(inPlace.targetTreeId).toBeUndefined();
       expect(await s.read('rt')).toEqual(expected);
       if (inPlace.result.case !== 'restore') throw new Error('no restore');
       const result = asResponse(inPlace.result.value);
@@ -110,13 +112,24 @@ describe.each(DIALECTS)('backup round trip on %s', (dialect) => {
       expect(await s.read('rt')).toEqual(damaged);
       expect(await codeOf(s.backup.revertRestore(result))).toBe(Code.FailedPrecondition);
 
-      // NEW_TREE into an empty tree works; into a non-empty one it is refused.
-      const fresh = await restore({
+      // NEW_TREE into an empty tree works; into a non-empty one it is refused. Its status names
+      // the target tree from the start (its result only once it succeeded), listed or single.
+      const freshHandle = await s.backup.startRestore({
         backupId: inc.backupId,
         mode: StoreRestoreMode.NEW_TREE,
         targetTreeId: 'rt-copy',
       });
+      const { status: started } = await s.backup.getBackupOperationStatus({
+        operationId: freshHandle.operationId,
+      });
+      expect(started?.targetTreeId).toBe('rt-copy');
+      const fresh = await s.finish(freshHandle.operationId);
       expect(fresh.state).toBe(StoreOperationState.SUCCEEDED);
+      expect(fresh.targetTreeId).toBe('rt-copy');
+      const listed = await s.backup.listBackupOperations({ targetId: inc.backupId });
+      expect(
+        listed.operations.find((o) => o.operationId === freshHandle.operationId)?.targetTreeId,
+      ).toBe('rt-copy');
       expect(await s.read('rt-copy')).toEqual(expected);
       expect(
         await codeOf(

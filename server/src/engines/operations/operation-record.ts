@@ -28,5 +28,6 @@ export function toOperationRecord(row: OperationRow): OperationRecord {
     createdBy: row.created_by,
     ...(row.cancelled_by !== null && { cancelledBy: row.cancelled_by }),
     ...(row.result_json !== null && { result: JSON.parse(row.result_json) as unknown }),
+    ...(row.request_json && { requestJson: row.request_json }),
   };
 }

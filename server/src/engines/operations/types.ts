@@ -30,6 +30,8 @@ export interface OperationRecord {
   cancelledBy?: string;
   /** The handler's JSON result, once SUCCEEDED. */
   result?: unknown;
+  /** The submitted request's stored JSON (what it was asked, before any result), unparsed. */
+  requestJson?: string;
 }
 
 /** A progress report; omitted fields keep their last value. */
