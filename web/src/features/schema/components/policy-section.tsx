@@ -18,6 +18,7 @@ import {
 import { DryRunButton, DryRunResult, usePolicyDryRun } from './policy-dry-run';
 import { PolicyFields, policyDraftFrom, toPolicyInit } from './policy-fields';
 import { SchemaSection } from './schema-section';
+import { SubjectName } from '../../../components/identity/subject-name';
 
 type SchemaCaps = Capabilities<StoreSchemaApiOperation>;
 
@@ -80,7 +81,7 @@ function StoredPolicy({ policy }: { policy: StoreSchemaPolicy | null }) {
       )}
       <dt>Updated</dt>
       <dd>
-        <Time value={policy.updatedAt} /> by {policy.updatedBy || '—'}
+        <Time value={policy.updatedAt} /> by <SubjectName subject={policy.updatedBy} />
       </dd>
     </dl>
   );

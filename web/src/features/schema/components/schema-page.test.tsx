@@ -21,7 +21,17 @@ const ALL_OPERATIONS = Object.values(StoreSchemaApiOperation).filter(
 function server(options: { deadLetters?: number; allowed?: StoreSchemaApiOperation[] } = {}) {
   const sent: { policies: StoreSchemaPolicy[]; cleared: string[] } = { policies: [], cleared: [] };
   const routes = (router: ConnectRouter) => {
-    router.service(IdentityService, { whoAmI: () => whoAmI() });
+    router.service(IdentityService, {
+      whoAmI: () => whoAmI(),
+      resolveSubjects: ({ subjects }) => ({
+        subjects: subjects.map((subject) => ({
+          subject,
+          displayName: subject === 'token:t-9' ? 'release pipeline' : subject,
+          kind: 'token',
+          named: subject === 'token:t-9',
+        })),
+      }),
+    });
     router.service(TreeDataService, {
       listTrees: () => ({ trees: [{ treeId: 'orders', entryCount: 3n, hasPolicy: true }] }),
     });
@@ -32,7 +42,12 @@ function server(options: { deadLetters?: number; allowed?: StoreSchemaApiOperati
       }),
       getPolicy: () => ({
         found: true,
-        policy: { jsonSchema: '{"type":"object"}', mode: StoreSchemaMode.ENFORCE, version: 1 },
+        policy: {
+          jsonSchema: '{"type":"object"}',
+          mode: StoreSchemaMode.ENFORCE,
+          version: 1,
+          updatedBy: 'token:t-9',
+        },
       }),
       setPolicy: (req) => {
         if (req.policy?.jsonSchema.includes('"minimum": "x"')) {
@@ -110,6 +125,13 @@ describe('schema page', () => {
       mode: StoreSchemaMode.AUDIT,
       version: 2,
     });
+  });
+
+  it('names who last set the policy, the recorded subject below', async () => {
+    const { app } = server();
+    renderApp(app, '/schema/orders');
+    const by = await screen.findByText(/^release pipeline/, { selector: '.subject-name' });
+    expect(by.textContent).toBe('release pipelinetoken:t-9');
   });
 
   it('clears the policy only after a confirmation naming tenant and tree', async () => {
