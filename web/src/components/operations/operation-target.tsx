@@ -1,6 +1,6 @@
 import { StoreOperationKind, type StoreOperationStatus } from '@store/contract';
 import { Link } from 'react-router';
-import { useBackupNames } from '../../lib/backups/use-backup-names';
+import { useBackupNames, useBackupTree } from '../../lib/backups/use-backup-names';
 import { paths } from '../../lib/paths';
 
 /**
@@ -32,14 +32,19 @@ const RESTORES: ReadonlySet<StoreOperationKind> = new Set([
 ]);
 
 /**
- * What an operation acts on, by name. A restore's target is the tree it writes (known from its
- * result), read from the backup named below it; a health check's is the backup, by name; a
- * capture's is its tree. The backup id stays below a name, in monospace.
+ * What an operation acts on, by name. A restore's target is the tree it writes, read from the
+ * backup named below it: from the start, the tree its request named (the status says it) or else
+ * the backup's own tree; a health check's is the backup, by name; a capture's is its tree. The
+ * backup id stays below a name, in monospace.
  */
 export function OperationTarget({ operation }: { operation: StoreOperationStatus }) {
   const targetId = operation.targetId ?? '';
   const isBackup = BACKUP_TARGETS.has(operation.kind) && targetId !== '';
   const names = useBackupNames(isBackup ? [targetId] : []);
+  const isRestore = RESTORES.has(operation.kind);
+  const backupTree = useBackupTree(
+    isRestore && operation.result.case !== 'restore' && !operation.targetTreeId ? targetId : '',
+  );
   if (!targetId) return <span className="muted">—</span>;
   if (!isBackup) {
     return (
@@ -55,8 +60,10 @@ export function OperationTarget({ operation }: { operation: StoreOperationStatus
     </Link>
   );
   const restoredInto =
-    operation.result.case === 'restore' ? operation.result.value.targetTreeId : undefined;
-  if (RESTORES.has(operation.kind)) {
+    operation.result.case === 'restore'
+      ? operation.result.value.targetTreeId
+      : (operation.targetTreeId ?? backupTree);
+  if (isRestore) {
     return (
       <span className="operation-target">
         {restoredInto ? (
@@ -64,7 +71,7 @@ export function OperationTarget({ operation }: { operation: StoreOperationStatus
             tree {restoredInto}
           </Link>
         ) : (
-          <span className="muted">tree known when it finishes</span>
+          <span className="muted">tree of the backup</span>
         )}
         <span className="table__sub">from {backup}</span>
         {backupName && <span className="mono muted table__sub">{targetId}</span>}

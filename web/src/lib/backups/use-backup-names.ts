@@ -1,5 +1,5 @@
 import { BackupControlService } from '@store/contract';
-import { useQueries } from '@tanstack/react-query';
+import { useQueries, useQuery } from '@tanstack/react-query';
 import { rpcKey } from '../query-keys';
 import { useApi } from '../services';
 
@@ -26,4 +26,19 @@ export function useBackupNames(backupIds: readonly string[]): ReadonlyMap<string
         }),
       ),
   });
+}
+
+/**
+ * The tree a backup was taken of (from the DescribeBackup answer useBackupNames reads too), or
+ * undefined while unknown: a restore that names no target tree restores into it.
+ */
+export function useBackupTree(backupId: string): string | undefined {
+  const api = useApi();
+  const query = useQuery({
+    queryKey: rpcKey(BackupControlService.method.describeBackup, { backupId }),
+    queryFn: ({ signal }) => api.backup.describeBackup(backupId, { signal }),
+    enabled: backupId !== '',
+    staleTime: 60_000,
+  });
+  return query.data?.manifest?.treeId || undefined;
 }

@@ -33,6 +33,10 @@ function server(ops: {
         return { status: { ...ops.backup!, cancelRequested: true } };
       },
       listBackupOperations: () => create(StoreOperationPageSchema, {}),
+      describeBackup: (req) => ({
+        found: true,
+        manifest: { backupId: req.backupId, name: 'nightly orders', treeId: 'orders' },
+      }),
     });
     router.service(SchemaControlService, {
       getSchemaOperationStatus: () => {
@@ -116,6 +120,28 @@ describe('operation detail', () => {
     expect(
       within(summary).getByRole('link', { name: 'Retention rules' }).getAttribute('href'),
     ).toBe('/retention?tree=inventory&prefix=sku%2F');
+  });
+
+  it("names a running restore's target tree: the one its request named, else its backup's tree", async () => {
+    const running = (operationId: string, targetTreeId?: string) =>
+      operation({
+        operationId,
+        kind: StoreOperationKind.RESTORE,
+        targetId: 'bk-7',
+        targetTreeId,
+        progress: { done: 10n, total: 40n, unit: 'entries' },
+      });
+    const named = server({ backup: running('op-n', 'orders-copy') });
+    const first = renderApp(named.app, '/operations/op-n');
+    const copy = await screen.findByRole('link', { name: 'tree orders-copy' });
+    expect(copy.getAttribute('href')).toBe('/trees/orders-copy');
+    expect(await screen.findByRole('link', { name: 'nightly orders' })).toBeTruthy();
+    first.unmount();
+
+    const inPlace = server({ backup: running('op-i') });
+    renderApp(inPlace.app, '/operations/op-i');
+    const own = await screen.findByRole('link', { name: 'tree orders' });
+    expect(own.getAttribute('href')).toBe('/trees/orders');
   });
 
   it('falls back to the schema service when the backup service does not know the id', async () => {
