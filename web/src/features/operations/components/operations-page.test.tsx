@@ -18,7 +18,7 @@ import {
   SchemaInsightService,
 } from '@store/contract/gen/store/insight/v1/schema_insight_pb.js';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { operation, whoAmI } from '../../../testing/fixtures';
 import { createTestApp, renderApp, testSession } from '../../../testing/render-app';
 
@@ -66,6 +66,12 @@ describe('operations page', () => {
     expect(screen.getByRole('link', { name: /op-1/ }).getAttribute('href')).toBe(
       '/operations/op-1',
     );
+    // The id is secondary text with a copy button beside the link.
+    const writeText = vi.fn(() => Promise.resolve());
+    vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText } });
+    fireEvent.click(screen.getByRole('button', { name: 'Copy operation id op-1' }));
+    await waitFor(() => expect(writeText).toHaveBeenCalledWith('op-1'));
+    vi.unstubAllGlobals();
   });
 
   it('lists restore previews and dry-runs beside captures, each with its own summary', async () => {
