@@ -12,13 +12,18 @@ export interface BatchDeleteResult {
   deleted: string[];
   /** Left in place: a backup outside the batch still depends on them (directly or through one of the batch). */
   blocked: string[];
+  /**
+   * Why the artifact store kept files of deleted backups: the rows are gone all the same (rows
+   * first), what it kept is scrub's. Undefined when it removed everything.
+   */
+  artifactsError?: unknown;
 }
 
 /**
  * Deletes a batch of backups without cascade: the catalog rows in one transaction, then their
  * files in one batch delete of the artifact store, by the keys their manifests list (rows first,
  * as the single delete: a crash in between leaves orphan files scrub prunes, never a row whose
- * artifacts are gone; what a store failure leaves is scrub's). A backup of the batch that a
+ * artifacts are gone; a store failure is returned with what was deleted, not thrown). A backup of the batch that a
  * backup outside it still depends on is left, with every base of the batch under it, so no row
  * ever names a base that is gone; absent ids are skipped. Refused (FailedPrecondition naming the
  * protection) when a backup it would delete is protected; then nothing is deleted.
@@ -45,7 +50,11 @@ export async function deleteBackupBatch(
       files: deleted.map((id) => present.get(id)!),
     };
   });
-  await artifacts.deleteManyBackupFiles(tenant, files);
+  try {
+    await artifacts.deleteManyBackupFiles(tenant, files);
+  } catch (error) {
+    return { ...result, artifactsError: error };
+  }
   return result;
 }
 

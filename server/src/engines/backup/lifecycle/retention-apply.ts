@@ -174,11 +174,17 @@ export async function runRetentionApply(
     const batch = mine.slice(start, start + DELETE_BATCH);
     const pending = new Set(batch);
     try {
-      const { deleted, blocked } = await deps.catalog.deleteBatch(ctx.tenant, batch);
+      const { deleted, blocked, artifactsError } = await deps.catalog.deleteBatch(
+        ctx.tenant,
+        batch,
+      );
       for (const id of deleted) {
         pending.delete(id);
         recordDeleted(id);
       }
+      // Their rows are gone (recorded above) but the store kept files, scrub's now: the apply
+      // fails with the store's error instead of claiming the bytes freed.
+      if (artifactsError !== undefined) throw artifactsError;
       for (const id of batch) {
         if (!blocked.includes(id)) pending.delete(id);
       }
