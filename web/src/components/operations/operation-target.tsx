@@ -1,6 +1,7 @@
 import { StoreOperationKind, type StoreOperationStatus } from '@store/contract';
 import { Link } from 'react-router';
 import { useBackupNames, useBackupTree } from '../../lib/backups/use-backup-names';
+import { CopyableId } from '../ui/copyable-id';
 import { paths } from '../../lib/paths';
 
 /**
@@ -74,14 +75,22 @@ export function OperationTarget({ operation }: { operation: StoreOperationStatus
           <span className="muted">tree of the backup</span>
         )}
         <span className="table__sub">from {backup}</span>
-        {backupName && <span className="mono muted table__sub">{targetId}</span>}
+        {backupName && (
+          <span className="table__sub">
+            <CopyableId id={targetId} label="backup id" />
+          </span>
+        )}
       </span>
     );
   }
   return (
     <span className="operation-target">
       {backup}
-      {backupName && <span className="mono muted table__sub">{targetId}</span>}
+      {backupName && (
+        <span className="table__sub">
+          <CopyableId id={targetId} label="backup id" />
+        </span>
+      )}
     </span>
   );
 }

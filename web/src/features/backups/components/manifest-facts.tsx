@@ -1,5 +1,6 @@
 import type { BackupManifest } from '@store/contract';
 import { SubjectName } from '../../../components/identity/subject-name';
+import { CopyableId } from '../../../components/ui/copyable-id';
 import { Time } from '../../../components/ui/time';
 import { formatBytes } from '../../../lib/format';
 import { entryCountWords, sequenceRangeRaw, sequenceRangeWords } from '../api/manifest-words';
@@ -55,7 +56,9 @@ export function ManifestFacts({ manifest }: { manifest: BackupManifest }) {
       {manifest.setId && (
         <>
           <dt>Set</dt>
-          <dd className="mono">{manifest.setId}</dd>
+          <dd>
+            <CopyableId id={manifest.setId} label="set id" />
+          </dd>
         </>
       )}
       {labels.length > 0 && (

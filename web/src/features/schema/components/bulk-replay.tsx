@@ -3,6 +3,7 @@ import { DeadLetterReplayOutcome } from '@store/contract/gen/store/insight/v1/sc
 import { useState } from 'react';
 import { OperationStateBadge } from '../../../components/operations/operation-state-badge';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { CopyableId } from '../../../components/ui/copyable-id';
 import { GuardedButton } from '../../../components/ui/guarded-button';
 import { ProgressBar } from '../../../components/ui/progress-bar';
 import { formatCount } from '../../../lib/format';
@@ -50,7 +51,7 @@ export function BulkReplay({ treeId, keyPrefix }: { treeId: string; keyPrefix: s
       </div>
       {status && (
         <p>
-          Bulk replay <span className="mono">{status.operationId}</span>{' '}
+          Bulk replay <CopyableId id={status.operationId} label="bulk replay operation id" />{' '}
           <OperationStateBadge state={status.state} cancelRequested={status.cancelRequested} />
         </p>
       )}

@@ -7,6 +7,7 @@ import { SubjectName } from '../../../components/identity/subject-name';
 import { OperationStateBadge } from '../../../components/operations/operation-state-badge';
 import { Button } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { CopyableId } from '../../../components/ui/copyable-id';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { ErrorBanner } from '../../../components/ui/error-banner';
 import { GuardedButton } from '../../../components/ui/guarded-button';
@@ -151,9 +152,8 @@ export function ComplianceSection({ treeId, caps }: { treeId: string; caps: Sche
 function SelectedScan({ scan }: { scan: StoreOperationStatus }) {
   return (
     <div className="stack schema-scan" aria-live="polite">
-      <h3 className="schema-subtitle">
-        Scan <span className="mono">{scan.operationId}</span>
-      </h3>
+      <h3 className="schema-subtitle">Scan</h3>
+      <CopyableId id={scan.operationId} label="scan operation id" />
       {isActiveState(scan.state) && <OperationProgress operation={scan} />}
       {scan.error && (
         <div className="field__error">
