@@ -51,7 +51,7 @@ export function DeadLetterTreesSection({
       error={error}
       onRetry={onRetry}
       emptyTitle="No tree holds dead letters"
-      emptyText="Writes an ENFORCE policy refuses are kept as dead letters and counted here."
+      emptyText="Writes a policy in Enforce mode refuses are kept as dead letters and counted here."
       more={<Link to={paths.trees}>All trees</Link>}
     >
       <Table
