@@ -87,6 +87,9 @@ describe.each(DIALECTS)('backup round trip on %s', (dialect) => {
       expect(inPlace.state).toBe(StoreOperationState.SUCCEEDED);
       // No target named: the backup's own tree, which the status leaves to the backup.
       expect(inPlace.targetTreeId).toBeUndefined();
+      // Progress in the chain's entries (40 of the full, 3 of the incremental), known before
+      // the first entry is applied: the console shows a percent and the time left.
+      expect(inPlace.progress).toMatchObject({ done: 43n, total: 43n, unit: 'entries' });
       expect(await s.read('rt')).toEqual(expected);
       if (inPlace.result.case !== 'restore') throw new Error('no restore');
       const result = asResponse(inPlace.result.value);

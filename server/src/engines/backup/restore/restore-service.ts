@@ -95,6 +95,10 @@ export class RestoreService {
     if (prefix === null) throw invalidArgument('scope.key_prefix', 'lies outside the backup');
 
     const total = chain.reduce((n, m) => n + m.entryCount, 0);
+    // The total from the start: the console shows a percent, not an indeterminate bar, while
+    // the chain's artifacts are verified (as long as the apply itself on a slow store).
+    const artifactCount = chain.reduce((n, m) => n + m.artifacts.length, 0);
+    ctx.progress(0, total, `verifying ${artifactCount} artifacts of ${chain.length} backups`);
     await this.verifyChain(ctx, chain);
 
     const current = await resolveTree(this.storage, ctx.tenant, targetTree);
