@@ -1,4 +1,4 @@
-import { StoreOperationState } from '@store/contract';
+import { StoreOperationState, StoreSchemaMode } from '@store/contract';
 import { OperationDetailPage } from './pages/operation-detail-page';
 import {
   expect,
@@ -101,6 +101,44 @@ test.describe('small things found on the walk', () => {
     await expect(page.getByText(/^every change up to sequence \d/)).toBeVisible();
     await expect(page.getByText(/^\d+ entr(y|ies)$/).first()).toBeVisible();
     await page.screenshot({ path: `/tmp/shots/small-backup-facts-phone.png`, fullPage: true });
+  });
+
+  test("the dashboard's dead-letter link lands on the tree's Dead letters section", async ({
+    page,
+    tenant,
+  }) => {
+    // A tree with an entry, then a write its enforced policy refuses; the schema page has five
+    // sections above the dead letters, so landing on them takes the scroll the link asks for.
+    await tenant.api.data.putEntry({ treeId: 'profiles', key: 'ada', valueJson: '{"name":"A"}' });
+    await tenant.api.schema.setPolicy({
+      treeId: 'profiles',
+      policy: {
+        jsonSchema: JSON.stringify({ required: ['name'] }),
+        version: 1,
+        mode: StoreSchemaMode.ENFORCE,
+      },
+    });
+    const refused = await tenant.api.data.putEntry({
+      treeId: 'profiles',
+      key: 'nameless',
+      valueJson: '{"age":3}',
+    });
+    expect(refused.deadLettered).toBe(true);
+
+    await signInWithToken(page, tenant.admin.token);
+    for (const size of SIZES) {
+      await page.setViewportSize(size);
+      await page.goto('/');
+      const section = page.getByRole('region', { name: /Trees with dead letters/ });
+      await section.getByRole('link', { name: 'Review dead letters of profiles' }).click();
+      await expect(page).toHaveURL(/\/schema\/profiles#schema-dead-letters$/);
+      const letters = page.getByRole('region', { name: /^Dead letters/ });
+      await expect(letters.getByRole('heading', { name: /^Dead letters/ })).toBeInViewport();
+      await expect(
+        letters.getByRole('button', { name: 'View dead letter nameless' }),
+      ).toBeVisible();
+      await page.screenshot({ path: `/tmp/shots/small-dead-letter-link-${size.name}.png` });
+    }
   });
 
   test('a cancel by another token reads "Cancelled by <its name>"', async ({ page, tenant }) => {
