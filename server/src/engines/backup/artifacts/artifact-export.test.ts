@@ -11,8 +11,9 @@ let dispose: () => Promise<void>;
 let artifact: WrittenArtifact;
 beforeEach(async () => {
   ({ store, dispose } = await tempStore());
-  // Level 0 keeps the file large (several default-sized chunks) without many records.
-  const written = await store.writeArtifacts('acme', 'b1', makeRecords(3_000, 1_000), {
+  // Level 0 keeps the file large without many records: several default-sized chunks, and more
+  // than three 1 MiB read blocks (the export reads one block ahead of the one it sends).
+  const written = await store.writeArtifacts('acme', 'b1', makeRecords(3_000, 250), {
     gzipLevel: 0,
   });
   artifact = written[0] as WrittenArtifact;
@@ -21,12 +22,15 @@ afterEach(() => dispose());
 
 const path = () => store.layout.artifactPath('acme', 'b1', artifact.artifactId);
 
-/** Pulls every chunk, recording what was yielded before any error. */
+/**
+ * Pulls every chunk, recording what was yielded before any error. A chunk is a view of a read
+ * block the export reuses two blocks later: kept, it is copied, as connect does when it frames it.
+ */
 async function drain(chunkSize?: number): Promise<{ chunks: Uint8Array[]; code: string }> {
   const chunks: Uint8Array[] = [];
   try {
     for await (const chunk of store.exportArtifact('acme', 'b1', artifact, { chunkSize })) {
-      chunks.push(chunk);
+      chunks.push(Buffer.from(chunk));
     }
     return { chunks, code: 'ok' };
   } catch (error) {
@@ -107,7 +111,9 @@ describe('exportArtifact', () => {
     const stream = store.exportArtifact('acme', 'b1', artifact, { chunkSize });
     const first = await stream.next();
     expect(first.done).toBe(false);
-    // Damage a byte the stream has not reached yet.
+    expect(artifact.byteSize).toBeGreaterThan(3 * 1024 * 1024);
+    // Damage a byte the stream has not reached yet: two read blocks past the first chunk (the
+    // block after the one being sent is read ahead; bytes read before the change still match).
     const bytes = await readFile(path());
     const at = bytes.length - 10;
     await writeByteAt(at, (bytes[at] ?? 0) ^ 0xff);

@@ -39,6 +39,14 @@ async function readInto(handle: FileHandle, buffer: Buffer, position: number): P
   return buffer.subarray(0, filled);
 }
 
+/** The chunk size asked for, or the default when it is no positive number. */
+export function exportChunkSize(options: ExportOptions): number {
+  // A size that is no positive number (NaN from a bad setting) would slice empty chunks forever
+  // short of the data and end OK with nothing sent: fall back to the default instead.
+  const asked = options.chunkSize ?? DEFAULT_EXPORT_CHUNK_BYTES;
+  return Number.isFinite(asked) && asked >= 1 ? Math.floor(asked) : DEFAULT_EXPORT_CHUNK_BYTES;
+}
+
 /**
  * Two read blocks in shared memory, used in turn: the hash worker reads a block where it lies
  * (no copy per block, no fresh 1 MiB allocation per read). Block n+1 is read into the other slot
@@ -46,7 +54,7 @@ async function readInto(handle: FileHandle, buffer: Buffer, position: number): P
  * sliced from it has been taken by the consumer (connect serializes a message, copying it,
  * before it asks for the next one).
  */
-function sharedBlocks(size: number): [Buffer, Buffer] {
+export function sharedBlocks(size: number): [Buffer, Buffer] {
   const length = Math.min(READ_BLOCK, Math.max(1, size));
   return [Buffer.from(new SharedArrayBuffer(length)), Buffer.from(new SharedArrayBuffer(length))];
 }
@@ -66,6 +74,9 @@ function sharedBlocks(size: number): [Buffer, Buffer] {
  * Health checks and scrubs still find damage at rest without an export, and the console asks for
  * an explicit override before exporting a backup whose last check found it damaged.
  *
+ * A chunk is a view of a read block that is reused two blocks later: a consumer that keeps chunks
+ * copies them (connect does, framing each before it asks for the next).
+ *
  * The caller resolves `artifact` from the catalog or manifest (an id not there is NotFound, its
  * check); a file missing for a catalogued artifact is therefore DataLoss here, not NotFound.
  */
@@ -77,11 +88,7 @@ export async function* exportArtifact(
   options: ExportOptions = {},
 ): AsyncGenerator<Uint8Array, void, undefined> {
   const path = layout.artifactPath(tenant, backupId, artifact.artifactId);
-  // A size that is no positive number (NaN from a bad setting) would slice empty chunks forever
-  // short of the data and end OK with nothing sent: fall back to the default instead.
-  const asked = options.chunkSize ?? DEFAULT_EXPORT_CHUNK_BYTES;
-  const chunkSize =
-    Number.isFinite(asked) && asked >= 1 ? Math.floor(asked) : DEFAULT_EXPORT_CHUNK_BYTES;
+  const chunkSize = exportChunkSize(options);
   const { signal } = options;
   const expected = artifact.sha256.toLowerCase();
   throwIfAborted(signal);
@@ -93,6 +100,7 @@ export async function* exportArtifact(
     throw error;
   }
   let unfinished: OffThreadSha256 | undefined;
+  let ahead: Promise<Buffer> | undefined;
   try {
     const size = (await handle.stat()).size;
     if (size !== artifact.byteSize) {
@@ -101,25 +109,34 @@ export async function* exportArtifact(
         `stored ${size} bytes, manifest says ${artifact.byteSize}`,
       );
     }
-    // The worker hashes block n while block n+1 is read into the other shared slot.
     const hash = new OffThreadSha256();
     unfinished = hash;
     const slots = sharedBlocks(size);
-    let hashed: Promise<unknown> = Promise.resolve();
-    for (let position = 0, n = 0; position < size; n++) {
-      throwIfAborted(signal);
+    const readBlock = (n: number, position: number) => {
       const slot = slots[n % 2]!;
-      const block = await readInto(
+      const reading = readInto(
         handle,
         slot.subarray(0, Math.min(slot.length, size - position)),
         position,
       );
+      // Awaited in turn; a stream abandoned meanwhile must not leave it unhandled.
+      reading.catch(() => undefined);
+      return reading;
+    };
+    ahead = readBlock(0, 0);
+    let hashed: Promise<unknown> = Promise.resolve();
+    for (let position = 0, n = 0; position < size; n++) {
+      throwIfAborted(signal);
+      const block = await ahead!;
+      ahead = undefined;
       if (block.length === 0) throw dataLoss(artifact.artifactId, 'the file was truncated');
       await hashed;
       hashed = hash.update(block);
-      // Awaited before the next block; a stream abandoned meanwhile must not leave it unhandled.
       hashed.catch(() => undefined);
       position += block.length;
+      // Block n+1 goes into the other slot while block n's chunks go out and the worker hashes
+      // it: that slot held block n-1, whose hash is done and whose chunks were all taken.
+      if (position < size) ahead = readBlock(n + 1, position);
       if (position >= size && (await hash.digest()) !== expected) {
         throw dataLoss(artifact.artifactId, 'checksum mismatch');
       }
@@ -131,6 +148,8 @@ export async function* exportArtifact(
     }
   } finally {
     unfinished?.release();
+    // A read still in flight must end before its handle closes.
+    await ahead?.catch(() => undefined);
     await handle.close();
   }
 }

@@ -1,7 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Readable } from 'node:stream';
 import { isStoreError } from '../../../errors.js';
-import { DEFAULT_EXPORT_CHUNK_BYTES, type ExportOptions } from '../artifact-export.js';
 import { type ArtifactByteSource, dataLoss } from '../artifact-reader.js';
 import type { ArtifactRef, ArtifactVerification, SignalOptions } from '../artifact-types.js';
 import { throwIfAborted } from '../durable-fs.js';
@@ -27,7 +25,8 @@ export function objectSource(
   };
 }
 
-function readFailure(
+/** The error a read of an artifact's object ends in (see objectSource). */
+export function readFailure(
   error: unknown,
   where: string,
   artifact: ArtifactRef,
@@ -91,69 +90,4 @@ export async function verifyObject(
     return { ok: false, problem: 'checksum_mismatch', detail: 'sha256 differs', bytesRead };
   }
   return { ok: true, bytesRead };
-}
-
-/**
- * Streams an artifact's object as chunks of at most `chunkSize`, hashing on the way. As on the
- * directory, a size or recorded sha256 that differs fails before the first byte, and the last
- * chunk is held back until the whole hash matched: a damaged object ends in DataLoss and no
- * client holds all of its bytes. A server that goes away mid-stream ends it Unavailable.
- */
-export async function* exportObject(
-  objects: S3ObjectStore,
-  where: string,
-  key: string,
-  artifact: ArtifactRef,
-  options: ExportOptions = {},
-): AsyncGenerator<Uint8Array, void, undefined> {
-  const asked = options.chunkSize ?? DEFAULT_EXPORT_CHUNK_BYTES;
-  const chunkSize =
-    Number.isFinite(asked) && asked >= 1 ? Math.floor(asked) : DEFAULT_EXPORT_CHUNK_BYTES;
-  const { signal } = options;
-  const expected = artifact.sha256.toLowerCase();
-  throwIfAborted(signal);
-  let body: Readable;
-  try {
-    const read = await objects.get(key, signal ? { signal } : {});
-    body = read.body;
-    if (read.objectBytes !== artifact.byteSize) {
-      body.destroy();
-      const why = `stored ${read.objectBytes} bytes, manifest says ${artifact.byteSize}`;
-      throw exportLoss(artifact, why);
-    }
-    if (read.sha256 !== undefined && read.sha256 !== expected) {
-      body.destroy();
-      throw exportLoss(artifact, 'the sha256 recorded with the object differs from the manifest');
-    }
-  } catch (error) {
-    throw readFailure(error, where, artifact, signal);
-  }
-  const hash = createHash('sha256');
-  let seen = 0;
-  let held: Buffer | undefined;
-  try {
-    for await (const chunk of body as AsyncIterable<Buffer>) {
-      hash.update(chunk);
-      seen += chunk.length;
-      for (let offset = 0; offset < chunk.length; offset += chunkSize) {
-        if (held) {
-          yield held;
-          throwIfAborted(signal);
-        }
-        held = chunk.subarray(offset, offset + chunkSize);
-      }
-    }
-  } catch (error) {
-    throw readFailure(error, where, artifact, signal);
-  } finally {
-    body.destroy();
-  }
-  if (seen !== artifact.byteSize)
-    throw exportLoss(artifact, `read ${seen} bytes of ${artifact.byteSize}`);
-  if (hash.digest('hex') !== expected) throw exportLoss(artifact, 'checksum mismatch');
-  if (held) yield held;
-}
-
-function exportLoss(artifact: ArtifactRef, why: string) {
-  return dataLoss(artifact.artifactId, why);
 }
