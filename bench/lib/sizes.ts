@@ -40,7 +40,8 @@ export const FULL: Sizes = {
   edgeRounds: 3,
   retentionCatalog: 100_000,
   retentionApply: 2_000,
-  storeRounds: 3,
+  // Even: each store goes first in half the rounds.
+  storeRounds: 4,
   exportCaptureEntries: 300_000,
   exportRounds: 3,
 };

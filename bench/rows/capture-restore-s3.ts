@@ -30,7 +30,18 @@ type Store = 'directory' | 'S3';
 interface Round {
   captureMs: number;
   restoreMs: number;
+  /** CPU of this process (server and bench) during each: unlike wall time, load hardly moves it. */
+  captureCpuMs: number;
+  restoreCpuMs: number;
   artifactBytes: number;
+}
+
+/** `fn` with the CPU time (user + system) this process spent while it ran. */
+async function withCpu<T>(fn: () => Promise<T>): Promise<T & { cpuMs: number }> {
+  const before = process.cpuUsage();
+  const value = await fn();
+  const used = process.cpuUsage(before);
+  return { ...value, cpuMs: (used.user + used.system) / 1000 };
 }
 
 export async function captureRestoreS3Rows(
@@ -61,8 +72,10 @@ export async function captureRestoreS3Rows(
         log(`seeded ${sizes.entries} entries`);
       }
       await raw.checkpoint();
-      const capture = await timedOperation(s, () =>
-        s.backup.startBackup({ name: `bench ${store} ${n}`, scope: { treeId: TREE } }),
+      const capture = await withCpu(() =>
+        timedOperation(s, () =>
+          s.backup.startBackup({ name: `bench ${store} ${n}`, scope: { treeId: TREE } }),
+        ),
       );
       if (capture.value.result.case !== 'capture') throw new Error('no capture result');
       const { backupId, manifest } = capture.value.result.value;
@@ -71,12 +84,14 @@ export async function captureRestoreS3Rows(
 
       await raw.checkpoint();
       const target = `${TREE}-restored-${store.toLowerCase()}-${n}`;
-      const restore = await timedOperation(s, () =>
-        s.backup.startRestore({
-          backupId,
-          mode: StoreRestoreMode.NEW_TREE,
-          targetTreeId: target,
-        }),
+      const restore = await withCpu(() =>
+        timedOperation(s, () =>
+          s.backup.startRestore({
+            backupId,
+            mode: StoreRestoreMode.NEW_TREE,
+            targetTreeId: target,
+          }),
+        ),
       );
       const restored = await resolveTree(storage, TENANT, target);
       if (!restored || (await countLiveEntries(storage, restored.physicalTreeId)) !== sizes.entries)
@@ -85,10 +100,17 @@ export async function captureRestoreS3Rows(
       await deletePhysicalTreeEntries(storage, restored.physicalTreeId);
       const artifactBytes = Number(manifest?.byteSize ?? 0);
       log(
-        `${store} round ${n}: capture ${capture.ms.toFixed(0)} ms, ` +
-          `restore ${restore.ms.toFixed(0)} ms (${(artifactBytes / 1e6).toFixed(1)} MB stored)`,
+        `${store} round ${n}: capture ${capture.ms.toFixed(0)} ms (CPU ${capture.cpuMs.toFixed(0)}), ` +
+          `restore ${restore.ms.toFixed(0)} ms (CPU ${restore.cpuMs.toFixed(0)}), ` +
+          `${(artifactBytes / 1e6).toFixed(1)} MB stored`,
       );
-      return { captureMs: capture.ms, restoreMs: restore.ms, artifactBytes };
+      return {
+        captureMs: capture.ms,
+        restoreMs: restore.ms,
+        captureCpuMs: capture.cpuMs,
+        restoreCpuMs: restore.cpuMs,
+        artifactBytes,
+      };
     } finally {
       // Stop only: the next round's server opens the same location.
       await s.t.server.stop();
@@ -114,7 +136,13 @@ export async function captureRestoreS3Rows(
   const perSecond = (ms: number) => (sizes.entries * 1000) / ms;
   const mb = (runs.S3[0]?.artifactBytes ?? 0) / 1e6;
   const count = sizes.entries.toLocaleString('en-US');
-  const row = (n: number, name: string, pick: (r: Round) => number, verb: string): BenchRow => {
+  const row = (
+    n: number,
+    name: string,
+    pick: (r: Round) => number,
+    cpu: (r: Round) => number,
+    verb: string,
+  ): BenchRow => {
     const s3Rate = perSecond(best('S3', pick));
     const directoryRate = perSecond(best('directory', pick));
     return {
@@ -128,10 +156,26 @@ export async function captureRestoreS3Rows(
       baseline: directoryRate,
       ratio: s3Rate / directoryRate,
       target: { kind: 'min', value: 0.8 },
+      note:
+        `CPU of this process, best round: S3 ${best('S3', cpu).toFixed(0)} ms ` +
+        `(${all('S3', cpu)}), directory ${best('directory', cpu).toFixed(0)} ms ` +
+        `(${all('directory', cpu)}); rclone's own CPU not counted`,
     };
   };
   return [
-    row(22, `full capture to S3, ${count} entries`, (r) => r.captureMs, 'the same capture to'),
-    row(23, `restore (NEW_TREE) from S3, ${count} entries`, (r) => r.restoreMs, 'restore from'),
+    row(
+      22,
+      `full capture to S3, ${count} entries`,
+      (r) => r.captureMs,
+      (r) => r.captureCpuMs,
+      'the same capture to',
+    ),
+    row(
+      23,
+      `restore (NEW_TREE) from S3, ${count} entries`,
+      (r) => r.restoreMs,
+      (r) => r.restoreCpuMs,
+      'restore from',
+    ),
   ];
 }
