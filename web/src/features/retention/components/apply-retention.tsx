@@ -53,8 +53,8 @@ export function ApplyRetention({
   const confirm = () => {
     if (!preview) return;
     start.mutate(preview.fingerprint, {
-      onSuccess: (id) => {
-        setOperationId(id);
+      onSuccess: (handle) => {
+        setOperationId(handle.operationId);
         setConfirming(false);
       },
       onError: () => setConfirming(false),

@@ -8,6 +8,7 @@ import {
   KeepReasonKind,
   RetentionAction,
   RetentionPreviewSchema,
+  StoreOperationKind,
   StoreOperationState,
   TreeDataService,
   type RetentionPreviewRequest,
@@ -106,7 +107,7 @@ function lifecycleServer(roles: string[], options: { moveOnFirstApply?: boolean 
         const { deleted } = plan(stored);
         applied.push(...deleted.map((b) => b.id));
         backups = backups.filter((b) => !deleted.includes(b));
-        return { operationId: 'op-1' };
+        return { operationId: 'op-1', kind: StoreOperationKind.RETENTION_APPLY };
       },
       getLifecycleOperationStatus: (req) => ({
         status: {
@@ -202,6 +203,8 @@ describe('retention page', () => {
     });
     fireEvent.click(confirm);
 
+    // It joins the tray like any tracked operation.
+    expect(await screen.findByText('Started retention apply')).toBeTruthy();
     const progress = await screen.findByTestId('retention-progress');
     await waitFor(() =>
       expect(progress.textContent).toContain('Deleted 3 backups, 3.0 KiB freed; 2 kept'),

@@ -7,6 +7,7 @@ import {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useLifecycleClient } from '../../../lib/api/lifecycle-client';
+import { useTrackOperation } from '../../../lib/operations/use-track-operation';
 import { rpcKey, serviceKey } from '../../../lib/query-keys';
 import type { WireRules } from '../api/rules-draft';
 
@@ -76,15 +77,19 @@ export function useSetRetentionRulesMutation(scope: RetentionScope) {
   });
 }
 
-/** StartRetentionApply (operator) of the preview with this fingerprint; answers the operation id. */
+/**
+ * StartRetentionApply (operator) of the preview with this fingerprint; answers the operation id.
+ * The apply joins the tray, which follows it to its end and says what it deleted.
+ */
 export function useStartRetentionApplyMutation(scope: RetentionScope) {
   const client = useLifecycleClient();
+  const track = useTrackOperation();
   return useMutation({
-    mutationFn: async (expectedFingerprint: string) =>
-      (await client.startRetentionApply({ scope: selector(scope), expectedFingerprint }))
-        .operationId,
+    mutationFn: (expectedFingerprint: string) =>
+      client.startRetentionApply({ scope: selector(scope), expectedFingerprint }),
     // A refusal (a stale preview) is shown beside the button with the offer of a new preview.
     meta: { silent: true },
+    onSuccess: (handle) => track(handle),
   });
 }
 
