@@ -54,17 +54,24 @@ async function catalogOf(storage: TreeDb, scope: ScopeKey): Promise<RetentionCat
   return buildCatalog({ ...columns, protections });
 }
 
+const bytesOf = (a: Float64Array | Int32Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+
 function fingerprintPart(scope: ScopeKey, rules: RetentionRules, catalog: RetentionCatalog) {
   // Column by column, in the catalog's fixed order: a few long updates instead of a formatted
   // line per backup. Ids hold no comma or newline (safe segments), and every column has one
-  // entry per backup, so the text cannot be read two ways.
-  const { createdAt } = catalog;
+  // entry per backup, so the text cannot be read two ways. A base in the catalog is its
+  // position (the same as its id, in a tenth of the bytes); a base outside it, its id.
+  const outsideBases: string[] = [];
+  catalog.base.forEach((b, k) => {
+    if (b < 0 && catalog.baseIds[k]) outsideBases.push(`${k}:${catalog.baseIds[k]}`);
+  });
   const protectedPositions = [...catalog.protections.keys()].sort((a, b) => a - b);
   return createHash('sha256')
     .update(JSON.stringify([scope.treeName, scope.keyPrefix, rules, catalog.ids.length]))
     .update(`\n${catalog.ids.join(',')}\n`)
-    .update(Buffer.from(createdAt.buffer, createdAt.byteOffset, createdAt.byteLength))
-    .update(`\n${catalog.baseIds.join(',')}\n${catalog.setIds.join(',')}`)
+    .update(bytesOf(catalog.createdAt))
+    .update(bytesOf(catalog.base))
+    .update(`\n${outsideBases.join(',')}\n${catalog.setIds.join(',')}`)
     .update(`\n${protectedPositions.join(',')}`)
     .digest('hex');
 }
