@@ -1,4 +1,5 @@
 import { capturedBackupId } from './pages/backup-names';
+import { OperationsTray } from './pages/operations-tray';
 import { ProtectionPanel, RetentionPage, screenshotBothSizes } from './pages/retention-page';
 import { expectNoSeriousA11yViolations } from './support/axe';
 import { expect, signInWithToken, test, type StoreApi } from './support/fixtures';
@@ -52,6 +53,35 @@ test('retention: keep-last 2 previewed live with keep reasons, applied, two left
   await retention.apply(/^Delete 2 backups \(.+\)$/);
   const left = await tenant.api.backup.listBackups({ treeId: TREE });
   expect(left.backups.map((b) => b.backupId).sort()).toEqual([ids[2], ids[3]].sort());
+
+  // Its result, said where every tracked operation is: beside the button, in the tray, on the
+  // Operations page (the id copyable) and on its own page (what went, by name).
+  const brief = /Deleted 2 backups, [\d.]+ (B|KiB) freed; 2 kept/;
+  const progress = page.getByTestId('retention-progress');
+  await expect(progress).toContainText(brief);
+  const tray = new OperationsTray(page);
+  await tray.open();
+  await expect(tray.root).toContainText(brief);
+  await tray.close();
+  const operationId = ((await progress.getByRole('link').textContent()) ?? '').replace(
+    /^operation /,
+    '',
+  );
+  await page.goto('/operations');
+  const row = page.getByRole('row').filter({ hasText: operationId });
+  await expect(row).toContainText('Retention apply');
+  await expect(row).toContainText(brief);
+  await expect(row.getByRole('button', { name: `Copy operation id ${operationId}` })).toBeVisible();
+  await screenshotBothSizes(page, 'operations-list');
+  await row.getByRole('link', { name: new RegExp(operationId) }).click();
+  const summary = page.getByTestId('retention-apply-summary');
+  await expect(summary).toContainText('applied from a preview');
+  await expect(summary).toContainText('2 backups');
+  await expect(summary).toContainText(`${TREE} full 1`);
+  await expect(summary).toContainText(`${TREE} full 2`);
+  await expect(summary.getByRole('button', { name: `Copy backup id ${ids[0]}` })).toBeVisible();
+  await expectNoSeriousA11yViolations(page, testInfo);
+  await screenshotBothSizes(page, 'apply-operation');
   await page.goto('/backups');
   await expect(page.getByTestId('backup-row')).toHaveCount(2);
 
