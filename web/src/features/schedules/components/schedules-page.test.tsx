@@ -1,6 +1,7 @@
 import type { ConnectRouter } from '@connectrpc/connect';
 import {
   BackupControlService,
+  BackupScopeRunOutcome,
   durationFromMs,
   durationToMs,
   IdentityService,
@@ -48,6 +49,7 @@ function server(options: { knownTree?: string } = {}) {
           fullScheduleRegistered: full !== undefined,
           runtimeFullBackupInterval: full === undefined ? undefined : durationFromMs(full),
           chainDepth: 2,
+          lastRunOutcome: BackupScopeRunOutcome.SKIPPED,
         };
       },
       scheduleBackup: (req) => {
@@ -93,6 +95,15 @@ describe('schedules page', () => {
     expect(requests).toEqual([{ incremental: false, ms: 10_000 }]);
     // The status refreshes: the full schedule is now registered at the effective interval.
     expect(await screen.findAllByText(/every 1 minute/i)).not.toHaveLength(0);
+  });
+
+  it('a skipped last run points at the overview, where its reason is', async () => {
+    const { app } = server();
+    renderApp(app, '/schedules?tree=orders');
+    const status = await screen.findByRole('region', { name: 'Scope status' });
+    expect(within(status).getByText('Skipped')).toBeTruthy();
+    const why = within(status).getByRole('link', { name: 'schedule overview' });
+    expect(why.getAttribute('href')).toBe('/schedules/overview');
   });
 
   it('shows, registers and cancels the schedule of a scope with a key prefix, apart from the whole tree', async () => {

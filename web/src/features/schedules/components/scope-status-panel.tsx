@@ -1,9 +1,11 @@
 import { BackupScopeRunOutcome, durationToMs, type backupV1 } from '@store/contract';
 
 type BackupScopeStatusResponse = backupV1.BackupScopeStatusResponse;
+import { Link } from 'react-router';
 import { Badge, type BadgeTone } from '../../../components/ui/badge';
 import { Time } from '../../../components/ui/time';
 import { formatInterval } from '../../../lib/interval';
+import { paths } from '../../../lib/paths';
 
 /** GetScopeStatus of a scope: what is scheduled, when it last ran and succeeded, chain depth. */
 export function ScopeStatusPanel({ status }: { status: BackupScopeStatusResponse }) {
@@ -47,6 +49,14 @@ export function ScopeStatusPanel({ status }: { status: BackupScopeStatusResponse
         <dt>Last outcome</dt>
         <dd>
           <Badge tone={outcome.tone}>{outcome.label}</Badge>
+          {/* GetScopeStatus carries no reason; the overview's last run does ("no change since …"). */}
+          {(status.lastRunOutcome === BackupScopeRunOutcome.SKIPPED ||
+            status.lastRunOutcome === BackupScopeRunOutcome.FAILED) && (
+            <>
+              {' '}
+              The <Link to={paths.schedulesOverview}>schedule overview</Link> says why.
+            </>
+          )}
         </dd>
         <dt>Chain depth</dt>
         <dd>
