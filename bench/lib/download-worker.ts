@@ -143,23 +143,40 @@ async function downloadExportWithConnect(job: DownloadJob): Promise<Omit<Downloa
   return { bytes, sha256: hash.digest('hex') };
 }
 
-const job = workerData as DownloadJob;
-const s3 = job.s3 && s3Client(job.s3);
-const once = () =>
-  job.kind === 'static'
-    ? downloadStatic(`${job.baseUrl}/${job.staticName}`)
-    : job.kind === 'export'
-      ? downloadExport(job)
-      : job.kind === 'export-h2c'
-        ? downloadExportH2c(job)
-        : job.kind === 'disk'
-          ? readDisk(job.path!)
-          : job.kind === 's3-get'
-            ? getObject(s3!, job.s3!)
-            : downloadExportWithConnect(job);
-// Page cache, connection, code paths.
-for (let i = 0; i < (job.untimed ?? (job.warmUp ? 1 : 0)); i++) await once();
-const t0 = performance.now();
-const result = await once();
-parentPort?.postMessage({ ...result, ms: performance.now() - t0 } satisfies Download);
-s3?.destroy();
+/** Runs one job: its untimed calls, then one timed. */
+async function run(job: DownloadJob): Promise<Download> {
+  const s3 = job.s3 && s3Client(job.s3);
+  try {
+    const once = () =>
+      job.kind === 'static'
+        ? downloadStatic(`${job.baseUrl}/${job.staticName}`)
+        : job.kind === 'export'
+          ? downloadExport(job)
+          : job.kind === 'export-h2c'
+            ? downloadExportH2c(job)
+            : job.kind === 'disk'
+              ? readDisk(job.path!)
+              : job.kind === 's3-get'
+                ? getObject(s3!, job.s3!)
+                : downloadExportWithConnect(job);
+    // Page cache, connection, code paths.
+    for (let i = 0; i < (job.untimed ?? (job.warmUp ? 1 : 0)); i++) await once();
+    const cpu = process.cpuUsage();
+    const t0 = performance.now();
+    const result = await once();
+    const ms = performance.now() - t0;
+    const used = process.cpuUsage(cpu);
+    return { ...result, ms, cpuMs: (used.user + used.system) / 1000 };
+  } finally {
+    s3?.destroy();
+  }
+}
+
+const jobs = workerData as DownloadJob | DownloadJob[];
+if (Array.isArray(jobs)) {
+  const results: Download[] = [];
+  for (const job of jobs) results.push(await run(job));
+  parentPort?.postMessage(results);
+} else {
+  parentPort?.postMessage(await run(jobs));
+}

@@ -32,6 +32,11 @@ export interface Download {
   bytes: number;
   sha256: string;
   ms: number;
+  /**
+   * CPU time of the whole process over the timed call (server, its hash worker and this client:
+   * the server serves nothing else meanwhile): on a loaded machine the cost that wall time hides.
+   */
+  cpuMs?: number;
 }
 
 export function downloadInWorker(job: DownloadJob): Promise<Download> {
@@ -40,6 +45,23 @@ export function downloadInWorker(job: DownloadJob): Promise<Download> {
       workerData: job,
     });
     worker.once('message', (result: Download) => resolve(result));
+    worker.once('error', reject);
+    worker.once('exit', (code) => {
+      if (code !== 0) reject(new Error(`download worker exited with ${code}`));
+    });
+  });
+}
+
+/**
+ * Several jobs one after the other in ONE worker (its start costs a second or more on a loaded
+ * machine): alternating rounds of a figure and its baseline without a worker per round.
+ */
+export function downloadsInWorker(jobs: DownloadJob[]): Promise<Download[]> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./download-worker-entry.mjs', import.meta.url), {
+      workerData: jobs,
+    });
+    worker.once('message', (results: Download[]) => resolve(results));
     worker.once('error', reject);
     worker.once('exit', (code) => {
       if (code !== 0) reject(new Error(`download worker exited with ${code}`));
