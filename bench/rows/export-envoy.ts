@@ -15,7 +15,6 @@ import type { BenchRow } from '../lib/results.js';
 import type { Sizes } from '../lib/sizes.js';
 import { MB } from '../lib/stats.js';
 
-const RUNS = 3;
 /** Untimed calls before the first round: code, connections (Envoy's upstream too), page cache. */
 const WARM_CALLS = 3;
 const port = (url: string) => Number(new URL(url).port);
@@ -44,6 +43,8 @@ export async function exportEnvoyRow(
   log(
     `captured ${artifact.entries} entries: ${artifact.artifactId}, ${(artifact.bytes / MB).toFixed(1)} MB`,
   );
+  // Best of 3 in the full run; one round in --quick (sizes.edgeRounds), which only checks it works.
+  const runs = sizes.edgeRounds;
   const workDir = mkdtempSync(join(tmpdir(), 'bench-export-envoy-'));
   mkdirSync(join(workDir, 'logs'));
   const { envoy, listenPort } = await startEnvoy(workDir, join(workDir, 'logs'), {
@@ -55,17 +56,18 @@ export async function exportEnvoyRow(
     const envoyRuns: Download[] = [];
     const directRuns: Download[] = [];
     // Alternating, best of each: load bursts on a shared machine only ever slow a round down.
-    for (let run = 0; run < RUNS; run++) {
-      const untimed = run === 0 ? WARM_CALLS : 1;
+    log('Envoy up');
+    for (let run = 0; run < runs; run++) {
+      const untimed = run > 0 ? 1 : runs > 1 ? WARM_CALLS : 1;
       envoyRuns.push(await downloadInWorker(exportJob(artifact, viaEnvoy, untimed)));
       directRuns.push(await downloadInWorker(exportJob(artifact, direct, untimed)));
     }
     for (const run of [...envoyRuns, ...directRuns])
       if (run.bytes !== artifact.bytes || run.sha256 !== artifact.sha256)
         throw new Error('a download did not return the artifact byte for byte');
-    const show = (runs: Download[]) => runs.map((r) => r.ms.toFixed(0)).join(', ');
+    const show = (list: Download[]) => list.map((r) => r.ms.toFixed(0)).join(', ');
     log(`via Envoy ${show(envoyRuns)} ms; straight ${show(directRuns)} ms`);
-    const best = (runs: Download[]) => Math.min(...runs.map((r) => r.ms));
+    const best = (list: Download[]) => Math.min(...list.map((r) => r.ms));
     const [envoyMs, directMs] = [best(envoyRuns), best(directRuns)];
     const rate = (ms: number) => (artifact.bytes / MB) * (1000 / ms);
     return {
@@ -74,7 +76,7 @@ export async function exportEnvoyRow(
       dialect: s.dialect,
       figure: rate(envoyMs),
       unit: 'MB/s',
-      detail: `best of ${RUNS}: ${envoyMs.toFixed(0)} ms; chunks of ${DEFAULT_EXPORT_CHUNK_BYTES / 1024} KiB`,
+      detail: `best of ${runs}: ${envoyMs.toFixed(0)} ms; chunks of ${DEFAULT_EXPORT_CHUNK_BYTES / 1024} KiB`,
       baselineName: `gRPC-Web straight to the replica (${directMs.toFixed(0)} ms)`,
       baseline: rate(directMs),
       ratio: directMs / envoyMs,
