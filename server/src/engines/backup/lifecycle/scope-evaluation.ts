@@ -7,6 +7,7 @@ import {
 import type { ScopeKey } from '../../../storage/backup-scope-store.js';
 import { backupNames, readScopeCatalog } from '../../../storage/retention-catalog-store.js';
 import type { TreeDb } from '../../../storage/tree-db.js';
+import { catalogFingerprint } from './catalog-fingerprint.js';
 import {
   buildCatalog,
   type CatalogProtection,
@@ -54,28 +55,6 @@ async function catalogOf(storage: TreeDb, scope: ScopeKey): Promise<RetentionCat
   return buildCatalog({ ...columns, protections });
 }
 
-const bytesOf = (a: Float64Array | Int32Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
-
-function fingerprintPart(scope: ScopeKey, rules: RetentionRules, catalog: RetentionCatalog) {
-  // Column by column, in the catalog's fixed order: a few long updates instead of a formatted
-  // line per backup. Ids hold no comma or newline (safe segments), and every column has one
-  // entry per backup, so the text cannot be read two ways. A base in the catalog is its
-  // position (the same as its id, in a tenth of the bytes); a base outside it, its id.
-  const outsideBases: string[] = [];
-  catalog.base.forEach((b, k) => {
-    if (b < 0 && catalog.baseIds[k]) outsideBases.push(`${k}:${catalog.baseIds[k]}`);
-  });
-  const protectedPositions = [...catalog.protections.keys()].sort((a, b) => a - b);
-  return createHash('sha256')
-    .update(JSON.stringify([scope.treeName, scope.keyPrefix, rules, catalog.ids.length]))
-    .update(`\n${catalog.ids.join(',')}\n`)
-    .update(bytesOf(catalog.createdAt))
-    .update(bytesOf(catalog.base))
-    .update(`\n${outsideBases.join(',')}\n${catalog.setIds.join(',')}`)
-    .update(`\n${protectedPositions.join(',')}`)
-    .digest('hex');
-}
-
 /**
  * Evaluates a scope's retention now. Sets reach across scopes: a member here is kept when a member
  * in another scope is kept there by that scope's own rules (a scope without rules keeps all).
@@ -92,14 +71,14 @@ export async function evaluateScope(
   const rules = draftRules ?? rulesOf(stored);
   const catalog = await catalogOf(storage, scope);
   const setIds = [...new Set(catalog.setIds.filter((s): s is string => s !== null))];
-  const parts = [fingerprintPart(scope, rules, catalog)];
+  const parts = [catalogFingerprint(scope, rules, catalog)];
   const keptElsewhere = new Set<string>();
   for (const other of await scopesOfSets(storage, scope.tenant, setIds, scope)) {
     const otherRules = rulesOf(await getRetentionRules(storage, other));
     const otherCatalog = await catalogOf(storage, other);
     const otherPlan = planCatalog(otherCatalog, otherRules, { now });
     for (const id of otherPlan.keptSetIds) keptElsewhere.add(id);
-    parts.push(fingerprintPart(other, otherRules, otherCatalog));
+    parts.push(catalogFingerprint(other, otherRules, otherCatalog));
   }
   const plan = planCatalog(catalog, rules, { now, keptSetsElsewhere: keptElsewhere });
   const fingerprint = createHash('sha256').update(parts.join('\n')).digest('hex');

@@ -1,0 +1,34 @@
+import { createHash } from 'node:crypto';
+import type { ScopeKey } from '../../../storage/backup-scope-store.js';
+import type { RetentionCatalog } from './retention-catalog.js';
+import type { RetentionRules } from './retention-rules.js';
+
+const bytesOf = (a: Float64Array | Int32Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+
+/**
+ * sha256 of what a scope's plan depends on: its key, its rules and every backup's id, time, base,
+ * set and protection, in the catalog's order.
+ */
+export function catalogFingerprint(
+  scope: Pick<ScopeKey, 'treeName' | 'keyPrefix'>,
+  rules: RetentionRules,
+  catalog: RetentionCatalog,
+): string {
+  // Column by column, in the catalog's fixed order: a few long updates instead of a formatted
+  // line per backup. Ids hold no comma or newline (safe segments), and every column has one
+  // entry per backup, so the text cannot be read two ways. A base in the catalog is its
+  // position (the same as its id, in a tenth of the bytes); a base outside it, its id.
+  const outsideBases: string[] = [];
+  catalog.base.forEach((b, k) => {
+    if (b < 0 && catalog.baseIds[k]) outsideBases.push(`${k}:${catalog.baseIds[k]}`);
+  });
+  const protectedPositions = [...catalog.protections.keys()].sort((a, b) => a - b);
+  return createHash('sha256')
+    .update(JSON.stringify([scope.treeName, scope.keyPrefix, rules, catalog.ids.length]))
+    .update(`\n${catalog.ids.join(',')}\n`)
+    .update(bytesOf(catalog.createdAt))
+    .update(bytesOf(catalog.base))
+    .update(`\n${outsideBases.join(',')}\n${catalog.setIds.join(',')}`)
+    .update(`\n${protectedPositions.join(',')}`)
+    .digest('hex');
+}
