@@ -52,7 +52,7 @@ describe('exportArtifact', () => {
     expect(Buffer.concat(chunks).equals(await readFile(path()))).toBe(true);
   });
 
-  it('uses 64 KiB chunks by default', async () => {
+  it('uses 1 MiB chunks by default (one a read block)', async () => {
     expect(artifact.byteSize).toBeGreaterThan(3 * DEFAULT_EXPORT_CHUNK_BYTES);
     const { chunks } = await drain();
     expect(chunks.slice(0, -1).every((c) => c.length === DEFAULT_EXPORT_CHUNK_BYTES)).toBe(true);
@@ -64,7 +64,7 @@ describe('exportArtifact', () => {
     vi.resetModules();
     try {
       const fresh = await import('./artifact-export.js');
-      expect(fresh.DEFAULT_EXPORT_CHUNK_BYTES).toBe(64 * 1024);
+      expect(fresh.DEFAULT_EXPORT_CHUNK_BYTES).toBe(1024 * 1024);
     } finally {
       vi.unstubAllEnvs();
     }

@@ -5,14 +5,21 @@ import type { ArtifactRef, SignalOptions } from './artifact-types.js';
 import { errnoCode, throwIfAborted } from './durable-fs.js';
 import { OffThreadSha256 } from './file-hash-worker.js';
 
-/** DESIGN.md §3: export chunks default to 64 KiB. */
-export const DEFAULT_EXPORT_CHUNK_BYTES = 64 * 1024;
 /**
  * The stream pass reads the file in blocks this large (one read, a libuv round trip, per 64 KiB
  * chunk cost more than hashing and framing it) and slices a block into chunks, so at most one
- * block is read ahead of a slow client.
+ * block is read ahead of the one a slow client is being sent.
  */
 const READ_BLOCK = 1024 * 1024;
+/**
+ * One message per read block, the largest DESIGN.md §3 allows (64 KiB-1 MiB): every message
+ * costs a trip through connect's stream pipeline, a serialization, an envelope and an awaited
+ * write, whatever its size, and 64 KiB ones held h2c export near half the disk's pace
+ * (docs/performance.md, "Issue 25: export at the speed of the disk"). A message of 1 MiB and a
+ * few bytes stays well inside STORE_MAX_MESSAGE_BYTES (4 MiB); Envoy streams bodies with no
+ * per-message limit, and the console's connect-web transport sets no read limit.
+ */
+export const DEFAULT_EXPORT_CHUNK_BYTES = READ_BLOCK;
 
 export interface ExportOptions extends SignalOptions {
   /** Largest chunk handed out; the last chunk may be shorter. */
