@@ -54,5 +54,10 @@ describe('human units', () => {
   it('turns the server\'s "1031658 bytes read" into KiB/MiB', () => {
     expect(humanizeProgressMessage('1031658 bytes read')).toBe('1007.5 KiB read');
     expect(humanizeProgressMessage('applied 3 of 9 entries')).toBe('applied 3 of 9 entries');
+    expect(humanizeProgressMessage('applied 47600 of 60000 entries')).toBe(
+      `applied ${(47_600).toLocaleString()} of ${(60_000).toLocaleString()} entries`,
+    );
+    // Not a count: left as it is.
+    expect(humanizeProgressMessage('policy 2026 saved')).toBe('policy 2026 saved');
   });
 });

@@ -55,9 +55,16 @@ export function formatRemaining(ms: number): string {
   return `about ${formatDuration(ms)} left`;
 }
 
-/** Server messages that count bytes ("1031658 bytes read") with the bytes in KiB/MiB/GiB. */
+/** A count in a server message: before "of" or a counted noun, or after "of". */
+const COUNT_IN_MESSAGE =
+  /\b\d{4,}\b(?= (?:of|entries|backups|keys|artifacts|letters|lines)\b)|(?<=\bof )\d{4,}\b/g;
+
+/**
+ * Server messages in human units: bytes ("1031658 bytes read") in KiB/MiB/GiB, and counts
+ * ("applied 47600 of 60000 entries") grouped as the console writes them.
+ */
 export function humanizeProgressMessage(message: string): string {
-  return message.replace(/\b(\d+) bytes\b/g, (_match, digits: string) =>
-    formatBytes(Number(digits)),
-  );
+  return message
+    .replace(/\b(\d+) bytes\b/g, (_match, digits: string) => formatBytes(Number(digits)))
+    .replace(COUNT_IN_MESSAGE, (digits) => formatCount(Number(digits)));
 }

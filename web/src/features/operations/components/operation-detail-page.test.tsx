@@ -83,6 +83,11 @@ describe('operation detail', () => {
     const tree = await screen.findByRole('link', { name: 'orders-copy' });
     expect(tree.getAttribute('href')).toBe('/trees/orders-copy');
     expect(screen.getByText((1234).toLocaleString())).toBeTruthy();
+    // The backup it read, by name, its id copyable.
+    const result = screen.getByRole('region', { name: 'Result' });
+    const from = await within(result).findByRole('link', { name: 'nightly orders' });
+    expect(from.getAttribute('href')).toBe('/backups/bk-1');
+    expect(within(result).getByRole('button', { name: 'Copy backup id bk-1' })).toBeTruthy();
   });
 
   it('for a retention apply, names its scope and what it deleted (by name, the ids copyable) and kept', async () => {

@@ -3,6 +3,8 @@ import { Link } from 'react-router';
 import { CatalogRebuildFacts } from '../../../components/operations/catalog-rebuild-facts';
 import { RetentionApplySummary } from '../../../components/operations/retention-apply-summary';
 import { StaleCheckSummary } from '../../../components/operations/stale-check-summary';
+import { CopyableId } from '../../../components/ui/copyable-id';
+import { useBackupNames } from '../../../lib/backups/use-backup-names';
 import type { ConsoleOperation } from '../../../lib/operations/schema-insight-operations';
 import { resultBrief } from '../api/result-brief';
 import { formatCount } from '../../../lib/format';
@@ -53,7 +55,7 @@ export function OperationResult({ operation }: { operation: ConsoleOperation }) 
             <dd>{formatCount(restore.entriesApplied)}</dd>
             <dt>From backup</dt>
             <dd>
-              <Link to={paths.backup(restore.backupId)}>{restore.backupId}</Link>
+              <BackupByName backupId={restore.backupId} />
             </dd>
             <dt>Mode</dt>
             <dd>{restoreModeLabel(restore.mode)}</dd>
@@ -99,6 +101,21 @@ export function OperationResult({ operation }: { operation: ConsoleOperation }) 
       return brief ? <p>{brief}</p> : <p className="muted">{noResultText(operation)}</p>;
     }
   }
+}
+
+/** A backup by its name, linked, its id below with a copy button; the id alone until named. */
+function BackupByName({ backupId }: { backupId: string }) {
+  const name = useBackupNames([backupId]).get(backupId);
+  return (
+    <>
+      <Link to={paths.backup(backupId)}>{name ?? backupId}</Link>
+      {name && (
+        <span className="table__sub">
+          <CopyableId id={backupId} label="backup id" />
+        </span>
+      )}
+    </>
+  );
 }
 
 function noResultText(operation: StoreOperationStatus): string {
