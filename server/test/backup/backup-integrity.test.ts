@@ -10,6 +10,7 @@ import {
   storeUnderTest,
   type StoreUnderTest,
 } from '../support/artifact-stores.js';
+import { DEFAULT_EXPORT_CHUNK_BYTES } from '../../src/engines/backup/artifacts/artifact-export.js';
 import { DIALECTS } from '../support/test-storage.js';
 import { ADMIN_TOKEN, codeOf, startBackupServer, type BackupServer } from './backup-fixture.js';
 
@@ -32,6 +33,15 @@ describe.each(DIALECTS)('backup integrity on %s', (dialect) => {
     const artifactPath = (backupId: string, artifactId: string) =>
       store.artifactFile(s.t.location.dataDir, 'default', backupId, artifactId);
 
+    /** `count` entries of 80 KB random base64 each, for an artifact of several export chunks. */
+    function spanningChunks(count: number): Record<string, unknown> {
+      const entries: Record<string, unknown> = {};
+      for (let i = 0; i < count; i++) {
+        entries[`e${i}`] = { i, pad: randomBytes(60_000).toString('base64') };
+      }
+      return entries;
+    }
+
     async function fullOf(treeId: string, entries: Record<string, unknown>) {
       await s.put(treeId, entries);
       const handle = await s.backup.startBackup({ name: `full of ${treeId}`, scope: { treeId } });
@@ -41,9 +51,8 @@ describe.each(DIALECTS)('backup integrity on %s', (dialect) => {
     }
 
     it('exported chunks concatenated equal the artifact byte for byte and match the manifest sha256', async () => {
-      const big: Record<string, unknown> = {};
-      // Random text barely compresses, so the artifact spans several 64 KiB chunks.
-      for (let i = 0; i < 150; i++) big[`e${i}`] = { i, pad: randomBytes(1000).toString('hex') };
+      // Random base64 barely compresses: 2.4 MB of artifact spans three 1 MiB chunks.
+      const big = spanningChunks(40);
       const full = await fullOf('exp', big);
       const artifact = full.manifest?.artifacts[0];
       if (!artifact) throw new Error('no artifact');
@@ -52,7 +61,7 @@ describe.each(DIALECTS)('backup integrity on %s', (dialect) => {
         backupId: full.backupId,
         artifactId: artifact.artifactId,
       })) {
-        expect(chunk.data.length).toBeLessThanOrEqual(64 * 1024);
+        expect(chunk.data.length).toBeLessThanOrEqual(DEFAULT_EXPORT_CHUNK_BYTES);
         chunks.push(chunk.data);
       }
       expect(chunks.length).toBeGreaterThan(1);
@@ -75,9 +84,7 @@ describe.each(DIALECTS)('backup integrity on %s', (dialect) => {
     });
 
     it('export responses are never compressed, even for a client that offers gzip', async () => {
-      const big: Record<string, unknown> = {};
-      for (let i = 0; i < 100; i++) big[`e${i}`] = { i, pad: randomBytes(1000).toString('hex') };
-      const full = await fullOf('exp-gzip', big);
+      const full = await fullOf('exp-gzip', spanningChunks(30));
       const artifact = full.manifest?.artifacts[0];
       if (!artifact) throw new Error('no artifact');
       const method = BackupControlService.method.exportArtifact;
