@@ -2,7 +2,9 @@ import { BackupControlService, type StoreBackupApiOperation } from '@store/contr
 import { useQuery } from '@tanstack/react-query';
 import { rpcKey } from '../query-keys';
 import { useActiveTenant, useApi } from '../services';
-import { capabilitiesOf, type Capabilities } from './capabilities';
+import { useRoles } from '../identity/use-roles';
+import { capabilitiesOf, roleShortfall, type Capabilities } from './capabilities';
+import { BACKUP_LEAST_ROLE } from './least-role';
 
 /**
  * What the caller may do on a tree through the backup service (ProbeCapabilities). Pass
@@ -13,6 +15,7 @@ export function useBackupCapabilities(
 ): Capabilities<StoreBackupApiOperation> {
   const api = useApi();
   const tenant = useActiveTenant();
+  const roles = useRoles();
   const scope = { treeId: treeId ?? '' };
   const query = useQuery({
     queryKey: rpcKey(BackupControlService.method.probeCapabilities, { scope }),
@@ -24,5 +27,6 @@ export function useBackupCapabilities(
     isLoading: query.isPending && treeId !== undefined,
     error: query.error,
     tenant,
+    needs: (operation) => roleShortfall(roles, BACKUP_LEAST_ROLE.get(operation)),
   });
 }

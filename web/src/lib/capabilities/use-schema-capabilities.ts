@@ -2,7 +2,9 @@ import { SchemaControlService, type StoreSchemaApiOperation } from '@store/contr
 import { useQuery } from '@tanstack/react-query';
 import { rpcKey } from '../query-keys';
 import { useActiveTenant, useApi } from '../services';
-import { capabilitiesOf, type Capabilities } from './capabilities';
+import { useRoles } from '../identity/use-roles';
+import { capabilitiesOf, roleShortfall, type Capabilities } from './capabilities';
+import { SCHEMA_LEAST_ROLE } from './least-role';
 
 /** What the caller may do on a tree through the schema service (ProbeCapabilities). */
 export function useSchemaCapabilities(
@@ -10,6 +12,7 @@ export function useSchemaCapabilities(
 ): Capabilities<StoreSchemaApiOperation> {
   const api = useApi();
   const tenant = useActiveTenant();
+  const roles = useRoles();
   const query = useQuery({
     queryKey: rpcKey(SchemaControlService.method.probeCapabilities, { treeId: treeId ?? '' }),
     // The schema client refuses an empty tree id before sending, hence `enabled`.
@@ -21,5 +24,6 @@ export function useSchemaCapabilities(
     isLoading: query.isPending && !!treeId,
     error: query.error,
     tenant,
+    needs: (operation) => roleShortfall(roles, SCHEMA_LEAST_ROLE.get(operation)),
   });
 }
