@@ -30,13 +30,13 @@ export interface BatchDeleteTiming {
 
 /**
  * Deletes many backups' objects by their known keys, no listing: every manifest of the batch
- * first (DeleteObjects, 1 000 keys a request), then the artifacts their manifests list, then any
- * multipart upload still open below them (one listing of the tenant's uploads). A backup whose
- * manifest the server refused keeps its artifacts too: never a manifest naming artifacts that
- * are gone. Keys refused are tried again; what is still refused fails the call (Unavailable,
- * naming the count and the first key and its reason) once everything else was deleted. An
- * object under a backup's prefix that its manifest does not list (a leftover of a capture taken
- * over) stays: no catalog row owns it any more, so scrub finds it and prunes it.
+ * first (DeleteObjects of 25 to 1 000 keys, 8 at once), then the artifacts their manifests
+ * list, then any multipart upload still open below them (one listing of the tenant's uploads).
+ * A backup whose manifest the server refused keeps its artifacts too: never a manifest naming
+ * artifacts that are gone. Keys refused are tried again; what is still refused fails the call
+ * (Unavailable, naming the count and the first key and its reason) once everything else was
+ * deleted. An object under a backup's prefix that its manifest does not list (a leftover of a
+ * capture taken over) stays: no catalog row owns it any more, so scrub finds it and prunes it.
  */
 export async function deleteBackupsObjects(
   objects: S3ObjectStore,
@@ -60,11 +60,12 @@ export async function deleteBackupsObjects(
     const first = left[0];
     if (first) {
       const total = byManifest.size + artifactKeys.length;
+      const why = `${first.code} ${first.message}`.trim();
       throw new StoreError(
         'unavailable',
         `${left.length} of ${total} objects of ${backups.length} backups were not deleted ` +
-          `(${keep.size} manifests kept with their artifacts); the first, ${objects.describe(first.key)}: ` +
-          `${first.code} ${first.message}`.trim(),
+          `(${keep.size} manifests kept with their artifacts); the first, ` +
+          `${objects.describe(first.key)}: ${why}`,
       );
     }
   } catch (error) {
