@@ -149,6 +149,41 @@ describe('operation detail', () => {
     expect(own.getAttribute('href')).toBe('/trees/orders');
   });
 
+  it('names the backups of a health check and of a backup set by name, their ids copyable', async () => {
+    const check = operation({
+      operationId: 'op-h',
+      kind: StoreOperationKind.BACKUP_HEALTH_CHECK,
+      state: StoreOperationState.SUCCEEDED,
+      targetId: 'bk-h',
+      result: { case: 'healthReport', value: { backupId: 'bk-h' } },
+    });
+    const first = renderApp(server({ backup: check }).app, '/operations/op-h');
+    const result = () => screen.getByRole('region', { name: 'Result' });
+    await screen.findByRole('heading', { name: /^Status/ });
+    expect(
+      (await within(result()).findByRole('link', { name: 'nightly orders' })).getAttribute('href'),
+    ).toBe('/backups/bk-h');
+    expect(within(result()).getByRole('button', { name: 'Copy backup id bk-h' })).toBeTruthy();
+    first.unmount();
+
+    const set = operation({
+      operationId: 'op-set',
+      kind: StoreOperationKind.BACKUP_SET,
+      state: StoreOperationState.SUCCEEDED,
+      result: {
+        case: 'setCapture',
+        value: {
+          members: [
+            { backupId: 'bk-a', manifest: { name: 'orders set member', treeId: 'orders' } },
+          ],
+        },
+      },
+    });
+    renderApp(server({ backup: set }).app, '/operations/op-set');
+    expect(await screen.findByRole('link', { name: 'orders set member' })).toBeTruthy();
+    expect(within(result()).getByRole('button', { name: 'Copy backup id bk-a' })).toBeTruthy();
+  });
+
   it('falls back to the schema service when the backup service does not know the id', async () => {
     const scan = operation({
       operationId: 'op-s',

@@ -8,6 +8,8 @@ import {
   type StoreSchemaRemediationReport,
 } from '@store/contract';
 import { Link } from 'react-router';
+import { CopyableId } from '../../../components/ui/copyable-id';
+import { useBackupNames } from '../../../lib/backups/use-backup-names';
 import { formatBytes, formatCount } from '../../../lib/format';
 import { stateLabel } from '../../../lib/operations/operation-kinds';
 import { paths } from '../../../lib/paths';
@@ -24,9 +26,16 @@ export function SetCaptureSummary({ result }: { result: StoreBackupSetCaptureRes
         <ul className="inline-list">
           {result.members.map((member) => (
             <li key={member.backupId}>
-              <Link to={paths.backup(member.backupId)}>{member.backupId}</Link>
+              <Link to={paths.backup(member.backupId)}>
+                {member.manifest?.name || member.backupId}
+              </Link>
               {member.manifest?.treeId && (
                 <span className="muted"> ({member.manifest.treeId})</span>
+              )}
+              {member.manifest?.name && (
+                <span className="table__sub">
+                  <CopyableId id={member.backupId} label="backup id" />
+                </span>
               )}
             </li>
           ))}
@@ -37,11 +46,17 @@ export function SetCaptureSummary({ result }: { result: StoreBackupSetCaptureRes
 }
 
 export function HealthSummary({ report }: { report: BackupHealthReport }) {
+  const name = useBackupNames([report.backupId]).get(report.backupId);
   return (
     <dl className="facts">
       <dt>Backup</dt>
       <dd>
-        <Link to={paths.backup(report.backupId)}>{report.backupId}</Link>
+        <Link to={paths.backup(report.backupId)}>{name ?? report.backupId}</Link>
+        {name && (
+          <span className="table__sub">
+            <CopyableId id={report.backupId} label="backup id" />
+          </span>
+        )}
       </dd>
       <dt>Health</dt>
       <dd>{healthLabel(report.status)}</dd>
