@@ -120,6 +120,9 @@ export class RestoreService {
     });
     try {
       const applied = await this.apply(ctx, chain, physicalTreeId, prefix, batchSize, total);
+      // A scoped restore applies only the entries under its prefix: the total was the chain's
+      // whole count, so it ends at what it applied rather than short of 100 %.
+      if (applied !== total) ctx.progress(applied, applied, `applied ${applied} entries`);
       const result: RestoreResult = {
         backupId: target.backupId,
         targetTreeId: targetTree,
