@@ -3,7 +3,8 @@
 // 390×844 in Debian's Chromium. Every page goes to /tmp/shots/walk/ (whole page, for review);
 // the few the README shows go to docs/screenshots/ (the window only, to stay small).
 // `--out <dir>` changes the review folder; `--no-readme` leaves docs/screenshots/ alone;
-// `--slices` also cuts each long page into pieces two windows tall (outDir/slices/).
+// `--slices` also cuts each long page into pieces two windows tall (outDir/slices/). A viewer's
+// view of the pages with actions follows, at the wide size (`<name>-viewer-wide.png`).
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -12,7 +13,7 @@ import { join } from 'node:path';
 import { chromium, type Page } from '@playwright/test';
 import { declaredRoutePatterns, VIEWPORTS } from '../e2e/pages/app-routes';
 import { freePort } from '../e2e/support/free-port';
-import { README_SHOTS, shots, type Shot } from './screenshots/routes';
+import { README_SHOTS, shots, VIEWER_SHOTS, type Shot } from './screenshots/routes';
 import { seedApi, seedTenant, startSlowCapture } from './screenshots/seed';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -156,6 +157,15 @@ async function main(): Promise<void> {
           console.log(`  ${file}`);
         }
       }
+    }
+    // A viewer's pages: every action they may not take disabled with its reason.
+    const viewerPage = await browser.newPage({ baseURL: baseUrl });
+    await signIn(viewerPage, issueToken(dataDir, 'viewer', 'Read-only desk'));
+    for (const shot of walk.filter((s) => VIEWER_SHOTS.includes(s.name))) {
+      await open(viewerPage, shot);
+      const file = join(outDir, `${shot.name}-viewer-wide.png`);
+      await viewerPage.screenshot({ path: file, fullPage: true });
+      console.log(`  ${file}`);
     }
     if (overflowing.length > 0)
       console.log(`wider than the window:\n  ${overflowing.join('\n  ')}`);

@@ -131,3 +131,15 @@ export const README_SHOTS: readonly { name: string; size: 'wide' | 'phone' }[] =
   { name: 'retention', size: 'wide' },
   { name: 'backup-full', size: 'phone' },
 ];
+
+/** The pages with actions, looked at once more as a viewer (who may take none of them). */
+export const VIEWER_SHOTS: readonly string[] = [
+  'backups',
+  'backup-full',
+  'schedules-customers',
+  'retention',
+  'health-backup',
+  'tree-customers',
+  'schema-profiles',
+  'maintenance',
+];
