@@ -15,7 +15,8 @@ describe.each(DIALECTS)('migration 0018 (backup byte size column) on %s', (diale
     const storage = await openTestStorage(dialect);
     dispose = storage.dispose;
     const db = storage.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
-    // backups as it was before 0018: no byte_size column.
+    // backups as it was before 0018: no byte_size column (nor 0020's index, which covers it).
+    await db.schema.dropIndex('backups_by_scope').execute();
     await db.schema.alterTable('backups').dropColumn('byte_size').execute();
     await db.schema
       .alterTable('backup_retention_deletions')
