@@ -73,7 +73,8 @@ export class ZoneCalendar {
   static of(timeZone: string): ZoneCalendar {
     let calendar = ZoneCalendar.byZone.get(timeZone);
     if (!calendar) {
-      if (ZoneCalendar.byZone.size >= 100) ZoneCalendar.byZone.clear();
+      // Few zones are in use at once; the bound keeps drafts in many zones from growing memory.
+      if (ZoneCalendar.byZone.size >= 8) ZoneCalendar.byZone.clear();
       calendar = new ZoneCalendar(timeZone);
       ZoneCalendar.byZone.set(timeZone, calendar);
     }
