@@ -42,8 +42,9 @@ test('retention: keep-last 2 previewed live with keep reasons, applied, two left
   await expect(deleted).toContainText(`${TREE} full 2`);
   await expect(retention.kept).toHaveCount(2);
   await expect(retention.kept.nth(0)).toContainText(`${TREE} full 4`);
-  await expect(retention.kept.nth(0).getByTestId('keep-reasons')).toContainText('last 1 of 2');
-  await expect(retention.kept.nth(1).getByTestId('keep-reasons')).toContainText('last 2 of 2');
+  // One phrase per reason, not the kind and then the same words again ("Last · last 1 of 2").
+  await expect(retention.kept.nth(0).getByTestId('keep-reasons')).toHaveText('Last 1 of 2');
+  await expect(retention.kept.nth(1).getByTestId('keep-reasons')).toHaveText('Last 2 of 2');
   // Unsaved rules cannot be applied; the reason is on screen.
   await expect(retention.preview).toContainText('Save rules first');
   await expectNoSeriousA11yViolations(page, testInfo);

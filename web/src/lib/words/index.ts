@@ -8,5 +8,5 @@ export {
   wordsOf,
   type Worded,
 } from './enum-words';
-export { keepReasonWords, retentionActionWords } from './lifecycle-words';
+export { keepReasonPhrase, keepReasonWords, retentionActionWords } from './lifecycle-words';
 export { rpcMethodWords, rpcServiceWords } from './rpc-words';

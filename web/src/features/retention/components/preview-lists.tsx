@@ -11,7 +11,7 @@ import { Term } from '../../../components/ui/term';
 import { Time } from '../../../components/ui/time';
 import { formatBytes, formatCount } from '../../../lib/format';
 import { paths } from '../../../lib/paths';
-import { keepReasonWords } from '../../../lib/words';
+import { keepReasonPhrase } from '../../../lib/words';
 
 const nameColumn: Column<RetentionPreviewEntry> = {
   id: 'name',
@@ -42,12 +42,9 @@ const reasonsColumn: Column<RetentionPreviewEntry> = {
   cell: (entry) => (
     <div className="retention-reasons" data-testid="keep-reasons">
       {entry.reasons.map((reason, index) => (
-        <span key={index} title={reason.text}>
-          <Badge tone={entry.protected ? 'warning' : 'success'}>
-            <Term term={keepReasonWords(reason.kind)} />
-          </Badge>{' '}
-          <span className="muted">{reason.text}</span>
-        </span>
+        <Badge key={index} tone={entry.protected ? 'warning' : 'success'}>
+          <Term term={keepReasonPhrase(reason)} />
+        </Badge>
       ))}
     </div>
   ),
