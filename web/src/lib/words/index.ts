@@ -10,3 +10,4 @@ export {
 } from './enum-words';
 export { keepReasonPhrase, keepReasonWords, retentionActionWords } from './lifecycle-words';
 export { rpcMethodWords, rpcServiceWords } from './rpc-words';
+export { counted } from './counted';

@@ -1,6 +1,7 @@
 import { StoreOperationKind, StoreOperationState } from '@store/contract';
 import { retentionApplyBrief } from '../../../components/operations/retention-apply-summary';
 import { formatCount } from '../../../lib/format';
+import { counted } from '../../../lib/words';
 import type { ConsoleOperation } from '../../../lib/operations/schema-insight-operations';
 import { humanizeProgressMessage } from '../../../lib/progress/estimate';
 
@@ -20,13 +21,13 @@ export function resultBrief(op: ConsoleOperation): string | null {
   const result = op.result;
   switch (result.case) {
     case 'capture':
-      return `Backup ${result.value.manifest?.name || result.value.backupId}, ${formatCount(result.value.manifest?.entryCount ?? 0n)} entries`;
+      return `Backup ${result.value.manifest?.name || result.value.backupId}, ${counted(result.value.manifest?.entryCount ?? 0n, 'entry', 'entries')}`;
     case 'setCapture':
-      return `Backup set of ${formatCount(result.value.members.length)} trees`;
+      return `Backup set of ${counted(result.value.members.length, 'tree')}`;
     case 'restore':
-      return `${formatCount(result.value.entriesApplied)} entries restored into ${result.value.targetTreeId}`;
+      return `${counted(result.value.entriesApplied, 'entry', 'entries')} restored into ${result.value.targetTreeId}`;
     case 'healthReport':
-      return `Verdict: ${result.value.issues.length === 0 ? 'no issues' : `${formatCount(result.value.issues.length)} issues`}`;
+      return `Verdict: ${result.value.issues.length === 0 ? 'no issues' : counted(result.value.issues.length, 'issue')}`;
     case 'staleHealthCheck': {
       const r = result.value;
       return `${formatCount(r.checked)} checked: ${formatCount(r.healthy)} healthy, ${formatCount(r.degraded)} degraded, ${formatCount(r.corrupt)} corrupt, ${formatCount(r.missing)} missing`;
@@ -34,7 +35,7 @@ export function resultBrief(op: ConsoleOperation): string | null {
     case 'retentionApply':
       return retentionApplyBrief(result.value);
     case 'scrub':
-      return `${formatCount(result.value.rowsChecked)} catalog rows checked, ${formatCount(result.value.findings.length)} findings`;
+      return `${counted(result.value.rowsChecked, 'catalog row')} checked, ${counted(result.value.findings.length, 'finding')}`;
     case 'remediationReport':
     case 'complianceReport':
       break;
@@ -44,11 +45,11 @@ export function resultBrief(op: ConsoleOperation): string | null {
   const insight = op.schemaInsightResult;
   switch (insight?.case) {
     case 'dryRun':
-      return `${formatCount(insight.value.scanned)} entries checked, ${formatCount(insight.value.failing)} would be refused`;
+      return `${counted(insight.value.scanned, 'entry', 'entries')} checked, ${formatCount(insight.value.failing)} would be refused`;
     case 'replay':
-      return `${formatCount(insight.value.considered)} letters replayed: ${formatCount(insight.value.written)} written, ${formatCount(insight.value.refused)} refused again`;
+      return `${counted(insight.value.considered, 'letter')} replayed: ${formatCount(insight.value.written)} written, ${formatCount(insight.value.refused)} refused again`;
     case 'migrationPreview':
-      return `${formatCount(insight.value.scanned)} entries read: ${formatCount(insight.value.wouldChange)} would change, ${formatCount(insight.value.wouldDeadLetter)} would be dead-lettered`;
+      return `${counted(insight.value.scanned, 'entry', 'entries')} read: ${formatCount(insight.value.wouldChange)} would change, ${formatCount(insight.value.wouldDeadLetter)} would be dead-lettered`;
     default:
       break;
   }
