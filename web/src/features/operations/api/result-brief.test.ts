@@ -30,7 +30,7 @@ describe('resultBrief', () => {
     });
     expect(resultBrief(check)).toBe('Verdict: 1 issue');
     const scrub = succeeded({
-      result: { case: 'scrub', value: { rowsChecked: 1n, findings: [{}] } },
+      result: { case: 'scrub', value: { rowsChecked: 1, findings: [{}] } },
     });
     expect(resultBrief(scrub)).toBe('1 catalog row checked, 1 finding');
   });
@@ -44,7 +44,7 @@ describe('resultBrief', () => {
     });
     expect(resultBrief(capture)).toBe('Backup orders full 2, 1,200 entries');
     const scrub = succeeded({
-      result: { case: 'scrub', value: { rowsChecked: 0n, findings: [] } },
+      result: { case: 'scrub', value: { rowsChecked: 0, findings: [] } },
     });
     expect(resultBrief(scrub)).toBe('0 catalog rows checked, 0 findings');
   });
