@@ -45,7 +45,12 @@ function visits(seeded: Seeded): RouteVisit[] {
   const { fullId, incrementalId, captureOperationId } = seeded;
   return [
     { pattern: '/sign-in', url: '/sign-in', heading: 'Store Admin Console', signedOut: true },
-    { pattern: '/auth/callback', url: '/auth/callback', heading: 'Signing in…', signedOut: true },
+    {
+      pattern: '/auth/callback',
+      url: '/auth/callback',
+      heading: 'Sign-in failed',
+      signedOut: true,
+    },
     { pattern: 'index', url: '/', heading: 'Dashboard' },
     { pattern: 'backups', url: '/backups', heading: 'Backups' },
     {

@@ -60,7 +60,7 @@ export interface CompletedOidcSignIn {
 /** Exchanges the code on /auth/callback for tokens and says where the user was going. */
 export async function completeOidcSignIn(url: string): Promise<CompletedOidcSignIn> {
   const pending = readSessionJson<PendingOidcSignIn>(PENDING_KEY);
-  if (!pending) throw new Error('No single sign-on was started in this tab. Sign in again.');
+  if (!pending) throw new Error('No single sign-on was started in this tab.');
   const manager = await createUserManager(pending.settings);
   const user = await manager.signinRedirectCallback(url);
   removeSessionItem(PENDING_KEY);

@@ -1,7 +1,9 @@
 import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { ErrorBanner } from '../../../components/ui/error-banner';
+import { ConnectError } from '@connectrpc/connect';
+import { ExplainedError } from '../../../components/ui/error-text';
 import { Spinner } from '../../../components/ui/spinner';
+import { explainError, type ErrorExplanation } from '../../../lib/errors';
 import { paths } from '../../../lib/paths';
 import { useServices } from '../../../lib/services';
 import { completeOidcSignIn, type CompletedOidcSignIn } from '../api/oidc';
@@ -26,6 +28,18 @@ function exchangeOnce(url: string): Promise<CompletedOidcSignIn> {
     exchanges.set(url, exchange);
   }
   return exchange;
+}
+
+/**
+ * Why single sign-on did not finish, with one piece of advice. A server's refusal keeps its own
+ * (it knows whether the token or the tenant is wrong); anything the console or the identity
+ * provider's client threw can only be started over: the code in this URL is spent, so "try again"
+ * or "reload" would fail the same way.
+ */
+export function explainSignInFailure(error: unknown): ErrorExplanation {
+  const explanation = explainError(error);
+  if (error instanceof ConnectError) return explanation;
+  return { ...explanation, next: 'Sign in again.' };
 }
 
 /** /auth/callback: finishes single sign-on, checks the token with WhoAmI, goes where the user was going. */
@@ -64,7 +78,7 @@ export function AuthCallbackPage() {
   return (
     <main className="sign-in" id="main">
       <div className="sign-in__card">
-        <h1 className="sign-in__title">Signing in…</h1>
+        <h1 className="sign-in__title">{error === null ? 'Signing in…' : 'Sign-in failed'}</h1>
         {choice ? (
           <TenantChoice
             tenants={choice.tenants}
@@ -77,7 +91,9 @@ export function AuthCallbackPage() {
           <Spinner label="Finishing single sign-on…" />
         ) : (
           <>
-            <ErrorBanner title="Single sign-on did not complete" error={error} />
+            <div className="error-banner" role="alert">
+              <ExplainedError explanation={explainSignInFailure(error)} />
+            </div>
             <Link to={paths.signIn} replace>
               Back to sign-in
             </Link>
