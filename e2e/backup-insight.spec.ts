@@ -1,4 +1,4 @@
-import { StoreOperationState } from '@store/contract';
+import { StoreOperationKind, StoreOperationState } from '@store/contract';
 import {
   BackupComparePage,
   RestoreDialog,
@@ -194,5 +194,15 @@ test.describe('restore preview and backup diff', () => {
     ]);
     expect(differences[1]).toMatchObject({ before: { n: 2 }, after: { n: 20 } });
     await expectNoSeriousA11yViolations(page, testInfo);
+
+    // The diff's id is in the URL: a reload shows the same diff and starts no other.
+    const diffId = new URL(page.url()).searchParams.get('diff');
+    await page.reload();
+    await expect(readCounts(compare.main)).resolves.toMatchObject({ Added: 1, Changed: 1 });
+    expect(new URL(page.url()).searchParams.get('diff')).toBe(diffId);
+    const diffs = await tenant.api.backupInsight.listBackupInsightOperations({
+      kinds: [StoreOperationKind.BACKUP_DIFF],
+    });
+    expect(diffs.operations.map((o) => o.operationId)).toEqual([diffId]);
   });
 });
