@@ -45,6 +45,28 @@ export function formatLocal(date: Date): string {
   return local.format(date);
 }
 
+const compactThisYear = new Intl.DateTimeFormat(undefined, {
+  day: 'numeric',
+  month: 'short',
+  hour: '2-digit',
+  minute: '2-digit',
+});
+const compactOtherYear = new Intl.DateTimeFormat(undefined, {
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+});
+
+/**
+ * A short local time for narrow table cells ("Nov 26, 03:41 AM", "26 Nov, 03:41"): day and
+ * minute this year, the date alone in another year. The full time belongs in its title.
+ */
+export function formatCompact(date: Date, now = new Date()): string {
+  return date.getFullYear() === now.getFullYear()
+    ? compactThisYear.format(date)
+    : compactOtherYear.format(date);
+}
+
 /** "UTC 2024-05-01 12:30:05", for the hover title of a time. */
 export function formatUtc(date: Date): string {
   return `UTC ${date.toISOString().slice(0, 19).replace('T', ' ')}`;

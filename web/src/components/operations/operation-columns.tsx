@@ -41,5 +41,6 @@ export const targetColumn: Column<StoreOperationStatus> = {
 export const createdColumn: Column<StoreOperationStatus> = {
   id: 'created',
   header: 'Created',
-  cell: (op) => <Time value={op.createdAt} />,
+  // Compact: a day and minute fits a narrow column; the full time and UTC are its title.
+  cell: (op) => <Time value={op.createdAt} compact />,
 };

@@ -14,4 +14,16 @@ describe('Time', () => {
     render(<Time value={undefined} fallback="Not started yet" />);
     expect(screen.getByText('Not started yet')).toBeTruthy();
   });
+
+  it('compact: a short day and minute in the cell, the full local time and UTC in the title', () => {
+    const at = new Date(Date.UTC(new Date().getFullYear(), 10, 26, 3, 41, 7));
+    const { container } = render(<Time value={at} compact />);
+    const time = container.querySelector('time');
+    expect(time?.textContent).not.toBe('');
+    expect(time?.textContent).not.toMatch(/:07|\d{4}/);
+    expect(time?.getAttribute('title')).toContain(
+      'UTC ' + at.toISOString().slice(0, 19).replace('T', ' '),
+    );
+    expect(time?.getAttribute('title')).toContain(at.getFullYear().toString());
+  });
 });

@@ -16,46 +16,60 @@ import { humanizeProgressMessage } from '../../../lib/progress/estimate';
 import { resultBrief } from '../api/result-brief';
 import { OperationDuration } from './operation-duration';
 
+/**
+ * Five columns, so the list fits beside the docked tray at 1440 px (about 880 px of table): the
+ * progress bar or the finished result sits under the state, the duration under the start time.
+ */
 const columns: readonly Column<StoreOperationStatus>[] = [
   operationColumn,
   targetColumn,
   {
     id: 'state',
     header: 'State',
-    cell: (op) => <OperationStateBadge state={op.state} cancelRequested={op.cancelRequested} />,
+    cell: (op) => (
+      <div className="operations-list__state">
+        <OperationStateBadge state={op.state} cancelRequested={op.cancelRequested} />
+        {isActiveState(op.state) ? (
+          <ProgressBar
+            label={`${kindLabel(op.kind)} ${op.operationId} progress`}
+            done={op.progress?.done ?? 0n}
+            total={op.progress?.total ?? 0n}
+            unit={op.progress?.unit}
+            startedAt={toDate(op.startedAt)}
+            measuredAt={toDate(op.updatedAt)}
+          />
+        ) : (
+          <FinishedNote op={op} />
+        )}
+      </div>
+    ),
   },
   {
-    id: 'progress',
-    header: 'Progress',
-    cell: (op) =>
-      isActiveState(op.state) ? (
-        <ProgressBar
-          label={`${kindLabel(op.kind)} ${op.operationId} progress`}
-          done={op.progress?.done ?? 0n}
-          total={op.progress?.total ?? 0n}
-          unit={op.progress?.unit}
-          startedAt={toDate(op.startedAt)}
-          measuredAt={toDate(op.updatedAt)}
-        />
-      ) : (
-        <FinishedNote op={op} />
-      ),
+    ...createdColumn,
+    cell: (op) => (
+      <>
+        {createdColumn.cell(op)}
+        <span className="table__sub muted">
+          <OperationDuration operation={op} />
+        </span>
+      </>
+    ),
   },
-  createdColumn,
-  { id: 'duration', header: 'Duration', cell: (op) => <OperationDuration operation={op} /> },
   { id: 'by', header: 'By', cell: (op) => <SubjectName subject={op.createdBy} /> },
 ];
 
 /** The operations list as a table, one row per operation. */
 export function OperationsTable({ operations }: { operations: readonly StoreOperationStatus[] }) {
   return (
-    <Table
-      caption="Tracked operations, newest first"
-      captionHidden
-      columns={columns}
-      rows={operations}
-      rowKey={(op) => op.operationId}
-    />
+    <div className="operations-list">
+      <Table
+        caption="Tracked operations, newest first"
+        captionHidden
+        columns={columns}
+        rows={operations}
+        rowKey={(op) => op.operationId}
+      />
+    </div>
   );
 }
 
