@@ -106,7 +106,7 @@ export function CatalogTable({
                 </div>
               </td>
               <td data-label="Created">
-                <Time value={backup.createdAt} />
+                <Time value={backup.createdAt} compact />
               </td>
               <td className="num" data-label="Entries">
                 {formatCount(backup.entryCount)}

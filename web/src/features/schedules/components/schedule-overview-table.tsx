@@ -4,6 +4,7 @@ import { Badge } from '../../../components/ui/badge';
 import { Table, type Column } from '../../../components/ui/table';
 import { Time } from '../../../components/ui/time';
 import { paths } from '../../../lib/paths';
+import { counted } from '../../../lib/words';
 import { describeCadence, describeLastRun, msOf, relativeTime } from '../api/schedule-words';
 
 /** A scope as the table names it: "orders" or "orders, key prefix eu/". */
@@ -19,7 +20,7 @@ function NextRun({ view, now }: { view: ScheduleOverview; now: number }) {
     <span className="schedule-next">
       <strong>{relativeTime(msOf(next.runTime), now)}</strong>{' '}
       <span className="muted">
-        (<Time value={next.runTime} />, {next.incremental ? 'incremental' : 'full'})
+        (<Time value={next.runTime} compact />, {next.incremental ? 'incremental' : 'full'})
       </span>
     </span>
   );
@@ -33,7 +34,7 @@ function PlannedRuns({ view }: { view: ScheduleOverview }) {
       <ol>
         {view.nextRuns.map((run) => (
           <li key={`${msOf(run.runTime)}-${run.incremental ? 'i' : 'f'}`}>
-            <Time value={run.runTime} /> · {run.incremental ? 'incremental' : 'full'}
+            <Time value={run.runTime} compact /> · {run.incremental ? 'incremental' : 'full'}
             <br />
             <span className="muted">as “{run.backupName}”</span>
           </li>
@@ -51,7 +52,7 @@ function LastRun({ view }: { view: ScheduleOverview }) {
       {view.lastRun && (
         <>
           {' '}
-          <Time value={view.lastRun.runTime} />
+          <Time value={view.lastRun.runTime} compact />
         </>
       )}
     </span>
@@ -79,34 +80,51 @@ export function ScheduleOverviewTable({
         </Link>
       ),
     },
-    { id: 'full', header: 'Full', cell: (view) => describeCadence(view.full, view.anchor) },
+    // Six columns, so the overview fits beside the docked tray at 1440 px: both cadences in
+    // one cell, the upcoming runs under the next, the protected count under the retention rules.
     {
-      id: 'incremental',
-      header: 'Incremental',
-      cell: (view) => describeCadence(view.incremental, view.anchor),
+      id: 'cadence',
+      header: 'Cadence',
+      cell: (view) => (
+        <dl className="schedule-cadence">
+          <dt>Full</dt>
+          <dd>{describeCadence(view.full, view.anchor)}</dd>
+          <dt>Incremental</dt>
+          <dd>{describeCadence(view.incremental, view.anchor)}</dd>
+        </dl>
+      ),
     },
-    { id: 'next', header: 'Next run', cell: (view) => <NextRun view={view} now={now} /> },
-    { id: 'planned', header: 'Upcoming', cell: (view) => <PlannedRuns view={view} /> },
+    {
+      id: 'next',
+      header: 'Next run',
+      cell: (view) => (
+        <>
+          <NextRun view={view} now={now} />
+          <PlannedRuns view={view} />
+        </>
+      ),
+    },
     { id: 'last', header: 'Last run', cell: (view) => <LastRun view={view} /> },
     { id: 'chain', header: 'Chain depth', numeric: true, cell: (view) => view.chainDepth },
     {
       id: 'retention',
       header: 'Retention',
       cell: (view) => (
-        <Link to={paths.retention(view.scope?.treeId ?? '', view.scope?.keyPrefix ?? '')}>
-          {view.retentionRules === undefined
-            ? 'Not available'
-            : view.retentionRules === ''
-              ? 'No rules'
-              : view.retentionRules}
-        </Link>
+        <>
+          <Link to={paths.retention(view.scope?.treeId ?? '', view.scope?.keyPrefix ?? '')}>
+            {view.retentionRules === undefined
+              ? 'Not available'
+              : view.retentionRules === ''
+                ? 'No rules'
+                : view.retentionRules}
+          </Link>
+          {view.protectedCount !== undefined && (
+            <span className="table__sub muted">
+              {counted(view.protectedCount, 'protected backup')}
+            </span>
+          )}
+        </>
       ),
-    },
-    {
-      id: 'protected',
-      header: 'Protected',
-      numeric: true,
-      cell: (view) => view.protectedCount ?? <span className="muted">—</span>,
     },
   ];
   return (
