@@ -36,8 +36,8 @@ export function CatalogTable({
               </th>
             )}
             <th scope="col">Backup</th>
-            <th scope="col">Tree</th>
-            <th scope="col">Kind</th>
+            {/* Tree and kind share a column so the catalog fits beside the docked tray. */}
+            <th scope="col">Tree and kind</th>
             <th scope="col">Created</th>
             <th scope="col" className="num">
               Entries
@@ -76,17 +76,15 @@ export function CatalogTable({
                   )}
                 </div>
               </td>
-              <td data-label="Tree">
+              <td data-label="Tree and kind">
                 <div className="table__value">
                   <span className="truncate" title={backup.treeId}>
                     {backup.treeId}
                   </span>
                   {backup.keyPrefix && <span className="muted mono"> {backup.keyPrefix}*</span>}
-                </div>
-              </td>
-              <td data-label="Kind">
-                <div className="table__value">
-                  <KindBadge kind={backup.kind} />
+                  <div>
+                    <KindBadge kind={backup.kind} />
+                  </div>
                   {backup.setId && (
                     // The set's 40-character id made this column five lines tall: a link to
                     // the set's members says the same, the id in its title.
