@@ -29,6 +29,16 @@ export class OffThreadSha256 {
   }
 }
 
+/**
+ * Boots the worker now rather than at the first hash. A worker takes tens of milliseconds to
+ * start (60-90 ms at load 5), and a fresh server's first export waited for it after its first
+ * block (docs/performance.md, "Row 18: the first export"). Idle, it does not keep the process
+ * alive.
+ */
+export function startHashWorker(): void {
+  hashWorker();
+}
+
 function ask(message: Record<string, unknown>): Promise<Digest> {
   const worker = hashWorker();
   const id = nextId++;

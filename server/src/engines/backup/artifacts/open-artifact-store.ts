@@ -1,6 +1,7 @@
 import type { ServerConfig } from '../../../config/settings.js';
 import type { ArtifactStore } from './artifact-store.js';
 import { DirectoryArtifactStore } from './directory-artifact-store.js';
+import { startHashWorker } from './file-hash-worker.js';
 import {
   S3ObjectStore,
   checkObjectStoreAccess,
@@ -18,6 +19,8 @@ import { S3ArtifactStore } from './object-store/s3-artifact-store.js';
 export async function openArtifactStore(
   config: Pick<ServerConfig, 'artifactStore' | 's3Endpoint' | 's3Region' | 's3ForcePathStyle'>,
 ): Promise<ArtifactStore> {
+  // Both stores verify exports on the hash worker: booted now, it is ready for the first one.
+  startHashWorker();
   const location = config.artifactStore;
   if (location.kind === 'directory') return new DirectoryArtifactStore(location.path);
   const settings = s3SettingsFrom(config);
