@@ -16,7 +16,7 @@ function rolesOf(held: Role[], isLoading = false): Roles {
 }
 
 const probed = (held: Role[], isLoading = false) =>
-  capabilitiesOf([StoreBackupApiOperation.LIST_BACKUPS], {
+  capabilitiesOf<StoreBackupApiOperation>([StoreBackupApiOperation.LIST_BACKUPS], {
     isLoading: false,
     error: null,
     tenant: 'acme',
