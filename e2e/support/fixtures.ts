@@ -1,7 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { createClient, type Client } from '@connectrpc/connect';
-import { createGrpcWebTransport } from '@connectrpc/connect-node';
 import { test as base, expect, type Page } from '@playwright/test';
 import {
   BackupControlService,
@@ -11,6 +10,7 @@ import {
 } from '@store/contract';
 // The package index does not re-export schema_insight_pb; its generated module directly.
 import { SchemaInsightService } from '../../proto/gen/store/insight/v1/schema_insight_pb';
+import { authedGrpcWebTransport } from './authed-transport';
 import { repoRoot } from './stack';
 
 export { expect };
@@ -75,17 +75,7 @@ export function revokeToken(id: string): void {
 
 /** Clients with a credential and active tenant, over gRPC-Web like the browser. */
 export function storeApi(token: string, tenant: string): StoreApi {
-  const transport = createGrpcWebTransport({
-    baseUrl: required('E2E_BASE_URL'),
-    httpVersion: '1.1',
-    interceptors: [
-      (next) => (request) => {
-        request.header.set('authorization', `Bearer ${token}`);
-        request.header.set('store-active-tenant', tenant);
-        return next(request);
-      },
-    ],
-  });
+  const transport = authedGrpcWebTransport(required('E2E_BASE_URL'), token, tenant);
   return {
     backup: createClient(BackupControlService, transport),
     schema: createClient(SchemaControlService, transport),

@@ -1,5 +1,4 @@
 import { createClient, type Client } from '@connectrpc/connect';
-import { createGrpcWebTransport } from '@connectrpc/connect-node';
 import {
   BackupControlService,
   BackupInsightService,
@@ -11,6 +10,7 @@ import {
   TreeDataService,
   type StoreOperationStatus,
 } from '@store/contract';
+import { authedGrpcWebTransport } from '../../e2e/support/authed-transport';
 import { SchemaInsightService } from '../../proto/gen/store/insight/v1/schema_insight_pb';
 
 /** Typed clients of the server being photographed, over gRPC-Web as the browser talks. */
@@ -24,17 +24,7 @@ export interface SeedApi {
 }
 
 export function seedApi(baseUrl: string, token: string, tenant: string): SeedApi {
-  const transport = createGrpcWebTransport({
-    baseUrl,
-    httpVersion: '1.1',
-    interceptors: [
-      (next) => (request) => {
-        request.header.set('authorization', `Bearer ${token}`);
-        request.header.set('store-active-tenant', tenant);
-        return next(request);
-      },
-    ],
-  });
+  const transport = authedGrpcWebTransport(baseUrl, token, tenant);
   return {
     backup: createClient(BackupControlService, transport),
     insight: createClient(BackupInsightService, transport),
