@@ -1,10 +1,9 @@
 // Downloads in a worker thread, so the client's work (reading frames, hashing) runs on its own
-// event loop instead of the server's it measures. Started by downloadInWorker.
+// event loop instead of the server's it measures. Started by downloadInWorker, and reused.
 import { createHash } from 'node:crypto';
 import { open } from 'node:fs/promises';
 import { get } from 'node:http';
 import type { Readable } from 'node:stream';
-import { parentPort, workerData } from 'node:worker_threads';
 import { createClient } from '@connectrpc/connect';
 import { createGrpcWebTransport } from '@connectrpc/connect-node';
 import { create } from '@bufbuild/protobuf';
@@ -14,6 +13,7 @@ import { withToken } from './bench-server.js';
 import { grpcH2cServerStream } from './grpc-h2c-stream.js';
 import { grpcWebServerStream } from './grpc-web-stream.js';
 import type { Download, DownloadJob, S3ObjectJob } from './download.js';
+import { serveJobs } from './worker-pool.js';
 
 function downloadStatic(url: string): Promise<Omit<Download, 'ms'>> {
   return new Promise((resolve, reject) => {
@@ -172,11 +172,9 @@ async function run(job: DownloadJob): Promise<Download> {
   }
 }
 
-const jobs = workerData as DownloadJob | DownloadJob[];
-if (Array.isArray(jobs)) {
+serveJobs(async (jobs: DownloadJob | DownloadJob[]) => {
+  if (!Array.isArray(jobs)) return run(jobs);
   const results: Download[] = [];
   for (const job of jobs) results.push(await run(job));
-  parentPort?.postMessage(results);
-} else {
-  parentPort?.postMessage(await run(jobs));
-}
+  return results;
+});

@@ -1,4 +1,6 @@
-import { Worker } from 'node:worker_threads';
+import { runInWorker } from './worker-pool.js';
+
+const ENTRY = new URL('./download-worker-entry.mjs', import.meta.url);
 
 /** Where a `s3-get` job reads its object: the SDK's GetObject, credentials given. */
 export interface S3ObjectJob {
@@ -39,32 +41,12 @@ export interface Download {
   cpuMs?: number;
 }
 
+/** One download job in a reused worker thread (bench/lib/worker-pool.ts). */
 export function downloadInWorker(job: DownloadJob): Promise<Download> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./download-worker-entry.mjs', import.meta.url), {
-      workerData: job,
-    });
-    worker.once('message', (result: Download) => resolve(result));
-    worker.once('error', reject);
-    worker.once('exit', (code) => {
-      if (code !== 0) reject(new Error(`download worker exited with ${code}`));
-    });
-  });
+  return runInWorker(ENTRY, job);
 }
 
-/**
- * Several jobs one after the other in ONE worker (its start costs a second or more on a loaded
- * machine): alternating rounds of a figure and its baseline without a worker per round.
- */
+/** Several jobs one after the other in one worker: alternating rounds of a figure and its baseline. */
 export function downloadsInWorker(jobs: DownloadJob[]): Promise<Download[]> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./download-worker-entry.mjs', import.meta.url), {
-      workerData: jobs,
-    });
-    worker.once('message', (results: Download[]) => resolve(results));
-    worker.once('error', reject);
-    worker.once('exit', (code) => {
-      if (code !== 0) reject(new Error(`download worker exited with ${code}`));
-    });
-  });
+  return runInWorker(ENTRY, jobs);
 }

@@ -1,37 +1,39 @@
 // Runs the load loop in a worker thread, so the callers get their own event loop (and core)
-// instead of competing with the server they measure. Started by runLoadInWorker.
-import { parentPort, workerData } from 'node:worker_threads';
+// instead of competing with the server they measure. Started by runLoadInWorker, and reused.
 import { createClient } from '@connectrpc/connect';
 import { createGrpcTransport, createGrpcWebTransport } from '@connectrpc/connect-node';
 import { BackupControlService } from '@store/contract';
 import { withToken } from './bench-server.js';
-import { runLoad } from './load-loop.js';
+import { runLoad, type LoadResult } from './load-loop.js';
 import type { LoadJob } from './worker-load.js';
+import { serveJobs } from './worker-pool.js';
 
-const job = workerData as LoadJob;
-const interceptors = job.token ? [withToken(job.token)] : [];
-const transport =
-  job.transport === 'grpc'
-    ? createGrpcTransport({ baseUrl: job.baseUrl, interceptors })
-    : createGrpcWebTransport({ baseUrl: job.baseUrl, httpVersion: '1.1', interceptors });
-const client = createClient(BackupControlService, transport);
+function run(job: LoadJob): Promise<LoadResult> {
+  const interceptors = job.token ? [withToken(job.token)] : [];
+  const transport =
+    job.transport === 'grpc'
+      ? createGrpcTransport({ baseUrl: job.baseUrl, interceptors })
+      : createGrpcWebTransport({ baseUrl: job.baseUrl, httpVersion: '1.1', interceptors });
+  const client = createClient(BackupControlService, transport);
 
-let turn = 0;
-const calls: (() => Promise<unknown>)[] = [
-  async () => {
-    const r = await client.getBackupOperationStatus({ operationId: job.operationId });
-    if (r.status?.operationId !== job.operationId) throw new Error('status of a wrong operation');
-  },
-];
-if (job.plan === 'mixed') {
-  calls.push(
-    () => client.listBackups({ pageSize: 20 }),
-    () => client.listBackupOperations({ pageSize: 20 }),
-  );
+  let turn = 0;
+  const calls: (() => Promise<unknown>)[] = [
+    async () => {
+      const r = await client.getBackupOperationStatus({ operationId: job.operationId });
+      if (r.status?.operationId !== job.operationId) throw new Error('status of a wrong operation');
+    },
+  ];
+  if (job.plan === 'mixed') {
+    calls.push(
+      () => client.listBackups({ pageSize: 20 }),
+      () => client.listBackupOperations({ pageSize: 20 }),
+    );
+  }
+  return runLoad(() => (calls[turn++ % calls.length] as () => Promise<unknown>)(), {
+    concurrency: job.concurrency,
+    seconds: job.seconds,
+    warmupSeconds: job.warmupSeconds,
+  });
 }
-const result = await runLoad(() => (calls[turn++ % calls.length] as () => Promise<unknown>)(), {
-  concurrency: job.concurrency,
-  seconds: job.seconds,
-  warmupSeconds: job.warmupSeconds,
-});
-parentPort?.postMessage(result);
+
+serveJobs(run);

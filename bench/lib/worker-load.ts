@@ -1,4 +1,4 @@
-import { Worker } from 'node:worker_threads';
+import { runInWorker } from './worker-pool.js';
 import type { LoadResult } from './load-loop.js';
 
 /** What one load worker runs: `plan` status = status polls only; mixed = status, list, ops. */
@@ -13,16 +13,7 @@ export interface LoadJob {
   warmupSeconds?: number;
 }
 
-/** Runs `job` in a worker thread and resolves with its result. */
+/** Runs `job` in a worker thread (reused; one each for concurrent jobs) and resolves its result. */
 export function runLoadInWorker(job: LoadJob): Promise<LoadResult> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./load-worker-entry.mjs', import.meta.url), {
-      workerData: job,
-    });
-    worker.once('message', (result: LoadResult) => resolve(result));
-    worker.once('error', reject);
-    worker.once('exit', (code) => {
-      if (code !== 0) reject(new Error(`load worker exited with ${code}`));
-    });
-  });
+  return runInWorker(new URL('./load-worker-entry.mjs', import.meta.url), job);
 }

@@ -1,6 +1,6 @@
 // The writing clients of rows 8–9 in a worker thread, so they get their own event loop (and
 // core) instead of sharing the server's: what is measured is the server, not the client.
-import { Worker, parentPort, workerData } from 'node:worker_threads';
+import { isMainThread } from 'node:worker_threads';
 import { createClient } from '@connectrpc/connect';
 import { createGrpcTransport } from '@connectrpc/connect-node';
 import type { MessageInitShape } from '@bufbuild/protobuf';
@@ -13,6 +13,7 @@ import {
 import { GrpcH2cUnary } from './grpc-h2c-unary.js';
 import { withToken } from './bench-server.js';
 import { entryKey, entryValue } from './seed-tree.js';
+import { runInWorker, serveJobs } from './worker-pool.js';
 
 /** Sequential PutEntry loops for `seconds`, or `count` entries in PutEntries batches. */
 export type WriteJob = {
@@ -35,18 +36,9 @@ export interface WriteResult {
   ms: number;
 }
 
-/** Runs `job` in a worker thread and resolves with its result. */
+/** Runs `job` in a worker thread (reused job after job) and resolves with its result. */
 export function runWritesInWorker(job: WriteJob): Promise<WriteResult> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./write-worker-entry.mjs', import.meta.url), {
-      workerData: job,
-    });
-    worker.once('message', (result: WriteResult) => resolve(result));
-    worker.once('error', reject);
-    worker.once('exit', (code) => {
-      if (code !== 0) reject(new Error(`write worker exited with ${code}`));
-    });
-  });
+  return runInWorker(new URL('./write-worker-entry.mjs', import.meta.url), job);
 }
 
 async function run(job: WriteJob): Promise<WriteResult> {
@@ -140,4 +132,4 @@ function importBatches(count: number, size: number) {
   return batches;
 }
 
-if (parentPort && workerData) parentPort.postMessage(await run(workerData as WriteJob));
+if (!isMainThread) serveJobs(run);
