@@ -73,23 +73,29 @@ async function measure(
   // Unmeasured: the server's own code is compiled and optimised by V8 while it runs, so without
   // this the one-caller phase, measured first, ran on colder code than the sixteen (a second
   // one-caller phase measured 25 % faster than the first) and the ratio flattered group commit.
-  await puts(real, 'bench-puts-warm-up', CALLERS, Math.min(2, seconds));
-  await puts(real, 'bench-puts-warm-up', 1, Math.min(2, seconds));
+  // The smoke skips the warm-up phases (its ratio means little) and connect-node's figures.
+  if (!sizes.smoke) {
+    await puts(real, 'bench-puts-warm-up', CALLERS, Math.min(2, seconds));
+    await puts(real, 'bench-puts-warm-up', 1, Math.min(2, seconds));
+  }
   const oneCaller = await puts(real, 'bench-puts-1', 1, seconds);
   log(`1 caller: ${oneCaller.rate.toFixed(0)} puts/s${cpu(oneCaller, 'put')}`);
   const manyCallers = await puts(real, 'bench-puts-16', CALLERS, seconds);
   log(`${CALLERS} callers: ${manyCallers.rate.toFixed(0)} puts/s${cpu(manyCallers, 'put')}`);
-  await puts(bare, 'bare-warm-up', CALLERS, Math.min(2, seconds));
+  if (!sizes.smoke) await puts(bare, 'bare-warm-up', CALLERS, Math.min(2, seconds));
   const bareCallers = await puts(bare, 'bare', CALLERS, seconds);
   log(
     `${CALLERS} callers, bare handler: ${bareCallers.rate.toFixed(0)} puts/s${cpu(bareCallers, 'put')}`,
   );
-  const connectOne = await puts(connect, 'bench-puts-connect-1', 1, seconds);
-  const connectMany = await puts(connect, 'bench-puts-connect-16', CALLERS, seconds);
-  const connectNote =
-    `connect-node's client: ${CALLERS} callers ${connectMany.rate.toFixed(0)} puts/s, ` +
-    `1 caller ${connectOne.rate.toFixed(0)}: ${(connectMany.rate / connectOne.rate).toFixed(2)}×`;
-  log(connectNote);
+  let connectNote: string | undefined;
+  if (!sizes.smoke) {
+    const connectOne = await puts(connect, 'bench-puts-connect-1', 1, seconds);
+    const connectMany = await puts(connect, 'bench-puts-connect-16', CALLERS, seconds);
+    connectNote =
+      `connect-node's client: ${CALLERS} callers ${connectMany.rate.toFixed(0)} puts/s, ` +
+      `1 caller ${connectOne.rate.toFixed(0)}: ${(connectMany.rate / connectOne.rate).toFixed(2)}×`;
+    log(connectNote);
+  }
 
   // The baseline of row 9: a restore of as many entries, in this run, on this server.
   const count = sizes.entries;
@@ -133,7 +139,7 @@ async function measure(
       baseline: oneCaller.rate,
       ratio: manyCallers.rate / oneCaller.rate,
       target: { kind: 'min', value: 8 },
-      note: connectNote,
+      ...(connectNote !== undefined && { note: connectNote }),
       ceiling: {
         ratio: bareCallers.rate / oneCaller.rate,
         detail: `bare handler, ${CALLERS} callers: ${bareCallers.rate.toFixed(0)} puts/s${cpu(bareCallers, 'put')}`,
