@@ -25,6 +25,8 @@ export type WriteJob = {
    * about 2.5× the lean one's CPU a put, out of the same two cores as the server.
    */
   client?: 'lean' | 'connect';
+  /** Untimed puts and batches first (default); the smoke, which times nothing it keeps, skips them. */
+  warmUp?: boolean;
 } & (
   | { kind: 'puts'; callers: number; seconds: number }
   | { kind: 'putEntries'; count: number; batch: number; inFlight: number }
@@ -44,16 +46,18 @@ export function runWritesInWorker(job: WriteJob): Promise<WriteResult> {
 async function run(job: WriteJob): Promise<WriteResult> {
   const data = job.client === 'connect' ? connectClient(job) : leanClient(job);
   // Warm-up (not measured): this thread's first calls pay for JIT compilation of the client.
-  const warmUp = `${job.treeId}-warm-up`;
-  for (let i = 0; i < 50; i++) {
-    await data.putEntry({ treeId: warmUp, key: `w${i}`, valueJson: entryValue(i) });
-  }
-  for (let i = 0; i < 3; i++) {
-    const batch = Array.from({ length: 1000 }, (_, n) => ({
-      key: `w${n}`,
-      valueJson: entryValue(n),
-    }));
-    await data.putEntries({ treeId: warmUp, entries: batch });
+  if (job.warmUp !== false) {
+    const warmUp = `${job.treeId}-warm-up`;
+    for (let i = 0; i < 50; i++) {
+      await data.putEntry({ treeId: warmUp, key: `w${i}`, valueJson: entryValue(i) });
+    }
+    for (let i = 0; i < 3; i++) {
+      const batch = Array.from({ length: 1000 }, (_, n) => ({
+        key: `w${n}`,
+        valueJson: entryValue(n),
+      }));
+      await data.putEntries({ treeId: warmUp, entries: batch });
+    }
   }
   // The import's lines exist before it starts, as a file would: generating 300 000 values took
   // a quarter of this thread's time, which the restore it is compared with never pays.

@@ -59,7 +59,9 @@ async function measure(
   const bare: Endpoint = { ...real, baseUrl: bareUrl };
   const connect: Endpoint = { ...real, client: 'connect' };
   const rate = async (job: WriteJob): Promise<Rate> => {
-    const { result, cpuUs } = await withMainThreadCpu(() => runWritesInWorker(job));
+    const { result, cpuUs } = await withMainThreadCpu(() =>
+      runWritesInWorker({ ...job, warmUp: !sizes.smoke }),
+    );
     return {
       rate: (result.entries * 1000) / result.ms,
       ms: result.ms,
