@@ -39,6 +39,7 @@ const { values } = parseArgs({
     entries: { type: 'string' },
     'export-mb': { type: 'string' },
     'catalog-rows': { type: 'string' },
+    'limit-minutes': { type: 'string' },
   },
 });
 const sizes = {
@@ -50,10 +51,22 @@ const sizes = {
   ...(values['catalog-rows'] !== undefined && { catalogRows: Number(values['catalog-rows']) }),
 };
 const wanted = new Set(values.rows.split(',').map(Number));
+// The bench stops by itself: a row that hangs (a server that never answers, a worker that never
+// reports) fails the run instead of holding CI until its own time limit.
+const limitMinutes = Number(values['limit-minutes'] ?? (values.quick ? 6 : 240));
+setTimeout(() => {
+  console.error(
+    `bench: still running after ${limitMinutes} min; stopping (last step: ${lastStep})`,
+  );
+  process.exit(1);
+}, limitMinutes * 60_000).unref();
+let lastStep = 'start';
 const dialects = values.dialects.split(',').filter(Boolean) as Dialect[];
 const started = Date.now();
-const log = (line: string) =>
+const log = (line: string) => {
+  lastStep = line;
   console.log(`[${((Date.now() - started) / 1000).toFixed(1).padStart(6)} s] ${line}`);
+};
 
 const rows: BenchRow[] = [];
 const failures: string[] = [];
