@@ -3,11 +3,11 @@ import { Link } from 'react-router';
 import { CopyableId } from '../ui/copyable-id';
 import { formatBytes, formatCount } from '../../lib/format';
 import { paths } from '../../lib/paths';
+import { counted } from '../../lib/words';
 
 /** "Deleted 3 backups, 1.2 MiB freed; 5 kept": a retention apply in one line. */
 export function retentionApplyBrief(result: StoreRetentionApplyResult): string {
-  const n = result.deletedCount;
-  return `Deleted ${formatCount(n)} ${n === 1n ? 'backup' : 'backups'}, ${formatBytes(result.bytesFreed)} freed; ${formatCount(result.keptCount)} kept`;
+  return `Deleted ${counted(result.deletedCount, 'backup')}, ${formatBytes(result.bytesFreed)} freed; ${formatCount(result.keptCount)} kept`;
 }
 
 /**
@@ -36,13 +36,10 @@ export function RetentionApplySummary({ result }: { result: StoreRetentionApplyR
       </dd>
       <dt>Deleted</dt>
       <dd>
-        {formatCount(result.deletedCount)} {result.deletedCount === 1n ? 'backup' : 'backups'},{' '}
-        {formatBytes(result.bytesFreed)} freed
+        {counted(result.deletedCount, 'backup')}, {formatBytes(result.bytesFreed)} freed
       </dd>
       <dt>Kept</dt>
-      <dd>
-        {formatCount(result.keptCount)} {result.keptCount === 1n ? 'backup' : 'backups'}
-      </dd>
+      <dd>{counted(result.keptCount, 'backup')}</dd>
       {result.deletedElsewhereCount > 0n && (
         <>
           <dt>Deleted elsewhere</dt>

@@ -1,8 +1,5 @@
 import { formatCount } from '../../../lib/format';
-
-function plural(count: bigint | number, one: string, many: string): string {
-  return `${formatCount(count)} ${BigInt(count) === 1n ? one : many}`;
-}
+import { counted } from '../../../lib/words';
 
 /**
  * A backup's sequence range (from, to] in words: a full backup from the start holds every change
@@ -21,7 +18,7 @@ export function sequenceRangeRaw(from: bigint, to: bigint): string {
 
 /** "3 entries, of which 3 deletions": the entry count includes the tombstones it carries. */
 export function entryCountWords(entries: bigint, tombstones: bigint): string {
-  const total = plural(entries, 'entry', 'entries');
+  const total = counted(entries, 'entry', 'entries');
   if (tombstones === 0n) return total;
-  return `${total}, of which ${plural(tombstones, 'deletion', 'deletions')}`;
+  return `${total}, of which ${counted(tombstones, 'deletion')}`;
 }
