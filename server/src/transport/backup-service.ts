@@ -11,6 +11,7 @@ import {
   restoreRpcs,
   trackedRestoreRpcs,
 } from './backup/backup-restore-rpcs.js';
+import { frameExportChunksUncopied } from './backup/export-frames.js';
 import { type ResultMapper } from './operation-mapping.js';
 import { operationQueries } from './operation-queries.js';
 import type { OperationsFacade } from './operations-facade.js';
@@ -62,5 +63,6 @@ export function registerBackupService(router: ConnectRouter, facades: BackupBind
     router.rpc(BackupControlService.method.exportArtifact, exportArtifactRpc(backup), {
       compressMinBytes: Number.POSITIVE_INFINITY,
     });
+    frameExportChunksUncopied(router);
   }
 }

@@ -5,6 +5,7 @@ import type { RestoreRequest, RestoreResult } from '../../engines/backup/backup-
 import { auditFactsKey } from '../audit-interceptor.js';
 import { callScopeOf } from '../call-scope.js';
 import { toHandle } from '../operation-mapping.js';
+import { exportChunkHandoff } from './export-frames.js';
 import { starter } from './backup-capture-rpcs.js';
 import { modeOf, restoreToProto, scopeOf } from './backup-mapping.js';
 
@@ -92,6 +93,8 @@ export function exportArtifactRpc(
 ): MethodImpl<typeof BackupControlService.method.exportArtifact> {
   return async function* exportArtifact(request, context) {
     const { tenant } = callScopeOf(context);
+    // Set for the binary protocols: the chunk's bytes skip connect's two copies (export-frames.ts).
+    const handoff = exportChunkHandoff(context);
     // Pulled one chunk at a time: connect awaits each write, so a slow reader holds back disk.
     for await (const data of engine.exportArtifact(
       tenant,
@@ -99,7 +102,7 @@ export function exportArtifactRpc(
       request.artifactId,
       context.signal,
     )) {
-      yield { data };
+      yield handoff ? handoff.carry(data) : { data };
     }
   };
 }
