@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { open, readFile, readdir, readlink, rm, truncate } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { DEFAULT_EXPORT_CHUNK_BYTES } from './artifact-export.js';
+import { DEFAULT_EXPORT_CHUNK_BYTES, VERIFIED_TAIL_BYTES } from './artifact-export.js';
 import type { DirectoryArtifactStore } from './directory-artifact-store.js';
 import type { WrittenArtifact } from './artifact-types.js';
 import { codeOf, makeRecords, tempStore } from './test-fixtures.js';
@@ -24,7 +24,7 @@ const path = () => store.layout.artifactPath('acme', 'b1', artifact.artifactId);
 
 /**
  * Pulls every chunk, recording what was yielded before any error. A chunk is a view of a read
- * block the export reuses two blocks later: kept, it is copied, as connect does when it frames it.
+ * block the export reuses two blocks later: kept, it is copied (the server writes it out first).
  */
 async function drain(chunkSize?: number): Promise<{ chunks: Uint8Array[]; code: string }> {
   const chunks: Uint8Array[] = [];
@@ -52,11 +52,25 @@ describe('exportArtifact', () => {
     expect(Buffer.concat(chunks).equals(await readFile(path()))).toBe(true);
   });
 
-  it('uses 1 MiB chunks by default (one a read block)', async () => {
+  it('uses 1 MiB chunks by default (one a read block), the last block split before its tail', async () => {
     expect(artifact.byteSize).toBeGreaterThan(3 * DEFAULT_EXPORT_CHUNK_BYTES);
     const { chunks } = await drain();
-    expect(chunks.slice(0, -1).every((c) => c.length === DEFAULT_EXPORT_CHUNK_BYTES)).toBe(true);
+    expect(chunks.slice(0, -2).every((c) => c.length === DEFAULT_EXPORT_CHUNK_BYTES)).toBe(true);
+    const lastBlock = artifact.byteSize % DEFAULT_EXPORT_CHUNK_BYTES || DEFAULT_EXPORT_CHUNK_BYTES;
+    const tail = Math.min(VERIFIED_TAIL_BYTES, lastBlock);
+    expect(chunks.slice(-2).map((c) => c.length)).toEqual([lastBlock - tail, tail]);
     expect(Buffer.concat(chunks).length).toBe(artifact.byteSize);
+  });
+
+  it('holds only the last 64 KiB back until the whole hash matched', async () => {
+    // Damage the last byte: every chunk but the tail goes out, then the stream fails.
+    const bytes = await readFile(path());
+    await writeByteAt(bytes.length - 1, (bytes.at(-1) ?? 0) ^ 0xff);
+    const { chunks, code } = await drain();
+    expect(code).toBe('data_loss');
+    const lastBlock = artifact.byteSize % DEFAULT_EXPORT_CHUNK_BYTES || DEFAULT_EXPORT_CHUNK_BYTES;
+    const tail = Math.min(VERIFIED_TAIL_BYTES, lastBlock);
+    expect(Buffer.concat(chunks).length).toBe(artifact.byteSize - tail);
   });
 
   it('no environment variable changes the default chunk size (a leftover CH=x sent empty chunks)', async () => {

@@ -46,6 +46,31 @@ async function readInto(handle: FileHandle, buffer: Buffer, position: number): P
   return buffer.subarray(0, filled);
 }
 
+/**
+ * What of the last block waits for the whole artifact's hash: the rest of that block goes out
+ * while the worker hashes it, so the client's own hash of it overlaps the server's. Holding the
+ * whole last block back instead made every export wait, at its end, for a megabyte hashed on each
+ * side in turn (about 1.5 ms, a tenth of a warm 13 MB export: docs/performance.md, rows 16-18).
+ */
+export const VERIFIED_TAIL_BYTES = 64 * 1024;
+
+/** How much of the last block `block` is held back until the hash matches (never 0 bytes). */
+export function verifiedTailLength(block: Uint8Array): number {
+  return Math.min(VERIFIED_TAIL_BYTES, block.length);
+}
+
+/** `block` as chunks of at most `chunkSize`, stopping between chunks once `signal` aborts. */
+export function* chunksOf(
+  block: Buffer,
+  chunkSize: number,
+  signal: AbortSignal | undefined,
+): Generator<Buffer, void, undefined> {
+  for (let offset = 0; offset < block.length; offset += chunkSize) {
+    yield block.subarray(offset, offset + chunkSize);
+    throwIfAborted(signal);
+  }
+}
+
 /** The chunk size asked for, or the default when it is no positive number. */
 export function exportChunkSize(options: ExportOptions): number {
   // A size that is no positive number (NaN from a bad setting) would slice empty chunks forever
@@ -58,8 +83,8 @@ export function exportChunkSize(options: ExportOptions): number {
  * Two read blocks in shared memory, used in turn: the hash worker reads a block where it lies
  * (no copy per block, no fresh 1 MiB allocation per read). Block n+1 is read into the other slot
  * while the worker hashes block n; a slot is reused only after its hash is done and every chunk
- * sliced from it has been taken by the consumer (connect serializes a message, copying it,
- * before it asks for the next one).
+ * sliced from it has been taken by the consumer, which asks for the next chunk only once it is
+ * done with the last (the server's export framing waits until Node has written a chunk out).
  */
 export function sharedBlocks(size: number): [Buffer, Buffer] {
   const length = Math.min(READ_BLOCK, Math.max(1, size));
@@ -82,7 +107,8 @@ export function sharedBlocks(size: number): [Buffer, Buffer] {
  * an explicit override before exporting a backup whose last check found it damaged.
  *
  * A chunk is a view of a read block that is reused two blocks later: a consumer that keeps chunks
- * copies them (connect does, framing each before it asks for the next).
+ * copies them; the server writes each out before it asks for the next (transport/backup/
+ * export-frames.ts).
  *
  * The caller resolves `artifact` from the catalog or manifest (an id not there is NotFound, its
  * check); a file missing for a catalogued artifact is therefore DataLoss here, not NotFound.
@@ -144,13 +170,14 @@ export async function* exportArtifact(
       // Block n+1 goes into the other slot while block n's chunks go out and the worker hashes
       // it: that slot held block n-1, whose hash is done and whose chunks were all taken.
       if (position < size) ahead = readBlock(n + 1, position);
-      if (position >= size && (await hash.digest()) !== expected) {
-        throw dataLoss(artifact.artifactId, 'checksum mismatch');
-      }
-      if (position >= size) unfinished = undefined; // the digest ended the worker's state
-      for (let offset = 0; offset < block.length; offset += chunkSize) {
-        yield block.subarray(offset, offset + chunkSize);
-        throwIfAborted(signal);
+      const last = position >= size;
+      const held = last ? verifiedTailLength(block) : 0;
+      yield* chunksOf(block.subarray(0, block.length - held), chunkSize, signal);
+      if (last) {
+        const digest = await hash.digest();
+        unfinished = undefined; // the digest ended the worker's state
+        if (digest !== expected) throw dataLoss(artifact.artifactId, 'checksum mismatch');
+        yield* chunksOf(block.subarray(block.length - held), chunkSize, signal);
       }
     }
   } finally {

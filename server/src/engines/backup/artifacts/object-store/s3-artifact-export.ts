@@ -1,5 +1,11 @@
 import type { Readable } from 'node:stream';
-import { exportChunkSize, sharedBlocks, type ExportOptions } from '../artifact-export.js';
+import {
+  chunksOf,
+  exportChunkSize,
+  sharedBlocks,
+  verifiedTailLength,
+  type ExportOptions,
+} from '../artifact-export.js';
 import { dataLoss } from '../artifact-reader.js';
 import type { ArtifactRef } from '../artifact-types.js';
 import { throwIfAborted } from '../durable-fs.js';
@@ -72,18 +78,18 @@ export async function* exportObject(
           if (fill < slot.length && seen < size) continue;
           const block = slot.subarray(0, fill);
           // The slot filled next held the block before last: its hash is done (awaited here)
-          // and its chunks were all taken (connect copies a message before asking for more).
+          // and its chunks were all taken (written out before the consumer asked for more).
           await hashed;
           hashed = hash.update(block);
           hashed.catch(() => undefined);
           if (seen === size) {
-            last = block; // held back until the whole hash matched
+            // All but a tail goes out while the worker hashes it; the tail waits for the match.
+            const held = verifiedTailLength(block);
+            yield* chunksOf(block.subarray(0, block.length - held), chunkSize, signal);
+            last = block.subarray(block.length - held);
             break;
           }
-          for (let offset = 0; offset < block.length; offset += chunkSize) {
-            yield block.subarray(offset, offset + chunkSize);
-            throwIfAborted(signal);
-          }
+          yield* chunksOf(block, chunkSize, signal);
           slot = slot === slots[0] ? slots[1] : slots[0];
           fill = 0;
         }
@@ -97,10 +103,7 @@ export async function* exportObject(
     const digest = await hash.digest();
     unfinished = undefined; // the digest ended the worker's state
     if (digest !== expected) throw dataLoss(artifact.artifactId, 'checksum mismatch');
-    for (let offset = 0; last && offset < last.length; offset += chunkSize) {
-      yield last.subarray(offset, offset + chunkSize);
-      throwIfAborted(signal);
-    }
+    if (last) yield* chunksOf(last, chunkSize, signal);
   } finally {
     unfinished?.release();
   }
