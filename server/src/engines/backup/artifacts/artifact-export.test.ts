@@ -1,7 +1,12 @@
 import { existsSync } from 'node:fs';
 import { open, readFile, readdir, readlink, rm, truncate } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { DEFAULT_EXPORT_CHUNK_BYTES, VERIFIED_TAIL_BYTES } from './artifact-export.js';
+import {
+  DEFAULT_EXPORT_CHUNK_BYTES,
+  VERIFIED_TAIL_BYTES,
+  releaseBlocks,
+  sharedBlocks,
+} from './artifact-export.js';
 import type { DirectoryArtifactStore } from './directory-artifact-store.js';
 import type { WrittenArtifact } from './artifact-types.js';
 import { codeOf, makeRecords, tempStore } from './test-fixtures.js';
@@ -63,6 +68,30 @@ describe('exportArtifact', () => {
     const tail = Math.min(VERIFIED_TAIL_BYTES, left);
     expected.push(...(left > tail ? [left - tail, tail] : [tail]));
     expect(chunks.map((c) => c.length)).toEqual(expected);
+  });
+
+  it('reuses the read blocks of an ended export, and keeps at most four pairs', async () => {
+    const pairs = Array.from({ length: 6 }, () => sharedBlocks(artifact.byteSize));
+    for (const pair of pairs) releaseBlocks(pair);
+    const again = Array.from({ length: 6 }, () => sharedBlocks(artifact.byteSize));
+    expect(again.filter((pair) => pairs.includes(pair))).toHaveLength(4);
+    // A small artifact's blocks are its own size and never kept.
+    const small = sharedBlocks(1000);
+    releaseBlocks(small);
+    expect(sharedBlocks(1000)).not.toBe(small);
+    // Two exports in turn through reused blocks each yield their own file's bytes.
+    const { chunks } = await drain();
+    expect(Buffer.concat(chunks).equals(await readFile(path()))).toBe(true);
+    const second = (
+      await store.writeArtifacts('acme', 'b2', makeRecords(2_000, 300), {
+        gzipLevel: 0,
+      })
+    )[0] as WrittenArtifact;
+    const out: Uint8Array[] = [];
+    for await (const chunk of store.exportArtifact('acme', 'b2', second))
+      out.push(Buffer.from(chunk));
+    const secondPath = store.layout.artifactPath('acme', 'b2', second.artifactId);
+    expect(Buffer.concat(out).equals(await readFile(secondPath))).toBe(true);
   });
 
   it('holds only the last 64 KiB back until the whole hash matched', async () => {

@@ -95,7 +95,26 @@ export function exportChunkSize(options: ExportOptions): number {
  */
 export function sharedBlocks(size: number): [Buffer, Buffer] {
   const length = Math.min(READ_BLOCK, Math.max(1, size));
+  if (length === READ_BLOCK) {
+    const spare = spareBlocks.pop();
+    if (spare) return spare;
+  }
   return [Buffer.from(new SharedArrayBuffer(length)), Buffer.from(new SharedArrayBuffer(length))];
+}
+
+/**
+ * Full-size pairs kept between exports. A fresh pair is a zeroed 2 MiB allocation whose every
+ * 4 KiB page faults on the first read into it: about 1 ms of CPU per export, a twentieth of a
+ * warm 13 MB one (docs/performance.md, rows 16-18). A reused block still holds the bytes of an
+ * earlier export (maybe another tenant's), but nothing hands out more of a block than the read
+ * that just filled it.
+ */
+const spareBlocks: Array<[Buffer, Buffer]> = [];
+const MAX_SPARE_PAIRS = 4;
+
+/** Gives a pair back once its export ended: no read, hash or write of it is still to come. */
+export function releaseBlocks(pair: [Buffer, Buffer]): void {
+  if (pair[0].length === READ_BLOCK && spareBlocks.length < MAX_SPARE_PAIRS) spareBlocks.push(pair);
 }
 
 /**
@@ -141,6 +160,7 @@ export async function* exportArtifact(
   }
   let unfinished: OffThreadSha256 | undefined;
   let ahead: Promise<Buffer> | undefined;
+  let slots: [Buffer, Buffer] | undefined;
   try {
     const size = (await handle.stat()).size;
     if (size !== artifact.byteSize) {
@@ -151,9 +171,10 @@ export async function* exportArtifact(
     }
     const hash = new OffThreadSha256();
     unfinished = hash;
-    const slots = sharedBlocks(size);
+    const blocks = sharedBlocks(size);
+    slots = blocks;
     const readBlock = (n: number, position: number) => {
-      const slot = slots[n % 2]!;
+      const slot = blocks[n % 2]!;
       const reading = readInto(
         handle,
         slot.subarray(0, Math.min(n === 0 ? FIRST_READ_BYTES : slot.length, size - position)),
@@ -191,6 +212,9 @@ export async function* exportArtifact(
     unfinished?.release();
     // A read still in flight must end before its handle closes.
     await ahead?.catch(() => undefined);
+    // A chunk of 256 KiB or more was written out before the next was asked for; a smaller one
+    // was copied; a hash still running for an abandoned export is discarded.
+    if (slots) releaseBlocks(slots);
     await handle.close();
   }
 }

@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import {
   chunksOf,
   exportChunkSize,
+  releaseBlocks,
   sharedBlocks,
   verifiedTailLength,
   type ExportOptions,
@@ -106,5 +107,6 @@ export async function* exportObject(
     if (last) yield* chunksOf(last, chunkSize, signal);
   } finally {
     unfinished?.release();
+    releaseBlocks(slots);
   }
 }
