@@ -1,8 +1,11 @@
 // A lean native gRPC (h2c) client for one server-streaming call, with large HTTP/2 windows: 16 MiB
 // per stream, 64 MiB per connection, and the largest frames HTTP/2 allows. What bounds the
 // export then is the server, not a receiver that acknowledges every 64 KiB (node:http2's and
-// grpc-js's defaults). Frames are decoded by the contract's generated code, as in row 4.
-import { connect, constants } from 'node:http2';
+// grpc-js's defaults). Frames are decoded by the contract's generated code, as in row 4. Like a
+// grpc-js channel, the client keeps one connection per server for every call: a connection per
+// call paid a TCP and HTTP/2 handshake and started each export under the default 64 KiB
+// connection window until the server read the client's WINDOW_UPDATE.
+import { connect, constants, type ClientHttp2Session } from 'node:http2';
 import { fromBinary, toBinary, type DescMessage, type MessageShape } from '@bufbuild/protobuf';
 import { grpcFrame, whenGrpcCallEnds } from './grpc-h2c-call.js';
 
@@ -18,17 +21,35 @@ export interface GrpcStreamCall<I extends DescMessage, O extends DescMessage> {
   onMessage: (message: MessageShape<O>) => void;
 }
 
+const sessions = new Map<string, ClientHttp2Session>();
+
+/** The open connection to `baseUrl`, or a new one with the large windows. */
+function sessionFor(baseUrl: string): ClientHttp2Session {
+  const open = sessions.get(baseUrl);
+  if (open && !open.closed && !open.destroyed) return open;
+  const session = connect(baseUrl, {
+    settings: { initialWindowSize: WINDOW, maxFrameSize: WINDOW - 1 },
+  });
+  session.once('connect', () => session.setLocalWindowSize(4 * WINDOW));
+  // An idle connection must not keep the worker alive, and a broken one is replaced.
+  session.unref();
+  const forget = () => {
+    if (sessions.get(baseUrl) === session) sessions.delete(baseUrl);
+  };
+  session.on('error', forget);
+  session.on('close', forget);
+  session.on('goaway', forget);
+  sessions.set(baseUrl, session);
+  return session;
+}
+
 /** Resolves when the stream ends with grpc-status 0; rejects with the status otherwise. */
 export function grpcH2cServerStream<I extends DescMessage, O extends DescMessage>(
   call: GrpcStreamCall<I, O>,
 ): Promise<void> {
   const body = grpcFrame(toBinary(call.input, call.message));
   return new Promise((resolve, reject) => {
-    const session = connect(call.baseUrl, {
-      settings: { initialWindowSize: WINDOW, maxFrameSize: WINDOW - 1 },
-    });
-    session.once('connect', () => session.setLocalWindowSize(4 * WINDOW));
-    session.on('error', reject);
+    const session = sessionFor(call.baseUrl);
     const stream = session.request({
       [constants.HTTP2_HEADER_METHOD]: 'POST',
       [constants.HTTP2_HEADER_PATH]: call.path,
@@ -60,7 +81,6 @@ export function grpcH2cServerStream<I extends DescMessage, O extends DescMessage
     });
     stream.on('error', reject);
     whenGrpcCallEnds(stream, (error) => {
-      session.close();
       if (error) reject(error);
       else resolve();
     });
