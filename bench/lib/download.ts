@@ -18,7 +18,8 @@ export interface S3ObjectJob {
  * `s3` with the AWS SDK and hashes it (row 19's baseline).
  */
 export interface DownloadJob {
-  kind: 'static' | 'export' | 'export-connect' | 'export-h2c' | 'disk' | 's3-get';
+  kind:
+    'static' | 'export' | 'export-connect' | 'export-h2c' | 'export-grpc-js' | 'disk' | 's3-get';
   baseUrl: string;
   staticName: string;
   token: string;
