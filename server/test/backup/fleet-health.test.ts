@@ -86,6 +86,23 @@ describe.each(DIALECTS)('Catalog summary and verify stale backups on %s', (diale
     expect(Number(summary.staleAfter?.seconds)).toBe(7 * 24 * 3600);
   });
 
+  // Found by the malformed-request fuzzer: a window of ~2^63 s answered Internal (its echo does
+  // not fit a Duration), and a stale check's "verified before" landed before year 1, a Timestamp
+  // JSON cannot carry, which broke every later JSON listing of insight operations.
+  it('a staleness window beyond 100 years is InvalidArgument, not Internal, and leaves no operation', async () => {
+    const huge = { seconds: 9_223_372_036_854_775_807n, nanos: 0 };
+    expect(await codeOf(viewer.getCatalogSummary({ staleAfter: huge }))).toBe(Code.InvalidArgument);
+    expect(await codeOf(operator.startStaleHealthCheck({ olderThan: huge }))).toBe(
+      Code.InvalidArgument,
+    );
+    const century = durationFromMs(100 * 366 * 24 * HOUR_MS);
+    expect(
+      Number((await viewer.getCatalogSummary({ staleAfter: century })).staleAfter?.seconds),
+    ).toBe(Number(century.seconds));
+    const { operations } = await viewer.listBackupInsightOperations({});
+    expect(operations).toEqual([]);
+  });
+
   it('counts trees, backups, bytes, captures, protection and verification; the stale check verifies what is stale', async () => {
     await s.put('alpha', { a: 1, b: 2 });
     await s.put('beta', { x: 'y' });

@@ -29,6 +29,18 @@ import {
 export const DAY_MS = 86_400_000;
 /** A verification older than this is stale unless the caller says otherwise. */
 export const DEFAULT_STALE_AFTER_MS = 7 * DAY_MS;
+/**
+ * The longest staleness window asked for. Longer ones answered Internal: the summary echoes the
+ * window as a Duration and a check records "verified before" as a Timestamp, and seconds past
+ * int64 or a date before year 1 cannot be encoded (a stored one broke every later listing of
+ * insight operations in JSON). A century already covers every backup there is.
+ */
+export const MAX_STALE_AFTER_MS = 100 * 366 * DAY_MS;
+
+function checkStaleWindow(ms: number, field: string): void {
+  if (!Number.isFinite(ms) || ms < 0) throw invalidArgument(field, 'must not be negative');
+  if (ms > MAX_STALE_AFTER_MS) throw invalidArgument(field, 'must be at most 100 years');
+}
 /** The capture kinds the summary's "last 24 hours" counts. */
 const CAPTURE_KINDS = ['BACKUP', 'INCREMENTAL_BACKUP', 'BACKUP_SET'] as const;
 /** Unhealthy backups a stale health check names in its result; the rest are only counted. */
@@ -146,9 +158,7 @@ export class FleetHealth {
   }
 
   async summary(tenant: string, staleAfterMs: number): Promise<CatalogSummary> {
-    if (!Number.isFinite(staleAfterMs) || staleAfterMs < 0) {
-      throw invalidArgument('stale_after', 'must not be negative');
-    }
+    checkStaleWindow(staleAfterMs, 'stale_after');
     const staleAfter = staleAfterMs === 0 ? DEFAULT_STALE_AFTER_MS : staleAfterMs;
     const { storage, clock } = this.deps;
     const now = clock();
@@ -223,9 +233,7 @@ export class FleetHealth {
     request: { olderThanMs: number | undefined; treeId: string | undefined },
   ): Promise<OperationRecord> {
     const olderThan = request.olderThanMs ?? DEFAULT_STALE_AFTER_MS;
-    if (!Number.isFinite(olderThan) || olderThan < 0) {
-      throw invalidArgument('older_than', 'must not be negative');
-    }
+    checkStaleWindow(olderThan, 'older_than');
     const treeName = request.treeId ? request.treeId : null;
     if (treeName !== null) validateTreeName(treeName, 'tree_id');
     const normalized: StaleHealthCheckRequest = {
