@@ -1,5 +1,6 @@
 import type { ConnectRouter } from '@connectrpc/connect';
 import type { UniversalServerResponse } from '@connectrpc/connect/protocol';
+import { replacingHandler } from '../transport/universal-handler-wrap.js';
 
 /**
  * connect-es answers a request body that is not valid protobuf ("parse binary: …"), a compressed
@@ -38,14 +39,7 @@ export function correctMalformedInputStatus(router: ConnectRouter): void {
       }
       return correctResponse(response);
     };
-    router.handlers[i] = Object.assign(corrected, {
-      protocolNames: handler.protocolNames,
-      allowedMethods: handler.allowedMethods,
-      supportedContentType: handler.supportedContentType,
-      requestPath: handler.requestPath,
-      service: handler.service,
-      method: handler.method,
-    });
+    router.handlers[i] = replacingHandler(handler, corrected);
   }
 }
 

@@ -4,12 +4,9 @@ import {
   type ConnectRouter,
   type HandlerContext,
 } from '@connectrpc/connect';
-import type {
-  UniversalHandler,
-  UniversalServerRequest,
-  UniversalServerResponse,
-} from '@connectrpc/connect/protocol';
+import type { UniversalServerRequest, UniversalServerResponse } from '@connectrpc/connect/protocol';
 import { BackupControlService } from '@store/contract';
+import { replacingHandler } from '../universal-handler-wrap.js';
 
 /**
  * ExportArtifact's chunks go to the socket without connect copying them.
@@ -185,13 +182,6 @@ export function frameExportChunksUncopied(router: ConnectRouter): void {
       const response = await handler(request);
       return response.body ? { ...response, body: framedBody(response.body, handoff) } : response;
     };
-    router.handlers[i] = Object.assign(framed, {
-      protocolNames: handler.protocolNames,
-      allowedMethods: handler.allowedMethods,
-      supportedContentType: handler.supportedContentType,
-      requestPath: handler.requestPath,
-      service: handler.service,
-      method: handler.method,
-    }) satisfies UniversalHandler;
+    router.handlers[i] = replacingHandler(handler, framed);
   }
 }
