@@ -8,6 +8,9 @@ import type { UniversalServerRequest, UniversalServerResponse } from '@connectrp
 import { BackupControlService } from '@store/contract';
 import { replacingHandler } from '../universal-handler-wrap.js';
 
+/** An ArtifactChunk with `data` left out: what the implementation yields while a chunk waits. */
+type EmptyArtifactChunk = Record<string, never>;
+
 /**
  * ExportArtifact's chunks go to the socket without connect copying them.
  *
@@ -24,10 +27,10 @@ import { replacingHandler } from '../universal-handler-wrap.js';
  * each pulled only after the previous was written (no read-ahead). Anything else (a message the
  * wrapper did not expect while a chunk waits, two chunks waiting at once) fails the call instead
  * of pairing bytes with the wrong message; tests pin the assumption (export-frames.test.ts).
+ *
+ * One handoff per call: the implementation `carry`s a chunk, the wrapper `take`s it for the
+ * envelope of the message the implementation yielded in its place.
  */
-/** An ArtifactChunk with `data` left out: what the implementation yields while a chunk waits. */
-type EmptyArtifactChunk = Record<string, never>;
-
 export class ExportChunkHandoff {
   private waiting: Uint8Array | undefined;
   private held = false;
