@@ -96,13 +96,23 @@ export function exportArtifactRpc(
     // Set for the binary protocols: the chunk's bytes skip connect's two copies (export-frames.ts).
     const handoff = exportChunkHandoff(context);
     // Pulled one chunk at a time: connect awaits each write, so a slow reader holds back disk.
-    for await (const data of engine.exportArtifact(
+    const chunks = engine.exportArtifact(
       tenant,
       request.backupId,
       request.artifactId,
       context.signal,
-    )) {
-      yield handoff ? handoff.carry(data) : { data };
+    );
+    // A client that goes away while connect waits for 'drain' leaves this call suspended for
+    // good (connect neither asks for the next chunk nor ends the stream): ending the export on
+    // abort closes its file and frees its hash state instead of leaving both to the GC.
+    const end = () => void chunks.return(undefined).catch(() => undefined);
+    context.signal.addEventListener('abort', end, { once: true });
+    try {
+      for await (const data of chunks) {
+        yield handoff ? handoff.carry(data) : { data };
+      }
+    } finally {
+      context.signal.removeEventListener('abort', end);
     }
   };
 }

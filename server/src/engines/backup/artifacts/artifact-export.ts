@@ -213,8 +213,9 @@ export async function* exportArtifact(
     // A read still in flight must end before its handle closes.
     await ahead?.catch(() => undefined);
     // A chunk of 256 KiB or more was written out before the next was asked for; a smaller one
-    // was copied; a hash still running for an abandoned export is discarded.
-    if (slots) releaseBlocks(slots);
+    // was copied; a hash still running for an abandoned export is discarded. An aborted export
+    // may end while its last chunk still waits in a socket's buffer: its blocks are not reused.
+    if (slots && !signal?.aborted) releaseBlocks(slots);
     await handle.close();
   }
 }

@@ -107,6 +107,7 @@ export async function* exportObject(
     if (last) yield* chunksOf(last, chunkSize, signal);
   } finally {
     unfinished?.release();
-    releaseBlocks(slots);
+    // As on the directory: an aborted export's last chunk may still wait in a socket's buffer.
+    if (!signal?.aborted) releaseBlocks(slots);
   }
 }
