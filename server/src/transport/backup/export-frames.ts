@@ -33,13 +33,13 @@ type EmptyArtifactChunk = Record<string, never>;
  */
 export class ExportChunkHandoff {
   private waiting: Uint8Array | undefined;
-  private held = false;
 
   /** Keeps `data` for the next envelope; returns the message to yield in its place. */
   carry(data: Uint8Array): EmptyArtifactChunk {
-    if (this.held) throw new ExportFramingError('a chunk was handed over before the last went out');
+    if (this.pending) {
+      throw new ExportFramingError('a chunk was handed over before the last went out');
+    }
     this.waiting = data;
-    this.held = true;
     return {};
   }
 
@@ -47,12 +47,12 @@ export class ExportChunkHandoff {
   take(): Uint8Array | undefined {
     const data = this.waiting;
     this.waiting = undefined;
-    this.held = false;
     return data;
   }
 
+  /** Whether a chunk waits (an empty one too: it is still a Uint8Array). */
   get pending(): boolean {
-    return this.held;
+    return this.waiting !== undefined;
   }
 }
 

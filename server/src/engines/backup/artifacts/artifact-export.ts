@@ -61,9 +61,10 @@ async function readInto(handle: FileHandle, buffer: Buffer, position: number): P
  */
 export const VERIFIED_TAIL_BYTES = 64 * 1024;
 
-/** How much of the last block `block` is held back until the hash matches (never 0 bytes). */
-export function verifiedTailLength(block: Uint8Array): number {
-  return Math.min(VERIFIED_TAIL_BYTES, block.length);
+/** The last block split into what goes out while it is hashed and the tail (never empty) held. */
+export function splitVerifiedTail(block: Buffer): [head: Buffer, tail: Buffer] {
+  const at = block.length - Math.min(VERIFIED_TAIL_BYTES, block.length);
+  return [block.subarray(0, at), block.subarray(at)];
 }
 
 /** `block` as chunks of at most `chunkSize`, stopping between chunks once `signal` aborts. */
@@ -198,14 +199,13 @@ export async function* exportArtifact(
       // Block n+1 goes into the other slot while block n's chunks go out and the worker hashes
       // it: that slot held block n-1, whose hash is done and whose chunks were all taken.
       if (position < size) ahead = readBlock(n + 1, position);
-      const last = position >= size;
-      const held = last ? verifiedTailLength(block) : 0;
-      yield* chunksOf(block.subarray(0, block.length - held), chunkSize, signal);
-      if (last) {
+      const [head, tail] = position >= size ? splitVerifiedTail(block) : [block, undefined];
+      yield* chunksOf(head, chunkSize, signal);
+      if (tail) {
         const digest = await hash.digest();
         unfinished = undefined; // the digest ended the worker's state
         if (digest !== expected) throw dataLoss(artifact.artifactId, 'checksum mismatch');
-        yield* chunksOf(block.subarray(block.length - held), chunkSize, signal);
+        yield* chunksOf(tail, chunkSize, signal);
       }
     }
   } finally {

@@ -4,7 +4,7 @@ import {
   exportChunkSize,
   releaseBlocks,
   sharedBlocks,
-  verifiedTailLength,
+  splitVerifiedTail,
   type ExportOptions,
 } from '../artifact-export.js';
 import { dataLoss } from '../artifact-reader.js';
@@ -85,9 +85,9 @@ export async function* exportObject(
           hashed.catch(() => undefined);
           if (seen === size) {
             // All but a tail goes out while the worker hashes it; the tail waits for the match.
-            const held = verifiedTailLength(block);
-            yield* chunksOf(block.subarray(0, block.length - held), chunkSize, signal);
-            last = block.subarray(block.length - held);
+            const [head, tail] = splitVerifiedTail(block);
+            yield* chunksOf(head, chunkSize, signal);
+            last = tail;
             break;
           }
           yield* chunksOf(block, chunkSize, signal);
