@@ -1,11 +1,1 @@
-import { createServer } from 'node:net';
-
-/** A port the kernel just handed out on loopback; the caller binds it right away. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
+export { freePort } from '../../scripts/edge/free-port';

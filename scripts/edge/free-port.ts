@@ -1,11 +1,28 @@
 import { createServer } from 'node:net';
 
-/** A port the kernel just handed out on loopback; the caller binds it right away. */
+// Below Linux's ephemeral range (32768–60999): the kernel never hands these ports to an
+// outgoing connection or a `listen(0)`, so a port picked here stays free between the pick and
+// the bind, even when that is seconds later (the e2e edge port is picked before the OIDC
+// issuer, the direct stack and the replicas start). A port from `listen(0)` did not: a
+// connection to PostgreSQL could take it meanwhile, and Envoy then failed to bind it.
+const LOW = 20_000;
+const HIGH = 32_767;
+
+/** A loopback port nobody listens on, outside the ephemeral range; the caller binds it. */
 export async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const port = LOW + Math.floor(Math.random() * (HIGH - LOW + 1));
+    if (await canListen(port)) return port;
+  }
+  throw new Error(`no free port between ${LOW} and ${HIGH} after 100 tries`);
+}
+
+function canListen(port: number): Promise<boolean> {
   const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
+  return new Promise((resolve) => {
+    server.once('error', () => resolve(false));
+    server.listen({ port, host: '127.0.0.1', exclusive: true }, () =>
+      server.close(() => resolve(true)),
+    );
+  });
 }

@@ -1,10 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { watchedArgv } from './watchdog.js';
 
 /** A child process whose output goes to a log file, with a graceful stop. */
 export interface Managed {
   name: string;
+  /** Where its stdout and stderr go. */
+  logFile: string;
   child: ChildProcess;
   /** Resolves once the process has exited. */
   exited: Promise<void>;
@@ -50,6 +53,7 @@ export function startManaged(
   );
   return {
     name,
+    logFile: options.logFile,
     child,
     exited,
     alive: () => !gone,
@@ -82,9 +86,19 @@ export async function waitUntil(
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (died && !died.alive()) throw new Error(`${died.name} exited while waiting for ${what}`);
+    if (died && !died.alive())
+      throw new Error(`${died.name} exited while waiting for ${what}${await logTail(died)}`);
     if (await check().catch(() => false)) return;
     await new Promise((resolve) => setTimeout(resolve, 150));
   }
   throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+}
+
+/** The last lines a process wrote, so an early exit says why (a port taken, a bad config). */
+async function logTail(managed: Managed, lines = 15): Promise<string> {
+  // Its exit may come before the piped output reaches the file.
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  const text = await readFile(managed.logFile, 'utf8').catch(() => '');
+  const tail = text.trimEnd().split('\n').slice(-lines).join('\n');
+  return tail ? `; the last lines of ${managed.logFile}:\n${tail}` : ` (${managed.logFile} is empty)`;
 }

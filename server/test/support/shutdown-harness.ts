@@ -2,23 +2,16 @@
 // test picks, so it can run with a stdout nobody reads; and such a stdout.
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { constants, closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../../../scripts/edge/free-port.js';
 import type { TestStorageLocation } from './test-storage.js';
 
 const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
 const SERVER_DIR = fileURLToPath(new URL('../..', import.meta.url));
 
-/** A TCP port nobody listens on right now. */
-export async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
+export { freePort };
 
 /**
  * A pipe that is full and that nobody reads, yet still open for reading: what a server's stdout
