@@ -100,5 +100,7 @@ async function logTail(managed: Managed, lines = 15): Promise<string> {
   await new Promise((resolve) => setTimeout(resolve, 100));
   const text = await readFile(managed.logFile, 'utf8').catch(() => '');
   const tail = text.trimEnd().split('\n').slice(-lines).join('\n');
-  return tail ? `; the last lines of ${managed.logFile}:\n${tail}` : ` (${managed.logFile} is empty)`;
+  return tail
+    ? `; the last lines of ${managed.logFile}:\n${tail}`
+    : ` (${managed.logFile} is empty)`;
 }
