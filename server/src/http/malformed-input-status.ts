@@ -3,15 +3,27 @@ import type { UniversalServerResponse } from '@connectrpc/connect/protocol';
 import { replacingHandler } from '../transport/universal-handler-wrap.js';
 
 /**
- * connect-es answers a request body that is not valid protobuf ("parse binary: …"), a compressed
- * body that does not inflate (a truncated gzip stream: "decompression failed") and an envelope
- * flagged compressed without a negotiated encoding with Internal, before any interceptor runs. Both are the caller's fault: DESIGN.md §3 (Errors) keeps Internal for our own faults and
- * wants InvalidArgument for a malformed request. These wrappers rewrite exactly those two statuses
- * in whichever protocol answered; every other response passes through untouched.
+ * connect-es answers some requests that are the caller's fault with a status that blames us or
+ * the method, before any interceptor runs:
+ * - Internal: a body that is not valid protobuf ("parse binary: …"), a compressed body that does
+ *   not inflate (a truncated gzip stream: "decompression failed"), an envelope flagged compressed
+ *   without a negotiated encoding;
+ * - Unimplemented: a gRPC or streaming request with no message (an empty body) or with a second
+ *   one for a method that takes one.
+ * DESIGN.md §3 (Errors) keeps Internal for our own faults, Unimplemented means the method is not
+ * there, and a malformed request is InvalidArgument. These wrappers rewrite exactly those
+ * answers in whichever protocol answered; every other response passes through untouched.
  */
-const MALFORMED_INPUT =
-  /^(parse binary: |received compressed envelope, but do not know how|decompression failed$)/;
-const GRPC_INTERNAL = '13';
+const MALFORMED_INPUT: Readonly<Record<string, RegExp>> = {
+  internal:
+    /^(parse binary: |received compressed envelope, but do not know how|decompression failed$)/,
+  unimplemented: /^protocol error: (missing|received extra) input message for /,
+};
+/** The gRPC status numbers of MALFORMED_INPUT's codes. */
+const GRPC_CODE_NAMES: Readonly<Record<string, string>> = {
+  '13': 'internal',
+  '12': 'unimplemented',
+};
 /**
  * An error message with an unpaired UTF-16 surrogate (a JSON request can carry one, and a parse
  * error or a message echoing the input repeats it) makes connect's gRPC trailer encoding throw
@@ -21,8 +33,9 @@ const GRPC_INTERNAL = '13';
 const UNENCODABLE = 'the request held text that is not valid Unicode';
 const GRPC_INVALID_ARGUMENT = '3';
 
-function isMalformedInput(message: string): boolean {
-  return MALFORMED_INPUT.test(message);
+/** Whether connect's `code` (a Connect code name or a gRPC status number) with `message` is one to correct. */
+function isMalformedInput(code: string, message: string): boolean {
+  return MALFORMED_INPUT[GRPC_CODE_NAMES[code] ?? code]?.test(message) ?? false;
 }
 
 /** Replaces every handler of the router with one whose malformed-input answers are corrected. */
@@ -85,7 +98,7 @@ async function correctResponse(
   if (type.startsWith('application/connect')) {
     return { ...response, body: mapChunks(body, correctConnectEndStream) };
   }
-  if (type.startsWith('application/json') && response.status === 500) {
+  if (type.startsWith('application/json') && (response.status === 500 || response.status === 501)) {
     // A Connect unary error: a small JSON body whose code decides the HTTP status, so read it.
     const chunks: Uint8Array[] = [];
     for await (const chunk of body) chunks.push(chunk);
@@ -147,7 +160,7 @@ function mapChunks(
 
 function correctGrpcTrailer(trailer: Headers): void {
   const message = decodeURIComponent(trailer.get('grpc-message') ?? '');
-  if (trailer.get('grpc-status') === GRPC_INTERNAL && isMalformedInput(message)) {
+  if (isMalformedInput(trailer.get('grpc-status') ?? '', message)) {
     trailer.set('grpc-status', GRPC_INVALID_ARGUMENT);
   }
 }
@@ -173,8 +186,9 @@ function correctGrpcWebTrailerFrame(chunk: Uint8Array): Uint8Array {
   if (!frame || (frame.flags & 0x80) === 0) return chunk;
   const text = new TextDecoder().decode(frame.data);
   const message = decodeURIComponent(/^grpc-message: *(.*)$/im.exec(text)?.[1]?.trim() ?? '');
-  if (!/^grpc-status: *13\r?$/im.test(text) || !isMalformedInput(message)) return chunk;
-  const fixed = text.replace(/^grpc-status: *13/im, `grpc-status: ${GRPC_INVALID_ARGUMENT}`);
+  const status = /^grpc-status: *(\d+)\r?$/im.exec(text)?.[1] ?? '';
+  if (!isMalformedInput(status, message)) return chunk;
+  const fixed = text.replace(/^grpc-status: *\d+/im, `grpc-status: ${GRPC_INVALID_ARGUMENT}`);
   return envelope(frame.flags, new TextEncoder().encode(fixed));
 }
 
@@ -191,7 +205,7 @@ interface ConnectErrorJson {
   error?: unknown;
 }
 
-/** Rewrites `{code: "internal", message: "parse binary: …"}` (found by `locate`) in place. */
+/** Rewrites `{code: "internal", message: "parse binary: …"}` and the like (found by `locate`) in place. */
 function correctConnectError(
   bytes: Uint8Array,
   locate: (json: ConnectErrorJson) => ConnectErrorJson,
@@ -203,7 +217,7 @@ function correctConnectError(
     return bytes;
   }
   const error = locate(json);
-  if (error.code !== 'internal' || !isMalformedInput(error.message ?? '')) return bytes;
+  if (!isMalformedInput(error.code ?? '', error.message ?? '')) return bytes;
   error.code = 'invalid_argument';
   return new TextEncoder().encode(JSON.stringify(json));
 }

@@ -84,6 +84,53 @@ describe('malformed and mutated requests', () => {
     expect(outcomes.map((o) => o.grpcCode)).toEqual([3, 3, 3, 3]);
   });
 
+  it('a request with no message, or with two, for a method that takes one is InvalidArgument in every protocol', async () => {
+    const agent = new http.Agent({ keepAlive: true });
+    const session = http2.connect(server.grpcUrl);
+    const auth = { authorization: `Bearer ${server.bootstrapToken}` };
+    const unary = '/store.schema.v1.SchemaControlService/GetPolicy';
+    const streaming = '/store.backup.v1.BackupControlService/ExportArtifact';
+    const one = envelope(0, Buffer.from('{}'));
+    const bodies = { none: Buffer.alloc(0), two: Buffer.concat([one, one]) };
+    const answers: string[] = [];
+    for (const [count, body] of Object.entries(bodies)) {
+      for (const path of [unary, streaming]) {
+        const h2 = await sendH2(
+          session,
+          path,
+          { ...auth, 'content-type': 'application/grpc+json' },
+          body,
+          5000,
+        );
+        const web = await sendHttp1(
+          agent,
+          server.httpUrl,
+          path,
+          { ...auth, 'content-type': 'application/grpc-web+json' },
+          body,
+          5000,
+        );
+        answers.push(
+          `${count} ${path} grpc ${h2.grpcCode}`,
+          `${count} ${path} grpc-web ${web.grpcCode}`,
+        );
+      }
+      // A Connect stream (a unary Connect call has no envelope to count).
+      const connect = await sendHttp1(
+        agent,
+        server.httpUrl,
+        streaming,
+        { ...auth, 'content-type': 'application/connect+json' },
+        body,
+        5000,
+      );
+      answers.push(`${count} ${streaming} connect ${connect.grpcCode}`);
+    }
+    agent.destroy();
+    session.close();
+    expect(answers).toEqual(answers.map((answer) => answer.replace(/\S+$/, '3')));
+  });
+
   it(`${REQUESTS} of them on both listeners each get a proper gRPC status (or 415), and the server stays up`, async () => {
     console.log(`malformed-request fuzzing with FUZZ_SEED=${SEED}`);
     const rng = new SeededRandom(SEED);
