@@ -14,16 +14,18 @@ import { replacingHandler } from '../transport/universal-handler-wrap.js';
  * there, and a malformed request is InvalidArgument. These wrappers rewrite exactly those
  * answers in whichever protocol answered; every other response passes through untouched.
  */
-const MALFORMED_INPUT: Readonly<Record<string, RegExp>> = {
-  internal:
+const MALFORMED_INPUT = new Map<string, RegExp>([
+  [
+    'internal',
     /^(parse binary: |received compressed envelope, but do not know how|decompression failed$)/,
-  unimplemented: /^protocol error: (missing|received extra) input message for /,
-};
+  ],
+  ['unimplemented', /^protocol error: (missing|received extra) input message for /],
+]);
 /** The gRPC status numbers of MALFORMED_INPUT's codes. */
-const GRPC_CODE_NAMES: Readonly<Record<string, string>> = {
-  '13': 'internal',
-  '12': 'unimplemented',
-};
+const GRPC_CODE_NAMES = new Map([
+  ['13', 'internal'],
+  ['12', 'unimplemented'],
+]);
 /**
  * An error message with an unpaired UTF-16 surrogate (a JSON request can carry one, and a parse
  * error or a message echoing the input repeats it) makes connect's gRPC trailer encoding throw
@@ -33,9 +35,9 @@ const GRPC_CODE_NAMES: Readonly<Record<string, string>> = {
 const UNENCODABLE = 'the request held text that is not valid Unicode';
 const GRPC_INVALID_ARGUMENT = '3';
 
-/** Whether connect's `code` (a Connect code name or a gRPC status number) with `message` is one to correct. */
+/** Whether connect's answer is one to correct; `code` is a Connect code name or a gRPC status. */
 function isMalformedInput(code: string, message: string): boolean {
-  return MALFORMED_INPUT[GRPC_CODE_NAMES[code] ?? code]?.test(message) ?? false;
+  return MALFORMED_INPUT.get(GRPC_CODE_NAMES.get(code) ?? code)?.test(message) ?? false;
 }
 
 /** Replaces every handler of the router with one whose malformed-input answers are corrected. */
@@ -98,7 +100,7 @@ async function correctResponse(
   if (type.startsWith('application/connect')) {
     return { ...response, body: mapChunks(body, correctConnectEndStream) };
   }
-  if (type.startsWith('application/json') && (response.status === 500 || response.status === 501)) {
+  if (type.startsWith('application/json') && response.status === 500) {
     // A Connect unary error: a small JSON body whose code decides the HTTP status, so read it.
     const chunks: Uint8Array[] = [];
     for await (const chunk of body) chunks.push(chunk);
@@ -205,7 +207,7 @@ interface ConnectErrorJson {
   error?: unknown;
 }
 
-/** Rewrites `{code: "internal", message: "parse binary: …"}` and the like (found by `locate`) in place. */
+/** Rewrites `{code: "internal", message: "parse binary: …"}` and the like (found by `locate`). */
 function correctConnectError(
   bytes: Uint8Array,
   locate: (json: ConnectErrorJson) => ConnectErrorJson,
