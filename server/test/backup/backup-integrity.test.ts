@@ -25,6 +25,17 @@ import { ADMIN_TOKEN, codeOf, startBackupServer, type BackupServer } from './bac
 
 afterAll(closeSharedS3Server);
 
+const EXPORT = BackupControlService.method.exportArtifact;
+const EXPORT_PATH = `/${BackupControlService.typeName}/${EXPORT.name}`;
+
+/** An ExportArtifact request in its 5-byte envelope, as gRPC and gRPC-Web carry it in binary. */
+function exportRequestBody(backupId: string, artifactId: string): Buffer {
+  const message = toBinary(EXPORT.input, create(EXPORT.input, { backupId, artifactId }));
+  const header = Buffer.alloc(5);
+  header.writeUInt32BE(message.length, 1);
+  return Buffer.concat([header, message]);
+}
+
 describe.each(DIALECTS)('backup integrity on %s', (dialect) => {
   describe.each(ARTIFACT_STORES)('with the %s artifact store', (kind) => {
     let store: StoreUnderTest;
@@ -51,6 +62,17 @@ describe.each(DIALECTS)('backup integrity on %s', (dialect) => {
       return entries;
     }
 
+    /** `chunks` joined are the stored artifact byte for byte, with the manifest's SHA-256. */
+    async function expectTheArtifact(
+      chunks: Uint8Array[],
+      backupId: string,
+      artifact: { artifactId: string; sha256: string },
+    ) {
+      const joined = Buffer.concat(chunks);
+      expect(joined.equals(await readFile(artifactPath(backupId, artifact.artifactId)))).toBe(true);
+      expect(createHash('sha256').update(joined).digest('hex')).toBe(artifact.sha256);
+    }
+
     async function fullOf(treeId: string, entries: Record<string, unknown>) {
       await s.put(treeId, entries);
       const handle = await s.backup.startBackup({ name: `full of ${treeId}`, scope: { treeId } });
@@ -74,11 +96,7 @@ describe.each(DIALECTS)('backup integrity on %s', (dialect) => {
         chunks.push(chunk.data);
       }
       expect(chunks.length).toBeGreaterThan(1);
-      const joined = Buffer.concat(chunks);
-      expect(joined.equals(await readFile(artifactPath(full.backupId, artifact.artifactId)))).toBe(
-        true,
-      );
-      expect(createHash('sha256').update(joined).digest('hex')).toBe(artifact.sha256);
+      await expectTheArtifact(chunks, full.backupId, artifact);
       expect(
         await codeOf(
           (async () => {
@@ -129,11 +147,7 @@ describe.each(DIALECTS)('backup integrity on %s', (dialect) => {
         chunks.push(chunk.data);
       }
       expect(chunks.length).toBeGreaterThan(2);
-      const joined = Buffer.concat(chunks);
-      expect(joined.equals(await readFile(artifactPath(full.backupId, artifact.artifactId)))).toBe(
-        true,
-      );
-      expect(createHash('sha256').update(joined).digest('hex')).toBe(artifact.sha256);
+      await expectTheArtifact(chunks, full.backupId, artifact);
     });
 
     // The server hands Node views of read blocks it reuses; a reader that falls behind makes every
@@ -145,15 +159,10 @@ describe.each(DIALECTS)('backup integrity on %s', (dialect) => {
         const artifact = full.manifest?.artifacts[0];
         if (!artifact) throw new Error('no artifact');
         expect(artifact.byteSize).toBeGreaterThan(6n * 1024n * 1024n);
-        const method = BackupControlService.method.exportArtifact;
-        const message = toBinary(
-          method.input,
-          create(method.input, { backupId: full.backupId, artifactId: artifact.artifactId }),
-        );
-        const body = Buffer.concat([Buffer.from([0, 0, 0, 0, message.length]), message]);
+        const body = exportRequestBody(full.backupId, artifact.artifactId);
         const received = await new Promise<Buffer>((resolve, reject) => {
           const req = request(
-            `${s.t.server.httpUrl}/${BackupControlService.typeName}/${method.name}`,
+            `${s.t.server.httpUrl}${EXPORT_PATH}`,
             {
               method: 'POST',
               headers: {
@@ -184,7 +193,7 @@ describe.each(DIALECTS)('backup integrity on %s', (dialect) => {
         let at = 0;
         while (at < received.length && received[at] === 0) {
           const length = received.readUInt32BE(at + 1);
-          const chunk = fromBinary(method.output, received.subarray(at + 5, at + 5 + length));
+          const chunk = fromBinary(EXPORT.output, received.subarray(at + 5, at + 5 + length));
           data.push(Buffer.from(chunk.data));
           at += 5 + length;
         }
@@ -205,13 +214,8 @@ describe.each(DIALECTS)('backup integrity on %s', (dialect) => {
         const full = await fullOf('exp-gone', spanningChunks(110));
         const artifact = full.manifest?.artifacts[0];
         if (!artifact) throw new Error('no artifact');
-        const method = BackupControlService.method.exportArtifact;
-        const message = toBinary(
-          method.input,
-          create(method.input, { backupId: full.backupId, artifactId: artifact.artifactId }),
-        );
-        const body = Buffer.concat([Buffer.from([0, 0, 0, 0, message.length]), message]);
-        const path = `/${BackupControlService.typeName}/${method.name}`;
+        const body = exportRequestBody(full.backupId, artifact.artifactId);
+        const path = EXPORT_PATH;
         const openFiles = () =>
           readdirSync('/proc/self/fd').filter((fd) => {
             try {
@@ -290,26 +294,16 @@ describe.each(DIALECTS)('backup integrity on %s', (dialect) => {
       const full = await fullOf('exp-gzip', spanningChunks(30));
       const artifact = full.manifest?.artifacts[0];
       if (!artifact) throw new Error('no artifact');
-      const method = BackupControlService.method.exportArtifact;
-      const request = toBinary(
-        method.input,
-        create(method.input, { backupId: full.backupId, artifactId: artifact.artifactId }),
-      );
-      const header = Buffer.alloc(5);
-      header.writeUInt32BE(request.length, 1);
-      const body = Buffer.concat([header, request]);
-      const response = await fetch(
-        `${s.t.server.httpUrl}/${BackupControlService.typeName}/${method.name}`,
-        {
-          method: 'POST',
-          headers: {
-            'content-type': 'application/grpc-web+proto',
-            'grpc-accept-encoding': 'gzip',
-            authorization: `Bearer ${ADMIN_TOKEN}`,
-          },
-          body,
+      const body = exportRequestBody(full.backupId, artifact.artifactId);
+      const response = await fetch(`${s.t.server.httpUrl}${EXPORT_PATH}`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/grpc-web+proto',
+          'grpc-accept-encoding': 'gzip',
+          authorization: `Bearer ${ADMIN_TOKEN}`,
         },
-      );
+        body,
+      });
       const frames = Buffer.from(await response.arrayBuffer());
       const flags: number[] = [];
       for (let at = 0; at < frames.length; at += 5 + frames.readUInt32BE(at + 1)) {

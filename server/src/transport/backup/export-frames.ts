@@ -5,7 +5,8 @@ import {
   type HandlerContext,
 } from '@connectrpc/connect';
 import type { UniversalServerRequest, UniversalServerResponse } from '@connectrpc/connect/protocol';
-import { BackupControlService } from '@store/contract';
+import { BinaryWriter, WireType } from '@bufbuild/protobuf/wire';
+import { BackupControlService, backupV1 } from '@store/contract';
 import { replacingHandler } from '../universal-handler-wrap.js';
 
 /** An ArtifactChunk with `data` left out: what the implementation yields while a chunk waits. */
@@ -81,28 +82,10 @@ const ENVELOPED_BINARY = new Set([
 /** Data envelopes smaller than this are joined with their header (see frame()). */
 export const COPY_BELOW_BYTES = 256 * 1024;
 const ENVELOPE_HEADER_BYTES = 5;
-/** Field 1 (`data`), wire type 2 (length-delimited). */
-const DATA_FIELD_TAG = 0x0a;
 /** Envelope flags: bit 0 compressed; anything else (trailer, end-stream) ends the stream. */
 const FLAG_COMPRESSED = 0x01;
-
-function varintLength(value: number): number {
-  let length = 1;
-  while (value >= 0x80) {
-    value = Math.floor(value / 128);
-    length++;
-  }
-  return length;
-}
-
-function writeVarint(target: Uint8Array, at: number, value: number): number {
-  while (value >= 0x80) {
-    target[at++] = (value % 128) | 0x80;
-    value = Math.floor(value / 128);
-  }
-  target[at++] = value;
-  return at;
-}
+/** ArtifactChunk's `data` field (1), length-delimited. */
+const DATA_FIELD = backupV1.ArtifactChunkSchema.field.data!;
 
 /**
  * The envelope of an ArtifactChunk holding `data`, as one or two body chunks. A chunk of at least
@@ -112,14 +95,15 @@ function writeVarint(target: Uint8Array, at: number, value: number): number {
  * connect moved on, so it is copied with its header.
  */
 export function frame(data: Uint8Array): Uint8Array[] {
-  const payload = 1 + varintLength(data.length) + data.length;
-  const headerLength = ENVELOPE_HEADER_BYTES + 1 + varintLength(data.length);
+  const fieldHeader = new BinaryWriter()
+    .tag(DATA_FIELD.number, WireType.LengthDelimited)
+    .uint32(data.length)
+    .finish();
+  const headerLength = ENVELOPE_HEADER_BYTES + fieldHeader.length;
   const small = data.length < COPY_BELOW_BYTES;
   const head = new Uint8Array(headerLength + (small ? data.length : 0));
-  head[0] = 0;
-  new DataView(head.buffer).setUint32(1, payload);
-  head[ENVELOPE_HEADER_BYTES] = DATA_FIELD_TAG;
-  writeVarint(head, ENVELOPE_HEADER_BYTES + 1, data.length);
+  new DataView(head.buffer).setUint32(1, fieldHeader.length + data.length);
+  head.set(fieldHeader, ENVELOPE_HEADER_BYTES);
   if (small) {
     head.set(data, headerLength);
     return [head];
