@@ -2,6 +2,16 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+/** One no-restricted-imports rule for the files of a layer. */
+function layerRule(files, group, message) {
+  return [
+    {
+      files: [files],
+      rules: { 'no-restricted-imports': ['error', { patterns: [{ group, message }] }] },
+    },
+  ];
+}
+
 export default tseslint.config(
   {
     ignores: [
@@ -47,6 +57,29 @@ export default tseslint.config(
       },
     },
   },
+  // The server's layers (docs/architecture.md): contract → transport → engines → storage. Each
+  // layer imports only the ones below it; a violation fails `npm run lint`
+  // (server/test/layer-rules.test.ts plants one of each).
+  ...layerRule(
+    'server/src/transport/**',
+    ['**/storage/**'],
+    'transport never imports storage: take the type from the engine that returns it',
+  ),
+  ...layerRule(
+    'server/src/engines/**',
+    ['**/transport/**', '**/http/**'],
+    'engines know nothing of gRPC or HTTP',
+  ),
+  ...layerRule(
+    'server/src/storage/**',
+    ['**/engines/**', '**/transport/**', '**/http/**'],
+    'storage never imports engines, transport or http',
+  ),
+  ...layerRule(
+    'server/src/http/**',
+    ['**/transport/**', '!**/transport/index.js'],
+    'http reaches transport only through transport/index.ts',
+  ),
   {
     // Playwright reads a fixture's dependencies from its destructuring pattern, `{}` included.
     files: ['e2e/**/*.ts'],

@@ -6,7 +6,7 @@
 import { parseArgs } from 'node:util';
 import { StoreRestoreMode } from '@store/contract';
 import type { Dialect } from '../server/src/storage/database.js';
-import { resolveTree } from '../server/src/storage/tree-store.js';
+import { resolveTree } from '../server/src/storage/data/tree-store.js';
 import { TENANT, BENCH_TOKEN, startBenchServer, type BenchServer } from './lib/bench-server.js';
 import type { LoadResult } from './lib/load-loop.js';
 import { openRawDb, type RawDb } from './lib/raw-db.js';

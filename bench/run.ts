@@ -19,6 +19,7 @@ import { exportRow } from './rows/export.js';
 import { exportBrowserRow } from './rows/export-browser.js';
 import { exportEnvoyRow } from './rows/export-envoy.js';
 import { exportDiskRows } from './rows/export-disk.js';
+import { previewFloodRows } from './rows/preview-flood.js';
 import { restorePreviewRow } from './rows/restore-preview.js';
 import { retentionApplyS3Row, retentionRows } from './rows/retention.js';
 import { unaryRows } from './rows/unary.js';
@@ -32,7 +33,7 @@ const { values } = parseArgs({
     dialects: { type: 'string', default: 'sqlite,postgres' },
     rows: {
       type: 'string',
-      default: '1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23',
+      default: '1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24',
     },
     out: { type: 'string', default: new URL('results.json', import.meta.url).pathname },
     // Overrides of single sizes, for a reduced run on a busy machine (stated in the results).
@@ -88,7 +89,7 @@ async function attempt(what: string, fn: () => Promise<BenchRow[]>): Promise<voi
 
 for (const dialect of dialects) {
   if (
-    ![1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 21, 22, 23].some((r) =>
+    ![1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 21, 22, 23, 24].some((r) =>
       wanted.has(r),
     )
   )
@@ -131,6 +132,11 @@ for (const dialect of dialects) {
       await attempt(`${dialect} row 11`, async () => [
         await restorePreviewRow(s, raw, sizes, (l) => log(`${dialect}: ${l}`)),
       ]);
+    }
+    if (wanted.has(24)) {
+      await attempt(`${dialect} row 24`, () =>
+        previewFloodRows(dialect, sizes, (l) => log(`${dialect}: ${l}`)),
+      );
     }
     if (wanted.has(14) || wanted.has(15)) {
       await attempt(`${dialect} rows 14-15`, async () =>

@@ -1,5 +1,6 @@
 import { Code, ConnectError } from '@connectrpc/connect';
 import { AuditPage } from './pages/audit-page';
+import { capturedBackupId, finishedState } from './pages/backup-names';
 import { expectNoSeriousA11yViolations } from './support/axe';
 import { expect, issueToken, signInWithToken, storeApi, test } from './support/fixtures';
 
@@ -52,8 +53,14 @@ test.describe('audit', () => {
     expect(csv.fileName).toMatch(new RegExp(`^audit-${tenant.name}-\\d{4}-\\d{2}-\\d{2}\\.csv$`));
     const csvLines = csv.text.trimEnd().split('\r\n');
     expect(csvLines).toHaveLength(2);
-    expect(csvLines[0]).toMatch(/^time,recordId,tenant,subject,service,method,action,/);
-    expect(csvLines[1]).toContain(',PutEntry,Put entry,audited,OK,');
+    expect(csvLines[0]).toMatch(/^time,recordId,tenant,subject,subjectName,service,method,action,/);
+    // A tree's name is its id: no target name beside it.
+    expect(csvLines[1]).toContain(',PutEntry,Put entry,audited,,OK,');
+    // Beside the raw subject, the person's name (the token's name), as the table shows it.
+    const [, subjectName] =
+      new RegExp(`,token:${tenant.admin.id},([^,]*),`).exec(csvLines[1]!) ?? [];
+    expect(subjectName).toBeTruthy();
+    expect(subjectName).not.toContain(tenant.admin.id);
     const jsonl = await audit.export('JSON Lines');
     expect(jsonl.fileName).toMatch(/\.jsonl$/);
     const lines = jsonl.text.trimEnd().split('\n');
@@ -67,6 +74,48 @@ test.describe('audit', () => {
       390,
     );
     await page.screenshot({ path: '/tmp/shots/27c-audit-390.png', fullPage: true });
+  });
+
+  test('a record whose target is a backup shows the backup by name, the id on hover and in the detail and export', async ({
+    page,
+    tenant,
+  }) => {
+    await tenant.api.data.putEntry({ treeId: 'ledger', key: 'k1', valueJson: '{"n":1}' });
+    const started = await tenant.api.backup.startBackup({
+      name: 'ledger before audit',
+      scope: { treeId: 'ledger' },
+    });
+    const backupId = await capturedBackupId(tenant.api, started.operationId);
+    const check = await tenant.api.backup.startBackupHealthCheck({ backupId });
+    await finishedState(tenant.api, check.operationId);
+
+    await signInWithToken(page, tenant.admin.token);
+    const audit = new AuditPage(page);
+    await audit.open();
+    await audit.filterMethod('StartBackupHealthCheck');
+    await expect(audit.rows).toHaveCount(1);
+    const row = audit.rows.first();
+    const target = row.getByText('ledger before audit', { exact: true });
+    await expect(target).toBeVisible();
+    await expect(target).toHaveAttribute('title', `ledger before audit (${backupId})`);
+    await expect(row).not.toContainText(backupId);
+    const detail = await audit.openDetail(row);
+    await expect(detail).toContainText('on “ledger before audit” (backup control)');
+    await expect(detail).toContainText(backupId);
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.screenshot({ path: '/tmp/shots/i33-targets-audit-1440.png', fullPage: true });
+
+    const csv = await audit.export('CSV');
+    const [header, line] = csv.text.trimEnd().split('\r\n');
+    expect(header).toContain(',target,targetName,');
+    expect(line).toContain(`,${backupId},ledger before audit,OK,`);
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(row).toContainText('ledger before audit');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      390,
+    );
+    await page.screenshot({ path: '/tmp/shots/i33-targets-audit-390.png', fullPage: true });
   });
 
   test('a viewer is not offered the audit page', async ({ page, tenant }) => {

@@ -1,4 +1,4 @@
-import { StoreOperationKind, StoreOperationState } from '@store/contract';
+import { StoreOperationKind } from '@store/contract';
 import {
   BackupComparePage,
   RestoreDialog,
@@ -6,6 +6,7 @@ import {
   readCounts,
   readDifferences,
 } from './pages/backup-insight-pages';
+import { madeBackup } from './pages/backup-names';
 import { expectNoSeriousA11yViolations } from './support/axe';
 import { expect, signInWithToken, test, type StoreApi } from './support/fixtures';
 
@@ -23,21 +24,8 @@ async function tree(api: StoreApi): Promise<Map<string, unknown>> {
 }
 
 /** A backup made behind the console (full, or incremental on `base`), waited for. */
-async function backup(api: StoreApi, name: string, base?: string): Promise<string> {
-  const handle = base
-    ? await api.backup.startIncrementalBackup({ name, scope: { treeId: TREE }, baseBackupId: base })
-    : await api.backup.startBackup({ name, scope: { treeId: TREE } });
-  for (let attempt = 0; attempt < 100; attempt++) {
-    const { status } = await api.backup.getBackupOperationStatus({
-      operationId: handle.operationId,
-    });
-    if (status?.state === StoreOperationState.SUCCEEDED && status.result.case === 'capture') {
-      return status.result.value.backupId;
-    }
-    if (status && status.state > StoreOperationState.SUCCEEDED) throw new Error('backup failed');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error('backup did not finish');
+function backup(api: StoreApi, name: string, base?: string): Promise<string> {
+  return madeBackup(api, TREE, name, base);
 }
 
 test.describe('restore preview and backup diff', () => {
@@ -194,6 +182,11 @@ test.describe('restore preview and backup diff', () => {
     ]);
     expect(differences[1]).toMatchObject({ before: { n: 2 }, after: { n: 20 } });
     await expectNoSeriousA11yViolations(page, testInfo);
+
+    // Stored differences expire unless an admin keeps them (docs/security.md, Preview storage).
+    await expect(compare.main.getByTestId('difference-storage')).toContainText('stored until');
+    await compare.main.getByRole('button', { name: 'Keep differences' }).click();
+    await expect(compare.main.getByTestId('difference-storage')).toContainText('Differences kept');
 
     // The diff's id is in the URL: a reload shows the same diff and starts no other.
     const diffId = new URL(page.url()).searchParams.get('diff');

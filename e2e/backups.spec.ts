@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import { StoreOperationState } from '@store/contract';
+import { OperationsTray } from './pages/operations-tray';
 import { RestoreGuard } from './pages/restore-guard-page';
 import { expectNoSeriousA11yViolations } from './support/axe';
 import { expect, issueToken, signInWithToken, test, type StoreApi } from './support/fixtures';
@@ -138,7 +139,10 @@ test.describe('backups', () => {
     await page.goto(`/backups/${backupId}`);
     await page.getByRole('button', { name: 'Restore' }).click();
     const dialog = page.getByRole('dialog', { name: 'Restore before change' });
-    await expect(dialog.getByLabel(/In place/)).toBeChecked();
+    // The dialog opens on a new tree: replacing the live tree is a deliberate choice.
+    await expect(dialog.getByLabel(/Into a new tree/)).toBeChecked();
+    await expect(dialog.getByLabel(/In place/)).not.toBeChecked();
+    await dialog.getByLabel(/In place/).check();
     await dialog.getByRole('button', { name: 'Continue' }).click();
     const confirm = dialog.getByRole('group', { name: 'Confirm the in-place restore' });
     await expect(confirm).toContainText(`tree ${TREE} in tenant ${tenant.name}`);
@@ -157,8 +161,32 @@ test.describe('backups', () => {
     await expect(revert.getByTestId('revert-writes')).toHaveText(
       'No writes since the restore: the revert discards nothing written after it.',
     );
+    const revertedFrom = Date.now();
     await revert.getByRole('button', { name: 'Revert restore' }).click();
     await expect(page.getByText(/Reverted: tree/)).toBeVisible();
+    const revertedTo = Date.now();
+
+    // Who reverted it, by name, and when, wherever the restore is listed: its page (which no
+    // longer offers Revert), the tray that followed it and the operations list.
+    const reverted = /^Reverted by e2e \(you\) at \S.*$/;
+    const onPage = page.getByRole('main').getByTestId('restore-reverted');
+    await expect(onPage).toHaveText(reverted);
+    await expect(page.getByRole('button', { name: 'Revert restore' })).toHaveCount(0);
+    const at = Date.parse((await onPage.locator('time').getAttribute('datetime')) ?? '');
+    // The server's clock stamped it while the click was answered (a second's slack for clocks).
+    expect(at).toBeGreaterThanOrEqual(revertedFrom - 1000);
+    expect(at).toBeLessThanOrEqual(revertedTo);
+    await expect(onPage.locator('time')).toHaveAttribute('title', /^UTC \d{4}-\d\d-\d\d /);
+    const tray = new OperationsTray(page);
+    await tray.open();
+    await expect(tray.root.getByTestId('restore-reverted')).toHaveText(reverted);
+    await tray.close();
+    await page.goto('/operations');
+    const operationId = new URL(operationUrl).pathname.split('/').pop() ?? '';
+    const row = page
+      .getByRole('row')
+      .filter({ has: page.getByRole('link', { name: operationId }) });
+    await expect(row.getByTestId('restore-reverted')).toHaveText(reverted);
 
     await expectEntryOnTreePage(page, 'k1', 'changed');
     await expectEntryOnTreePage(page, 'k3', 'added later');
@@ -212,6 +240,7 @@ test.describe('backups', () => {
     await page.goto(`/backups/${backupId}`);
     for (const [name, role] of [
       ['Start incremental', 'operator'],
+      ['Verify now', 'operator'],
       ['Restore', 'admin'],
       ['Delete', 'admin'],
       [/^Export /, 'operator'],

@@ -9,6 +9,7 @@ import {
 } from './pages/app-routes';
 import { expectNoSeriousA11yViolations } from './support/axe';
 import { expect, signInWithToken, test, type StoreApi } from './support/fixtures';
+import { brokenWords } from './support/words';
 
 /** The longest names the server takes: a tree name of 128 characters, a backup name of 200. */
 const LONG_TREE = `customers-${'x'.repeat(118)}`;
@@ -106,6 +107,8 @@ test.describe('every route, phone to wide screen', () => {
             `${visit.url} at ${size}: ${(await elementsPastTheEdge(page)).join(', ')}`,
           )
           .toBeLessThanOrEqual(widths.innerWidth);
+        // On a phone no word is cut mid-letter to make a column narrower.
+        expect.soft(await brokenWords(page), `${visit.url} at ${size}: words broken`).toEqual([]);
         await expectNoSeriousA11yViolations(page, testInfo);
       };
       for (const visit of walk.filter((v) => v.signedOut)) await check(visit);

@@ -1,3 +1,4 @@
+import { ConnectError } from '@connectrpc/connect';
 import { capturedBackupId } from './pages/backup-names';
 import { OperationsTray } from './pages/operations-tray';
 import { ProtectionPanel, RetentionPage, screenshotBothSizes } from './pages/retention-page';
@@ -98,17 +99,75 @@ test('retention: keep-last 2 previewed live with keep reasons, applied, two left
   await expect(newest.getByTestId('lock-badge')).toBeVisible();
   await expect(page.getByTestId('lock-badge')).toHaveCount(1);
 
+  // Delete is not offered on it: disabled, saying by whom and why; the server refuses it too,
+  // naming the backup and the protection in words (no ISO stamp, no token id).
   await page.goto(`/backups/${ids[3]}`);
-  await page.getByRole('button', { name: 'Delete', exact: true }).click();
-  const remove = page.getByRole('dialog', { name: 'Delete this backup?' });
-  await remove.getByRole('button', { name: 'Delete backup' }).click();
-  await expect(remove).toContainText('legal hold 7');
-  await expect(remove).toContainText('protected by');
-  await remove.getByRole('button', { name: 'Keep it' }).click();
+  const remove = page.getByRole('button', { name: 'Delete', exact: true });
+  await expect(remove).toBeDisabled();
+  await expect(
+    page.getByText(/^Protected by .+ — “legal hold 7”\. Unprotect it to delete it\.$/),
+  ).toBeVisible();
+  const refusal = await tenant.api.backup.deleteBackup({ backupId: ids[3]! }).then(
+    () => 'deleted',
+    (error: unknown) => ConnectError.from(error).rawMessage,
+  );
+  expect(refusal).toMatch(
+    new RegExp(
+      `^backup “${TREE} full 4” is protected by .+ since \\d{1,2} \\w{3} \\d{4}, \\d\\d:\\d\\d UTC \\(legal hold 7\\); unprotect it before deleting it$`,
+    ),
+  );
+  expect(refusal).not.toMatch(/\d{4}-\d\d-\d\dT/);
   expect((await tenant.api.backup.listBackups({ treeId: TREE })).backups).toHaveLength(2);
 
   await protection.unprotect('hold released');
   await page.goto('/backups');
   await expect(page.getByTestId('backup-row')).toHaveCount(2);
   await expect(page.getByTestId('lock-badge')).toHaveCount(0);
+});
+
+test('automatic retention is a choice at save: off for new rules; turning it on shows what the rules delete now, "Not now" saves nothing, confirming saves it and deletes nothing yet', async ({
+  page,
+  tenant,
+}, testInfo) => {
+  test.setTimeout(120_000);
+  const ids = await seedFulls(tenant.api);
+  await signInWithToken(page, tenant.admin.token);
+  const retention = new RetentionPage(page);
+  await retention.open(TREE);
+  await expect(retention.autoApply).not.toBeChecked();
+
+  await retention.setCount('Keep last', '1');
+  await retention.autoApply.check();
+  await retention.rules.getByRole('button', { name: 'Save rules' }).click();
+  const confirm = retention.autoApplyConfirm;
+  const now = confirm.getByTestId('auto-apply-now');
+  await expect(now).toContainText(/Now, they would delete 3 backups \(.+\); 1 backup kept/);
+  for (const n of [1, 2, 3]) await expect(now).toContainText(`${TREE} full ${n}`);
+  await expect(now).not.toContainText(`${TREE} full 4`);
+  await expect(confirm).toContainText('stops and deletes nothing');
+  await expectNoSeriousA11yViolations(page, testInfo);
+  await screenshotBothSizes(page, 'auto-apply-confirm');
+
+  // Not now: nothing saved, the draft stays.
+  await confirm.getByRole('button', { name: 'Not now' }).click();
+  await expect(confirm).toBeHidden();
+  await expect(retention.rules).toContainText('No rules yet');
+  await expect(retention.autoApply).toBeChecked();
+
+  await retention.rules.getByRole('button', { name: 'Save rules' }).click();
+  await confirm.getByRole('button', { name: 'Save and apply after each backup' }).click();
+  await expect(page.getByRole('heading', { name: 'Preview of the saved rules' })).toBeVisible();
+  await expect(
+    page.getByText('They apply by themselves after each scheduled backup.'),
+  ).toBeVisible();
+  // Saving deleted nothing: the rules run after the next scheduled backup (or an apply).
+  expect((await tenant.api.backup.listBackups({ treeId: TREE })).backups).toHaveLength(ids.length);
+  await page.reload();
+  await expect(retention.rules).toContainText('Saved');
+  await expect(retention.autoApply).toBeChecked();
+
+  // Once on, other changes save without asking again.
+  await retention.setCount('Keep last', '2');
+  await retention.save();
+  await expect(confirm).toBeHidden();
 });

@@ -45,8 +45,24 @@ test.describe('policy dry-run and dead-letter replay (issue 16)', () => {
     expect((await tenant.api.schema.getPolicy({ treeId })).found).toBe(false);
     await expectNoSeriousA11yViolations(page, testInfo);
 
+    // Saving as Enforce asks first and repeats the dry run's numbers, suggesting Audit (issue 33).
     await schema.setPolicy(PERSON, 'Enforce');
+    await expect(schema.enforceConfirm.getByTestId('enforce-confirm')).toContainText(
+      '3 of 5 existing entries would fail this schema; from now on a write that fails it is refused and sent to dead letters.',
+    );
+    await expect(
+      schema.enforceConfirm.getByRole('button', { name: 'Save as Audit instead' }),
+    ).toBeVisible();
+    await expectNoSeriousA11yViolations(page, testInfo);
+    // Nothing is saved while the confirm is open.
+    expect((await tenant.api.schema.getPolicy({ treeId })).found).toBe(false);
+    await schema.answerEnforceConfirm('Save as Enforce');
+    await expect(schema.policyEditor.getByRole('button', { name: 'Set policy' })).toBeFocused();
     await expect(schema.section('Policy').getByText('Enforce', { exact: true })).toBeVisible();
+    // The dry run's result stays on the page, current for the saved schema.
+    await expect(schema.dryRunSummary).toHaveText(
+      '3 of 5 entries would be refused; 2 × /age minimum, 1 × (root) required',
+    );
     let refused = 0;
     for (const [key, value] of values) {
       if ((await put(tenant.api, treeId, key, value)).deadLettered) refused += 1;

@@ -44,6 +44,15 @@ test.describe('schema governance', () => {
     await expect(schema.policyEditor.getByRole('button', { name: 'Set policy' })).toBeDisabled();
 
     await schema.setPolicy(NAMED, 'Enforce');
+    // No dry run of this draft: the confirm says so and offers one (issue 33).
+    await expect(schema.enforceConfirm.getByTestId('enforce-confirm')).toContainText(
+      'No dry run of this draft has been run, so how many existing entries would fail it is not known. From now on a write that fails it is refused and sent to dead letters.',
+    );
+    await expect(
+      schema.enforceConfirm.getByRole('button', { name: 'Run a dry run first' }),
+    ).toBeVisible();
+    await schema.answerEnforceConfirm('Save as Enforce');
+    await expect(schema.policyEditor.getByRole('button', { name: 'Set policy' })).toBeFocused();
     await expect(schema.section('Policy').getByText('Enforce', { exact: true })).toBeVisible();
     const stored = await tenant.api.schema.getPolicy({ treeId });
     expect(JSON.parse(stored.policy?.jsonSchema ?? '{}')).toEqual(JSON.parse(NAMED));
@@ -174,7 +183,29 @@ test.describe('schema governance', () => {
       .getByLabel('Transform (JSON Patch)')
       .fill('[{"op": "add", "path": "/status", "value": "unknown"}]');
     await form.getByLabel('Target policy version').fill('2');
-    await form.getByRole('button', { name: 'Start remediation' }).click();
+    // An Enforce target refuses writes once the run succeeds: that asks first (issue 33).
+    await form.getByRole('radio', { name: /^Enforce/ }).check();
+    const start = form.getByRole('button', { name: 'Start remediation' });
+    await start.click();
+    const confirm = page.getByRole('dialog', {
+      name: `Remediate ${treeId} and enforce the target policy?`,
+    });
+    await expect(confirm.getByTestId('enforce-confirm')).toContainText(
+      'No dry run of this target schema has been run',
+    );
+    await confirm.getByRole('button', { name: 'Run a dry run first' }).click();
+    await expect(confirm).toBeHidden();
+    await expect(start).toBeFocused();
+    await expect(form.getByTestId('dry-run-summary')).toHaveText(
+      '2 of 3 entries would be refused; 2 × (root) required',
+    );
+    await start.click();
+    await expect(confirm.getByTestId('enforce-confirm')).toContainText(
+      '2 of 3 existing entries fail the target schema now; each gets the transform and goes to dead letters if it still fails. Once the run succeeds, a write that fails the schema is refused and sent to dead letters.',
+    );
+    await expect(confirm.getByRole('button', { name: 'Start as Audit instead' })).toBeVisible();
+    await confirm.getByRole('button', { name: 'Start as Enforce' }).click();
+    await expect(confirm).toBeHidden();
     const status = schema.section('Remediation').getByRole('group', {
       name: 'Latest remediation or migration',
     });
@@ -187,6 +218,8 @@ test.describe('schema governance', () => {
       total: 5,
       status: 'unknown',
     });
+    // The target became the tree's policy, enforced: a write without a status is refused.
+    expect((await put(tenant.api, treeId, 'o4', { total: 1 })).deadLettered).toBe(true);
   });
 
   test('the schema page, every section shown, has no serious accessibility violation', async ({

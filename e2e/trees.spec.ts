@@ -97,7 +97,7 @@ test.describe('trees and entries', () => {
     expect(gone.found).toBe(false);
   });
 
-  test('a put an ENFORCE policy refuses shows the dead-letter outcome', async ({
+  test('Put entry checks the value against the ENFORCE policy first and does not send what it would refuse', async ({
     page,
     tenant,
   }, testInfo) => {
@@ -122,22 +122,27 @@ test.describe('trees and entries', () => {
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel('Key').fill('bad');
     await dialog.getByLabel('Value (JSON)').fill('{"n": "not a number"}');
+    // The server's own check (the write guard's verdict), shown as the value is typed.
+    const verdict = dialog.getByTestId('put-entry-policy');
+    await expect(verdict).toContainText(
+      '1 error against the policy v1 (Enforce) — the write guard would refuse it',
+    );
+    await expect(verdict.getByRole('listitem').first()).toContainText(/integer/i);
     await dialog.getByRole('button', { name: 'Put entry' }).click();
-
-    const outcome = dialog.getByRole('alert');
-    await expect(outcome).toContainText('Dead-lettered');
-    await expect(outcome).toContainText('Schema violation');
-    // The policy's own error, read back from the dead letter the write left.
-    await expect(outcome.getByRole('listitem').first()).toContainText(/integer/i);
+    await expect(dialog.getByRole('alert')).toContainText(
+      'Not sent: the policy v1 (Enforce) would refuse this value',
+    );
+    await page.screenshot({ path: testInfo.outputPath('put-entry-refused-before-sending.png') });
+    await page.screenshot({ path: '/tmp/shots/i33-small-put-entry-policy-wide.png' });
     expect((await tenant.api.data.getEntry({ treeId: TREE, key: 'bad' })).found).toBe(false);
-    expect((await tenant.api.schema.countDeadLetters({ treeId: TREE })).count).toBe(1);
-    await page.screenshot({ path: testInfo.outputPath('dead-letter-outcome.png') });
+    expect((await tenant.api.schema.countDeadLetters({ treeId: TREE })).count).toBe(0);
 
-    await dialog.getByRole('button', { name: 'Close' }).click();
-    await expect(page.getByRole('row', { name: /bad/ })).toHaveCount(0);
-    await expect(
-      page.getByRole('definition').filter({ hasText: 'Review dead letters' }),
-    ).toContainText('1');
+    // Fixed: it passes the policy and is written.
+    await dialog.getByLabel('Value (JSON)').fill('{"n": 7}');
+    await expect(verdict).toContainText('Passes the policy v1 (Enforce)');
+    await dialog.getByRole('button', { name: 'Put entry' }).click();
+    await expect(dialog).toBeHidden();
+    expect((await tenant.api.data.getEntry({ treeId: TREE, key: 'bad' })).found).toBe(true);
   });
 
   test('a viewer sees the write actions disabled with the reason', async ({ page, tenant }) => {

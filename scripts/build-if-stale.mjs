@@ -52,7 +52,12 @@ export function buildIfStale() {
       'warn',
     ]);
   }
-  if (stale(join(root, 'server/dist/main.js'), ['server/src', 'proto/src', 'proto/gen'])) {
+  const serverSources = ['server/src', 'proto/src', 'proto/gen'];
+  if (
+    stale(join(root, 'server/dist/main.js'), serverSources) ||
+    // The validation pool's threads load it from beside main.js.
+    stale(join(root, 'server/dist/validation-worker.js'), serverSources)
+  ) {
     run('building the server (esbuild)', process.execPath, [
       join(root, 'server/scripts/build.mjs'),
     ]);

@@ -15,6 +15,7 @@ import { declaredRoutePatterns, VIEWPORTS } from '../e2e/pages/app-routes';
 import { freePort } from '../e2e/support/free-port';
 import { README_SHOTS, shots, VIEWER_SHOTS, type Shot } from './screenshots/routes';
 import { seedApi, seedTenant, startSlowCapture } from './screenshots/seed';
+import { waitForHealthy } from './screenshots/wait-for-healthy';
 
 const root = new URL('..', import.meta.url).pathname;
 const TENANT = 'acme';
@@ -54,18 +55,6 @@ function issueToken(dataDir: string, role: string, name: string): string {
   const token = /^(st_\S+)$/m.exec(out)?.[1];
   if (!token) throw new Error(`unexpected token CLI output:\n${out}`);
   return token;
-}
-
-async function waitForHealthy(baseUrl: string): Promise<void> {
-  for (let attempt = 0; attempt < 300; attempt++) {
-    try {
-      if ((await fetch(`${baseUrl}/healthz`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`the server at ${baseUrl} did not become healthy within a minute`);
 }
 
 /** Opens a shot's route and waits for its heading and for every loading marker to go. */

@@ -41,7 +41,8 @@ export async function startBenchServer(
 ): Promise<BenchServer> {
   const t = await startTestServer(
     dialect,
-    { STORE_BOOTSTRAP_TOKEN: BENCH_TOKEN, ...env },
+    // As deployed: the validation threads start with the server (the test suites turn it off).
+    { STORE_BOOTSTRAP_TOKEN: BENCH_TOKEN, STORE_VALIDATION_WARM_START: 'true', ...env },
     location,
   );
   const interceptors = [withToken(BENCH_TOKEN)];

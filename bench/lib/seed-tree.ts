@@ -1,8 +1,8 @@
 // Bulk seeding of a tree through the storage layer (not measured): the logical tree is made by
 // the store's own ensureTree, the rows go in through the raw driver in large transactions.
 import type { Storage } from '../../server/src/storage/database.js';
-import { raiseLastSequence } from '../../server/src/storage/physical-tree-store.js';
-import { ensureTree } from '../../server/src/storage/tree-store.js';
+import { raiseLastSequence } from '../../server/src/storage/data/physical-tree-store.js';
+import { ensureTree } from '../../server/src/storage/data/tree-store.js';
 import type { EntryRow, RawDb } from './raw-db.js';
 
 const SEED_BATCH = 50_000;

@@ -11,8 +11,8 @@ import type { Dialect } from '../../server/src/storage/database.js';
 import {
   countLiveEntries,
   deletePhysicalTreeEntries,
-} from '../../server/src/storage/physical-tree-store.js';
-import { resolveTree } from '../../server/src/storage/tree-store.js';
+} from '../../server/src/storage/data/physical-tree-store.js';
+import { resolveTree } from '../../server/src/storage/data/tree-store.js';
 import { startTestS3Server } from '../../server/test/support/s3-server.js';
 import {
   newStorageLocation,

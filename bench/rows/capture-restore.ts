@@ -8,8 +8,8 @@ import {
   countLiveEntries,
   createPhysicalTree,
   dropPhysicalTree,
-} from '../../server/src/storage/physical-tree-store.js';
-import { resolveTree } from '../../server/src/storage/tree-store.js';
+} from '../../server/src/storage/data/physical-tree-store.js';
+import { resolveTree } from '../../server/src/storage/data/tree-store.js';
 import { TENANT, timedOperation, type BenchServer } from '../lib/bench-server.js';
 import { psqlCapturePeer, psqlRestorePeer } from '../lib/psql-peers.js';
 import { rawCapture } from '../lib/raw-capture.js';

@@ -5,7 +5,7 @@ import { BackupControlService } from '@store/contract';
 import { timestampFromMs } from '@bufbuild/protobuf/wkt';
 import type { BackupManifestDoc } from '../../server/src/engines/backup/backup-types.js';
 import { rowOfManifest } from '../../server/src/engines/backup/catalog/catalog-entry.js';
-import { backupRowValues } from '../../server/src/storage/backup-store.js';
+import { backupRowValues } from '../../server/src/storage/backup/backup-store.js';
 import { TENANT, type BenchServer } from '../lib/bench-server.js';
 import type { RawDb } from '../lib/raw-db.js';
 import type { BenchRow } from '../lib/results.js';

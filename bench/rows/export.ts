@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { DirectoryArtifactStore } from '../../server/src/engines/backup/artifacts/index.js';
 import type { BackupManifestDoc } from '../../server/src/engines/backup/backup-types.js';
 import { rowOfManifest } from '../../server/src/engines/backup/catalog/catalog-entry.js';
-import { insertBackupIfAbsent } from '../../server/src/storage/backup-store.js';
+import { insertBackupIfAbsent } from '../../server/src/storage/backup/backup-store.js';
 import { BENCH_TOKEN, TENANT, type BenchServer } from '../lib/bench-server.js';
 import type { BenchRow } from '../lib/results.js';
 import type { Sizes } from '../lib/sizes.js';

@@ -6,7 +6,7 @@ import { createClient } from '@connectrpc/connect';
 import { BackupLifecycleService, RetentionAction, StoreOperationState } from '@store/contract';
 import type { BackupManifestDoc } from '../../server/src/engines/backup/backup-types.js';
 import { rowOfManifest } from '../../server/src/engines/backup/catalog/catalog-entry.js';
-import { backupRowValues } from '../../server/src/storage/backup-store.js';
+import { backupRowValues } from '../../server/src/storage/backup/backup-store.js';
 import type { Dialect } from '../../server/src/storage/database.js';
 import { startTestS3Server } from '../../server/test/support/s3-server.js';
 import { startBenchServer, TENANT, type BenchServer } from '../lib/bench-server.js';

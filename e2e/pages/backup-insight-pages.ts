@@ -85,10 +85,11 @@ export class RestoreDialog {
     return this.confirmation.getByRole('region', { name: 'Restore preview' });
   }
 
-  /** Opens the dialog on the backup's page and continues to the in-place confirmation. */
+  /** Opens the dialog on the backup's page, chooses In place and continues to its confirmation. */
   async openInPlace(backupId: string): Promise<void> {
     await this.page.goto(`/backups/${backupId}`);
     await this.page.getByRole('button', { name: 'Restore' }).click();
+    await this.dialog.getByRole('radio', { name: /In place/ }).check();
     await this.dialog.getByRole('button', { name: 'Continue' }).click();
     await expect(this.confirmation).toBeVisible();
   }

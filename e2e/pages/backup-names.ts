@@ -16,6 +16,19 @@ export async function capturedBackupId(api: StoreApi, operationId: string): Prom
   throw new Error('capture did not finish');
 }
 
+/** A backup of `treeId` made behind the console (full, or incremental on `base`), waited for. */
+export async function madeBackup(
+  api: StoreApi,
+  treeId: string,
+  name: string,
+  base?: string,
+): Promise<string> {
+  const handle = base
+    ? await api.backup.startIncrementalBackup({ name, scope: { treeId }, baseBackupId: base })
+    : await api.backup.startBackup({ name, scope: { treeId } });
+  return capturedBackupId(api, handle.operationId);
+}
+
 /** Waits for any backup operation to end; returns its final state. */
 export async function finishedState(
   api: StoreApi,

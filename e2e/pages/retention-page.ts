@@ -39,6 +39,18 @@ export class RetentionPage {
     ).toBeVisible();
   }
 
+  /** The "apply after each scheduled backup" choice of the rules form. */
+  get autoApply(): Locator {
+    return this.rules.getByRole('checkbox', {
+      name: 'Apply after each scheduled backup of this scope',
+    });
+  }
+
+  /** The confirm a save opens when it turns automatic retention on. */
+  get autoApplyConfirm(): Locator {
+    return this.page.getByRole('dialog', { name: /^Apply these rules by themselves after each/ });
+  }
+
   /** Clicks Apply and confirms; the button and the confirm both name count and bytes. */
   async apply(expectedLabel: RegExp): Promise<void> {
     await this.preview.getByRole('button', { name: expectedLabel }).click();

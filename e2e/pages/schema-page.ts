@@ -23,11 +23,25 @@ export class SchemaPage {
     return this.page.getByRole('form', { name: 'Policy editor' });
   }
 
+  /** Fills the editor and presses Set policy; an Enforce save then asks first (enforceConfirm). */
   async setPolicy(schema: string, mode: 'Enforce' | 'Audit' = 'Enforce'): Promise<void> {
     const editor = this.policyEditor;
     await editor.getByLabel('JSON Schema').fill(schema);
     await editor.getByRole('radio', { name: new RegExp(`^${mode}`) }).check();
     await editor.getByRole('button', { name: 'Set policy' }).click();
+  }
+
+  /** The confirm before a save makes the tree refuse writes: the dry run's numbers in words. */
+  get enforceConfirm(): Locator {
+    return this.page.getByRole('dialog', { name: /^Enforce this policy on / });
+  }
+
+  /** Answers the Enforce confirm and waits for it to close. */
+  async answerEnforceConfirm(
+    answer: 'Save as Enforce' | 'Save as Audit instead' | 'Run a dry run first',
+  ): Promise<void> {
+    await this.enforceConfirm.getByRole('button', { name: answer }).click();
+    await expect(this.enforceConfirm).toBeHidden();
   }
 
   get versionForm(): Locator {

@@ -76,13 +76,15 @@ export async function startDirectStack(options: {
   httpPort: number;
   issuer: { issuer: string; audience: string };
   logDir: string;
+  /** The bootstrap token again, to start a stopped stack anew on its data (server-gone.spec). */
+  adminToken?: string;
 }): Promise<RunningStack> {
   const dataDir = join(options.workDir, 'data');
   mkdirSync(dataDir, { recursive: true });
   const grpcPort = await freePort();
   const baseUrl = `http://127.0.0.1:${options.httpPort}`;
-  const adminToken = newAdminToken();
-  const log = createWriteStream(join(options.logDir, 'server.log'));
+  const adminToken = options.adminToken ?? newAdminToken();
+  const log = createWriteStream(join(options.logDir, 'server.log'), { flags: 'a' });
   const server: ChildProcess = spawn(
     process.execPath,
     ['--import', 'tsx', join(repoRoot, 'server/src/main.ts')],

@@ -10,6 +10,11 @@ await build({
   entryPoints: {
     main: new URL('../src/main.ts', import.meta.url).pathname,
     'token-cli': new URL('../src/cli/token-cli.ts', import.meta.url).pathname,
+    // The validation pool's worker threads load it from beside main.js (validation-pool.ts).
+    'validation-worker': new URL(
+      '../src/engines/schema/validation/validation-worker.ts',
+      import.meta.url,
+    ).pathname,
   },
   outdir: new URL('../dist', import.meta.url).pathname,
   bundle: true,
@@ -20,4 +25,4 @@ await build({
   external: [...external, '@bufbuild/protobuf/*', '@connectrpc/*'],
   logLevel: 'warning',
 });
-console.log('built server/dist/main.js and server/dist/token-cli.js');
+console.log('built server/dist/main.js, token-cli.js and validation-worker.js');

@@ -8,27 +8,40 @@ import { openArtifactStore } from './engines/backup/artifacts/index.js';
 import { BackupEngine, type BackupEngineOptions } from './engines/backup/backup-engine.js';
 import { BackupComparisons } from './engines/backup/insight/backup-comparisons.js';
 import { BackupLifecycle } from './engines/backup/lifecycle/backup-lifecycle.js';
-import { retentionDeletionRecord } from './engines/backup/lifecycle/retention-audit.js';
+import {
+  retentionDeletionRecord,
+  retentionStopRecord,
+} from './engines/backup/lifecycle/retention-audit.js';
 import { ScheduleOverview } from './engines/backup/schedules/schedule-overview.js';
 import { TreeDataEngine } from './engines/data/tree-data-engine.js';
 import type { ApiTokenService } from './engines/identity/api-tokens.js';
 import { OperationRunner } from './engines/operations/operation-runner.js';
+import { withRestoreReverts } from './engines/backup/restore/restore-reverts.js';
 import { SchemaEngine } from './engines/schema/schema-engine.js';
 import { SchemaOperations } from './engines/schema/schema-tracked.js';
 import { SchemaInsight } from './engines/schema/insight/schema-insight.js';
+import { ValidationPool } from './engines/schema/validation/validation-pool.js';
 import { createStaticHandler } from './http/static-files.js';
 import { createHostAllowlist } from './http/host-allowlist.js';
 import { listen } from './http/listeners.js';
 import type { Logger } from './logging/logger.js';
 import { openStorage, type Storage } from './storage/database.js';
-import { HealthRegistry } from './transport/health-service.js';
+import { HealthRegistry } from './transport/grpc/health-service.js';
 import { STORE_SERVICES, createShippedHost } from './transport/routes.js';
-import { SCHEMA_RESULT_MAPPERS } from './transport/schema-mapping.js';
+import { SCHEMA_RESULT_MAPPERS } from './transport/schema/schema-mapping.js';
 import { BACKUP_RESULT_MAPPERS } from './transport/backup/backup-mapping.js';
 import { setUpIdentity } from './engines/identity/identity-setup.js';
 import { SubjectDirectory } from './engines/identity/subject-names.js';
+import { ANONYMOUS } from './engines/identity/principal.js';
+import {
+  UNNAMED_SUBJECTS,
+  type SubjectNamer,
+} from './engines/backup/lifecycle/protection-refusal.js';
 import { AuditTrail, localTokenChange } from './engines/audit/audit-trail.js';
-import { AuditStore } from './storage/audit-store.js';
+import { auditTargetNames } from './engines/audit/audit-target-names.js';
+import { AuditStore } from './storage/audit/audit-store.js';
+import { backupNamesByIds } from './storage/backup/backup-store.js';
+import { operationTargetsByIds } from './storage/operations/operation-store.js';
 
 /** A running server: its ports, its parts (for tests), and a graceful stop. */
 export interface StoreServer {
@@ -39,10 +52,14 @@ export interface StoreServer {
   treeData: TreeDataEngine;
   schema: SchemaEngine;
   backup: BackupEngine;
+  /** Retention and protections (tests run the apply after a scheduled capture directly). */
+  lifecycle: BackupLifecycle;
   /** The first admin token, when this start created it (empty data directory). */
   bootstrapToken: string | undefined;
   tokens: ApiTokenService;
   audit: AuditTrail;
+  /** Restore previews and backup diffs (tests run its preview-storage sweep). */
+  insight: BackupComparisons;
   stop(): Promise<void>;
 }
 
@@ -68,8 +85,14 @@ export async function startStoreServer(
     // room for every operation this server runs at once, so none waits on another's.
     poolSize: Math.max(10, config.operationConcurrency * 2 + 4),
   });
+  // Policies compile and values validate in worker threads, each value within a budget.
+  const validation = new ValidationPool({
+    threads: config.validationThreads,
+    timeBudgetMs: config.validationTimeBudgetMs,
+    memoryBudgetMb: config.validationMemoryMb,
+  });
   // The schema engine guards tree writes (policies, versions) and annotates ListTrees.
-  const schema = new SchemaEngine({ storage });
+  const schema = new SchemaEngine({ storage, validation });
   const treeData = new TreeDataEngine({
     storage,
     batchWriteGuard: schema.batchWriteGuard,
@@ -80,12 +103,21 @@ export async function startStoreServer(
     nodeId: randomUUID(),
     leaseMs: config.operationLeaseMs,
     concurrency: config.operationConcurrency,
+    tenantCaps: { previews: config.operationPreviewCap, others: config.operationTenantCap },
+    previewSlots: config.operationPreviewSlots,
     logger,
   });
   const schemaOperations = new SchemaOperations(schema, runner);
   schemaOperations.register();
   const schemaInsight = new SchemaInsight(schema, runner);
   schemaInsight.register();
+  const identity = await setUpIdentity(storage, config, logger);
+  const subjects = new SubjectDirectory(identity.tokens);
+  // Messages and reasons name people as the console does: a token of the tenant by its name.
+  const subjectNames: SubjectNamer = async (tenant, subject) => {
+    const [found] = await subjects.resolve([subject], tenant, ANONYMOUS);
+    return found?.named ? found.displayName : UNNAMED_SUBJECTS(tenant, subject);
+  };
   // Registers the eight backup kinds on the runner; its scheduler starts with the listeners.
   const backup = new BackupEngine({
     storage,
@@ -94,16 +126,35 @@ export async function startStoreServer(
     schedulerMinIntervalMs: config.schedulerMinIntervalSeconds * 1000,
     healthMonitoring: config.healthMonitoring,
     logger,
+    subjectNames,
     ...seams,
   });
   // Restore previews and backup diffs (issue 16) read the backup engine's artifact store.
-  const insight = new BackupComparisons({ storage, artifacts: backup.artifacts, runner });
+  const insight = new BackupComparisons({
+    storage,
+    artifacts: backup.artifacts,
+    runner,
+    limits: {
+      maxRows: config.previewMaxStoredDifferences,
+      maxBytes: config.previewMaxStoredBytes,
+      ttlMs: config.previewDifferencesTtlSeconds * 1000,
+      tenantMaxBytes: config.previewTenantMaxBytes,
+    },
+  });
   const schedules = new ScheduleOverview(storage, config.schedulerMinIntervalSeconds * 1000);
-  const identity = await setUpIdentity(storage, config, logger);
   const audit = new AuditTrail({
     store: new AuditStore(storage),
+    // Audit targets by name: a backup id lists as the backup's name, an operation id as its kind
+    // and target.
+    targetNames: auditTargetNames(
+      (tenant, ids) => backupNamesByIds(storage, tenant, ids),
+      (tenant, ids) => operationTargetsByIds(storage, tenant, ids),
+    ),
     logger,
     retentionMs: config.auditRetentionDays * 86_400_000,
+    // Half the message limit: a page's framing and the rest of the response fit beside it.
+    pageBytesMax: Math.min(1 << 20, Math.floor(config.maxMessageBytes / 2)),
+    refusals: { limit: config.refusalLimit, windowMs: config.refusalWindowSeconds * 1000 },
     // A discarded dead letter is evidence of the discard: kept as long as its audit record.
     retainedAlongside: [
       {
@@ -120,9 +171,15 @@ export async function startStoreServer(
     runner,
     logger,
     onDeleted: (event) => audit.record(retentionDeletionRecord(event)),
+    onStopped: (event) => audit.record(retentionStopRecord(event)),
+    autoApplyMaxShare: config.retentionAutoMaxShare,
+    applyAfterScheduleDefault: config.retentionApplyAfterScheduleDefault,
+    subjectNames,
   });
   lifecycle.register();
-  backup.onScheduledCapture((tenant, scope) => lifecycle.afterScheduledCapture(tenant, scope));
+  backup.onScheduledCapture((tenant, scope, capture) =>
+    lifecycle.afterScheduledCapture(tenant, scope, capture),
+  );
   if (identity.bootstrapTokenId) {
     // The first admin token is a credential change like the CLI's (subject "server").
     await audit.record(
@@ -140,7 +197,8 @@ export async function startStoreServer(
   const health = new HealthRegistry(STORE_SERVICES.map((s) => s.typeName));
   const { routes, interceptors } = createShippedHost(config, {
     treeData,
-    operations: runner,
+    // A restore's status says whether it was reverted, when and by whom (joined when read).
+    operations: withRestoreReverts(runner, storage),
     verify: identity.verify,
     resultMappers: { ...SCHEMA_RESULT_MAPPERS, ...BACKUP_RESULT_MAPPERS },
     backup,
@@ -152,7 +210,7 @@ export async function startStoreServer(
     health,
     logger,
     audit,
-    subjects: new SubjectDirectory(identity.tokens),
+    subjects,
   });
 
   const staticDir =
@@ -187,9 +245,13 @@ export async function startStoreServer(
     },
     hostAllowed: createHostAllowlist(config.allowedHosts, config.host),
   });
+  if (config.validationWarmStart) void validation.warm();
   runner.start();
   backup.start();
   audit.start();
+  insight.sweeper.start((error) =>
+    logger.warn({ err: error }, 'sweep of expired preview differences failed'),
+  );
   identity.tokens.cacheWhileRevocationsAreWatched();
   health.setAll(ServingStatus.SERVING);
 
@@ -203,19 +265,24 @@ export async function startStoreServer(
     treeData,
     schema,
     backup,
+    lifecycle,
     bootstrapToken: identity.bootstrapToken,
     tokens: identity.tokens,
     audit,
+    insight,
     stop() {
       stopping ??= (async () => {
         // Health first, so a proxy stops routing here before connections close.
         health.close();
         await backup.stop();
+        insight.sweeper.stop();
         await Promise.all([
           listeners.close(config.shutdownGraceMs),
           runner.stop({ graceMs: config.shutdownGraceMs }),
         ]);
         await identity.tokens.close();
+        // After the runner: no scan or write is left to judge a value.
+        await schema.close();
         // After the listeners: the last calls' records are written before storage closes.
         await audit.close();
         await storage.close();

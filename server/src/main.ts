@@ -1,6 +1,7 @@
 import { helpText, loadConfig } from './config/load-config.js';
 import { ConfigError } from './config/settings.js';
 import { createLogger } from './logging/logger.js';
+import { bootstrapTokenLines } from './logging/bootstrap-token-output.js';
 import { logDestination } from './logging/terminal.js';
 import { startStoreServer } from './app.js';
 import { exitOnShutdown } from './shutdown.js';
@@ -42,22 +43,31 @@ async function main(): Promise<void> {
   console.log(`\nStore admin console: ${server.httpUrl.replace('127.0.0.1', 'localhost')}`);
   console.log(`Native gRPC (h2c):   ${server.grpcUrl}`);
   if (server.bootstrapToken !== undefined) {
-    console.log(
-      `\nSign in with the "API token" scheme, tenant "${config.bootstrapTenant}", using:`,
-    );
     // A preset token is the operator's own: never echo it.
-    console.log(
+    const shown =
       config.bootstrapToken !== undefined
-        ? '  (the token in STORE_BOOTSTRAP_TOKEN)'
-        : `  ${server.bootstrapToken}`,
-    );
+        ? {
+            lines: [
+              `Sign in with the "API token" scheme, tenant "${config.bootstrapTenant}", using:`,
+              '  (the token in STORE_BOOTSTRAP_TOKEN)',
+            ],
+          }
+        : bootstrapTokenLines({
+            token: server.bootstrapToken,
+            tenant: config.bootstrapTenant,
+            stdoutIsTerminal: process.stdout.isTTY === true,
+            dataDir: config.dataDir,
+          });
+    if (shown.file !== undefined) {
+      logger.info({ file: shown.file }, 'first admin token written to a file (mode 0600)');
+    }
+    const { lines } = shown;
+    console.log(`\n${lines.join('\n')}`);
     const expiry =
       config.bootstrapTokenTtlMs === null
         ? 'It does not expire (STORE_BOOTSTRAP_TOKEN_TTL=never).'
         : `It expires ${new Date(Date.now() + config.bootstrapTokenTtlMs).toISOString()} (STORE_BOOTSTRAP_TOKEN_TTL).`;
-    console.log(
-      `This token is shown once. ${expiry}\nMore tokens: npm run token -- create --tenant <t> --role <r>`,
-    );
+    console.log(`${expiry}\nMore tokens: npm run token -- create --tenant <t> --role <r>`);
   } else {
     console.log('\nSign in with an API token (npm run token -- create --tenant <t> --role admin).');
   }

@@ -22,12 +22,10 @@ import {
 } from '../src/transport/apis.js';
 import type { AuthorizationContext } from '../src/transport/auth/authorization-context.js';
 import { rbacAuthorizer } from '../src/transport/auth/authorizers.js';
-import {
-  BACKUP_SERVICE,
-  DATA_SERVICE,
-  SCHEMA_SERVICE,
-  accessOf,
-} from '../src/transport/auth/operation-maps.js';
+import { accessOf } from '../src/transport/auth/method-access.js';
+import { BACKUP_SERVICE } from '../src/transport/backup/backup-access.js';
+import { DATA_SERVICE } from '../src/transport/data/data-access.js';
+import { SCHEMA_SERVICE } from '../src/transport/schema/schema-access.js';
 import { StoreApiHost, type StoreApiSetup } from '../src/transport/store-api-host.js';
 import { callMethod } from './support/call-every-rpc.js';
 import { serveHost, silentLogger } from './support/serve-host.js';

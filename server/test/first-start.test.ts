@@ -1,6 +1,6 @@
 // Issue 3/4: the shipped entry point on an empty data directory starts with no flags, prints the
 // console URL and a first admin token, and that token signs in at once.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from '@connectrpc/connect';
@@ -17,7 +17,7 @@ describe('first start of the shipped server', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('on an empty data directory it prints the URL and a one-time admin token that signs in', async () => {
+  it('on an empty data directory it prints the URL and where the one-time admin token is, and it signs in', async () => {
     const startedAt = Date.now();
     // No flags; only the data directory and free ports, so it cannot clash with anything running.
     server = await spawnServer({
@@ -25,8 +25,24 @@ describe('first start of the shipped server', () => {
       STORE_HTTP_PORT: '0',
       STORE_GRPC_PORT: '0',
     });
-    const [, token] = await server.waitForOutput(/using:\n {2}(\S+)\n/);
+    // stdout is a pipe here (as in a container): the token is in a file only this user reads,
+    // and neither the JSON log lines nor anything else printed holds it.
+    const [, file] = await server.waitForOutput(/using the token in the file:\n {2}(\S+)\n/);
+    expect(file).toBe(join(dataDir, 'bootstrap-token'));
+    const token = readFileSync(file!, 'utf8').trim();
     expect(token).toMatch(/^st_/);
+    expect(statSync(file!).mode & 0o777).toBe(0o600);
+    expect(server.output()).not.toContain(token);
+    // The JSON log names the file, for collectors.
+    const logged = server
+      .output()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as { msg: string; file?: string });
+    expect(logged.find((line) => line.file !== undefined)).toMatchObject({
+      msg: 'first admin token written to a file (mode 0600)',
+      file,
+    });
     const me = await createClient(
       IdentityService,
       createGrpcWebTransport({ baseUrl: server.httpUrl, httpVersion: '1.1' }),

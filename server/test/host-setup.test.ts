@@ -16,9 +16,9 @@ import {
 } from '../src/transport/apis.js';
 import type { Authorizer } from '../src/transport/auth/authorizers.js';
 import { BACKUP_RESULT_MAPPERS } from '../src/transport/backup/backup-mapping.js';
-import { HealthRegistry } from '../src/transport/health-service.js';
-import type { OperationsFacade } from '../src/transport/operations-facade.js';
-import { SCHEMA_RESULT_MAPPERS } from '../src/transport/schema-mapping.js';
+import { HealthRegistry } from '../src/transport/grpc/health-service.js';
+import type { OperationsFacade } from '../src/transport/operations/operations-facade.js';
+import { SCHEMA_RESULT_MAPPERS } from '../src/transport/schema/schema-mapping.js';
 import { StoreApiHost } from '../src/transport/store-api-host.js';
 import { callMethod } from './support/call-every-rpc.js';
 import { seedTree } from './support/schema-fixtures.js';

@@ -32,7 +32,9 @@ describe.each(DIALECTS)('operation id limits of the start RPCs on %s', (dialect)
   let newer = '';
 
   beforeAll(async () => {
-    s = await startBackupServer(dialect);
+    // Every start RPC in a row, five of them previews or dry-runs: room for all of them under
+    // the tenant's preview cap (the caps have their own tests, operation-caps.test.ts).
+    s = await startBackupServer(dialect, { STORE_OPERATION_PREVIEW_CAP: '16' });
     const transport = createGrpcTransport({
       baseUrl: s.t.server.grpcUrl,
       interceptors: [bearerInterceptor(ADMIN_TOKEN)],

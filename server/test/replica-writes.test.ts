@@ -9,7 +9,7 @@ import { createClient } from '@connectrpc/connect';
 import { createGrpcTransport } from '@connectrpc/connect-node';
 import { TreeDataService } from '@store/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveTree } from '../src/storage/tree-store.js';
+import { resolveTree } from '../src/storage/data/tree-store.js';
 import { bearerInterceptor } from './support/bearer.js';
 import { spawnServer, type ServerProcess } from './support/server-process.js';
 import { startTestServer, type TestServer } from './support/test-server.js';

@@ -1,7 +1,7 @@
 import { StoreOperationState } from '@store/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bulkInsertEntries } from '../src/storage/physical-tree-store.js';
-import { resolveTree } from '../src/storage/tree-store.js';
+import { bulkInsertEntries } from '../src/storage/data/physical-tree-store.js';
+import { resolveTree } from '../src/storage/data/tree-store.js';
 import { startSchemaHarness, type SchemaHarness } from './support/schema-harness.js';
 
 // better-sqlite3 answers synchronously and a migration's pages are pure database work, so a run

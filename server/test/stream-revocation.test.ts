@@ -4,8 +4,8 @@ import { createGrpcTransport } from '@connectrpc/connect-node';
 import { BackupControlService } from '@store/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_EXPORT_CHUNK_BYTES } from '../src/engines/backup/artifacts/artifact-export.js';
-import { bulkInsertEntries } from '../src/storage/physical-tree-store.js';
-import { resolveTree } from '../src/storage/tree-store.js';
+import { bulkInsertEntries } from '../src/storage/data/physical-tree-store.js';
+import { resolveTree } from '../src/storage/data/tree-store.js';
 import { startBackupServer, type BackupServer } from './backup/backup-fixture.js';
 import { bearerInterceptor } from './support/bearer.js';
 

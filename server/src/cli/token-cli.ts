@@ -4,9 +4,9 @@ import { localTokenChange } from '../engines/audit/audit-trail.js';
 import { ApiTokenService } from '../engines/identity/api-tokens.js';
 import { StoreError } from '../engines/errors.js';
 import { randomUUID } from 'node:crypto';
-import { AuditStore } from '../storage/audit-store.js';
+import { AuditStore } from '../storage/audit/audit-store.js';
 import { openStorage } from '../storage/database.js';
-import { TokenStore } from '../storage/token-store.js';
+import { TokenStore } from '../storage/identity/token-store.js';
 import { missingStoreReason } from './existing-store.js';
 
 const USAGE = `Usage:

@@ -10,6 +10,14 @@ describe('audit trail and sign-in limit settings (issue 18)', () => {
     expect(config.signInFailureWindowSeconds).toBe(60);
   });
 
+  it('record 100 unverified refusals per address in 10 s by default', () => {
+    const config = loadConfig({ env: {} });
+    expect(config.refusalLimit).toBe(100);
+    expect(config.refusalWindowSeconds).toBe(10);
+    const set = loadConfig({ env: { STORE_REFUSAL_LIMIT: '0', STORE_REFUSAL_WINDOW: '60' } });
+    expect([set.refusalLimit, set.refusalWindowSeconds]).toEqual([0, 60]);
+  });
+
   it('read a proxy list with CIDR ranges, `none` for no proxy at all', () => {
     const env = { STORE_TRUSTED_PROXIES: ' 10.0.0.0/8 , fd00::/8,192.0.2.1 ' };
     expect(loadConfig({ env }).trustedProxies).toEqual(['10.0.0.0/8', 'fd00::/8', '192.0.2.1']);
@@ -23,6 +31,8 @@ describe('audit trail and sign-in limit settings (issue 18)', () => {
       [{ STORE_AUDIT_RETENTION_DAYS: '0' }, /STORE_AUDIT_RETENTION_DAYS: must be an integer/],
       [{ STORE_SIGN_IN_FAILURE_LIMIT: '-1' }, /STORE_SIGN_IN_FAILURE_LIMIT: must be an integer/],
       [{ STORE_SIGN_IN_FAILURE_WINDOW: '0' }, /STORE_SIGN_IN_FAILURE_WINDOW: must be an integer/],
+      [{ STORE_REFUSAL_LIMIT: 'many' }, /STORE_REFUSAL_LIMIT: must be an integer/],
+      [{ STORE_REFUSAL_WINDOW: '0' }, /STORE_REFUSAL_WINDOW: must be an integer/],
     ];
     for (const [env, message] of cases) expect(() => loadConfig({ env })).toThrow(message);
   });

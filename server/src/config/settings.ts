@@ -55,6 +55,17 @@ export interface ServerConfig {
   logLevel: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent';
   operationLeaseMs: number;
   operationConcurrency: number;
+  /** Worker threads that compile policy schemas and validate values (validation budget). */
+  validationThreads: number;
+  /** Longest one value's validation may take; compiling a schema gets five times as long. */
+  validationTimeBudgetMs: number;
+  /** Heap of each validation worker in MiB; a value needing more is over the budget. */
+  validationMemoryMb: number;
+  /**
+   * Start the validation threads in the background at start-up, so the first policy check after a
+   * start does not pay for starting them beside other callers' calls.
+   */
+  validationWarmStart: boolean;
   shutdownGraceMs: number;
   /** Addresses and CIDR ranges whose x-forwarded-for is believed for the client address. */
   trustedProxies: string[];
@@ -62,12 +73,47 @@ export interface ServerConfig {
   /** Refused credentials per client address per window before it is refused (0: no limit). */
   signInFailureLimit: number;
   signInFailureWindowSeconds: number;
+  /**
+   * Refusals of callers with no verified credential recorded per client address per window;
+   * beyond it they are answered ResourceExhausted and summarised (0: no limit).
+   */
+  refusalLimit: number;
+  refusalWindowSeconds: number;
   /** Host names answered besides the defaults (host-allowlist.ts); `*` answers any. */
   allowedHosts: string[];
   maxConnections: number;
   handshakeTimeoutSeconds: number;
   idleTimeoutSeconds: number;
   streamCredentialCheckSeconds: number;
+  /** Preview storage (docs/security.md): differences stored per preview or diff. */
+  previewMaxStoredDifferences: number;
+  /** Bytes of differences (keys and values) stored per preview or diff. */
+  previewMaxStoredBytes: number;
+  /** Seconds a comparison's stored differences live unless an admin keeps them. */
+  previewDifferencesTtlSeconds: number;
+  /** Bytes of stored differences per tenant; a new preview or diff over it is refused. */
+  previewTenantMaxBytes: number;
+
+  /** Previews, comparisons and dry-runs a tenant may have queued or running at once. */
+  operationPreviewCap: number;
+  /** Operations of every other kind a tenant may have queued or running at once. */
+  operationTenantCap: number;
+  /** Of a server's operation slots, how many previews, comparisons and dry-runs may hold. */
+  operationPreviewSlots: number;
+  /** Preview, comparison and dry-run starts per caller per minute (0: no limit). */
+  previewStartsPerMinute: number;
+  /** Of those, how many a caller may start at once after a quiet spell. */
+  previewStartBurst: number;
+  /**
+   * "Apply after each scheduled capture" of retention rules set for the first time without
+   * saying (and what a new rules form starts from): off, so running by itself is a choice.
+   */
+  retentionApplyAfterScheduleDefault: boolean;
+  /**
+   * Of a scope's usable backups, the share an automatic retention apply may delete; above it the
+   * apply stops and deletes nothing.
+   */
+  retentionAutoMaxShare: number;
 }
 
 /** A setting that cannot be used; start-up stops with this message. */
@@ -108,6 +154,19 @@ const boolean: Parser<boolean> = (raw, name) => {
   if (['true', '1', 'yes', 'on'].includes(value)) return true;
   if (['false', '0', 'no', 'off'].includes(value)) return false;
   throw new ConfigError(`${name}: must be true or false, got ${JSON.stringify(raw)}`);
+};
+
+/** A share from 0 to 1 ("0.5"), or a percentage ("50%"). */
+const share: Parser<number> = (raw, name) => {
+  const text = raw.trim();
+  const percent = text.endsWith('%');
+  const value = Number(percent ? text.slice(0, -1) : text) / (percent ? 100 : 1);
+  if (text === '' || text === '%' || !Number.isFinite(value) || value < 0 || value > 1) {
+    throw new ConfigError(
+      `${name}: must be a share from 0 to 1 (or 0% to 100%), got ${JSON.stringify(raw)}`,
+    );
+  }
+  return value;
 };
 
 const oneOf =
@@ -380,6 +439,30 @@ export const SETTINGS: readonly Setting[] = [
     'operations run at once per server',
   ),
   setting(
+    'validationThreads',
+    'STORE_VALIDATION_THREADS',
+    integer(2, 64),
+    'worker threads that validate values against policies (a tenant holds at most all but one)',
+  ),
+  setting(
+    'validationTimeBudgetMs',
+    'STORE_VALIDATION_TIME_BUDGET_MS',
+    integer(50, 60_000),
+    'longest validation of one value; over it the value is over the validation budget',
+  ),
+  setting(
+    'validationMemoryMb',
+    'STORE_VALIDATION_MEMORY_MB',
+    integer(32, 16_384),
+    'heap of each validation worker in MiB; over it the value is over the validation budget',
+  ),
+  setting(
+    'validationWarmStart',
+    'STORE_VALIDATION_WARM_START',
+    boolean,
+    'start the validation threads at start-up (in the background) rather than at the first policy check',
+  ),
+  setting(
     'shutdownGraceMs',
     'STORE_SHUTDOWN_GRACE_MS',
     integer(0, 600_000),
@@ -407,6 +490,18 @@ export const SETTINGS: readonly Setting[] = [
     'signInFailureWindowSeconds',
     'STORE_SIGN_IN_FAILURE_WINDOW',
     integer(1, 86_400),
+    'that window, seconds',
+  ),
+  setting(
+    'refusalLimit',
+    'STORE_REFUSAL_LIMIT',
+    integer(0, 1_000_000),
+    'refusals of unverified callers recorded per address per window (0: no limit)',
+  ),
+  setting(
+    'refusalWindowSeconds',
+    'STORE_REFUSAL_WINDOW',
+    integer(1, 3_600),
     'that window, seconds',
   ),
   setting(
@@ -438,6 +533,72 @@ export const SETTINGS: readonly Setting[] = [
     'STORE_STREAM_CREDENTIAL_CHECK',
     integer(1, 3600),
     'seconds between credential checks of an open response stream',
+  ),
+  setting(
+    'previewMaxStoredDifferences',
+    'STORE_PREVIEW_MAX_STORED_DIFFERENCES',
+    integer(0, 10_000_000),
+    'differences a preview or diff stores (the first in key order; counts stay exact)',
+  ),
+  setting(
+    'previewMaxStoredBytes',
+    'STORE_PREVIEW_MAX_STORED_BYTES',
+    integer(0, 1024 * 1024 * 1024),
+    'bytes of differences a preview or diff stores',
+  ),
+  setting(
+    'previewDifferencesTtlSeconds',
+    'STORE_PREVIEW_DIFFERENCES_TTL',
+    integer(1, 30 * 86_400),
+    'seconds stored differences live unless an admin keeps them',
+  ),
+  setting(
+    'previewTenantMaxBytes',
+    'STORE_PREVIEW_TENANT_MAX_BYTES',
+    integer(0, Number.MAX_SAFE_INTEGER),
+    'bytes of stored differences per tenant; over it a new preview is refused',
+  ),
+  setting(
+    'operationPreviewCap',
+    'STORE_OPERATION_PREVIEW_CAP',
+    integer(1, 100_000),
+    'previews, comparisons and dry-runs a tenant may have queued or running at once',
+  ),
+  setting(
+    'operationTenantCap',
+    'STORE_OPERATION_TENANT_CAP',
+    integer(1, 1_000_000),
+    'operations of other kinds a tenant may have queued or running at once',
+  ),
+  setting(
+    'operationPreviewSlots',
+    'STORE_OPERATION_PREVIEW_SLOTS',
+    integer(1, 64),
+    'of the operations run at once per server, how many may be previews and dry-runs',
+  ),
+  setting(
+    'previewStartsPerMinute',
+    'STORE_PREVIEW_START_RATE',
+    integer(0, 1_000_000),
+    'preview, comparison and dry-run starts per caller per minute (0: no limit)',
+  ),
+  setting(
+    'previewStartBurst',
+    'STORE_PREVIEW_START_BURST',
+    integer(1, 100_000),
+    'of those, how many a caller may start at once',
+  ),
+  setting(
+    'retentionApplyAfterScheduleDefault',
+    'STORE_RETENTION_APPLY_AFTER_SCHEDULE',
+    boolean,
+    'retention rules set for the first time apply after each scheduled capture unless told otherwise',
+  ),
+  setting(
+    'retentionAutoMaxShare',
+    'STORE_RETENTION_AUTO_MAX_SHARE',
+    share,
+    "share of a scope's usable backups an automatic retention apply may delete (above it: it stops)",
   ),
 ];
 
@@ -479,15 +640,40 @@ export function defaults(): Omit<ServerConfig, 'artifactDir' | 'artifactStore'> 
     logLevel: 'info',
     operationLeaseMs: 15_000,
     operationConcurrency: 2,
+    validationThreads: 2,
+    validationTimeBudgetMs: 1_000,
+    validationMemoryMb: 256,
+    validationWarmStart: true,
     shutdownGraceMs: 10_000,
     trustedProxies: ['127.0.0.0/8', '::1'],
     auditRetentionDays: 365,
     signInFailureLimit: 20,
     signInFailureWindowSeconds: 60,
+    refusalLimit: 100,
+    refusalWindowSeconds: 10,
     allowedHosts: [],
     maxConnections: 1000,
     handshakeTimeoutSeconds: 30,
     idleTimeoutSeconds: 300,
     streamCredentialCheckSeconds: 10,
+    previewMaxStoredDifferences: 10_000,
+    previewMaxStoredBytes: 16 * 1024 * 1024,
+    previewDifferencesTtlSeconds: 86_400,
+    previewTenantMaxBytes: 256 * 1024 * 1024,
+
+    // Previews copy a backup's values; 4 per tenant keep two replicas' slots from being all one
+    // tenant's for long, and a viewer at its cap still sees its own results come in.
+    operationPreviewCap: 4,
+    operationTenantCap: 64,
+    // Previews read a whole backup on the server's thread: one at a time leaves the other slot
+    // (STORE_OPERATION_CONCURRENCY, 2) to captures and restores.
+    operationPreviewSlots: 1,
+    // One start a second on average, 20 at once: a console user never meets it, a script does.
+    previewStartsPerMinute: 60,
+    previewStartBurst: 20,
+    // Retention that runs by itself is chosen per scope, never a default: nothing is deleted
+    // behind an admin's back. When chosen, it stops rather than delete more than half of a scope.
+    retentionApplyAfterScheduleDefault: false,
+    retentionAutoMaxShare: 0.5,
   };
 }

@@ -28,6 +28,9 @@ export class StoreError extends Error {
   ) {
     super(message);
   }
+
+  /** For a limit or cap: seconds after which a retry may pass (sent as `retry-after`). */
+  retryAfterSeconds?: number;
 }
 
 /** A malformed request field: InvalidArgument, with the field named. */
@@ -43,6 +46,16 @@ export function failedPrecondition(message: string): StoreError {
 /** The call names something that does not exist: NotFound. */
 export function notFound(message: string): StoreError {
   return new StoreError('not_found', message);
+}
+
+/**
+ * Over a cap or rate limit: ResourceExhausted. The message names the limit and when to retry;
+ * the transport also sends the seconds as a `retry-after` header for clients that back off.
+ */
+export function resourceExhausted(message: string, retryAfterSeconds: number): StoreError {
+  const error = new StoreError('resource_exhausted', message);
+  error.retryAfterSeconds = Math.max(1, Math.ceil(retryAfterSeconds));
+  return error;
 }
 
 /** Whether a value is a StoreError (also across module copies). */

@@ -46,3 +46,16 @@ export const SCHEMA_INSIGHT_OPERATION_KINDS = [
 
 /** Retention applies (backup lifecycle): seen by BackupLifecycleService only. */
 export const BACKUP_LIFECYCLE_OPERATION_KINDS = ['RETENTION_APPLY'] as const;
+
+/**
+ * Previews, comparisons and dry-runs: they change nothing and any viewer may start them, so a
+ * tenant may have fewer of them queued or running at once than of the work that changes data
+ * (docs/security.md, "Operation caps and rate limits").
+ */
+export const PREVIEW_OPERATION_KINDS = [
+  'RESTORE_PREVIEW',
+  'BACKUP_DIFF',
+  'REVERT_PREVIEW',
+  'POLICY_DRY_RUN',
+  'MIGRATION_PREVIEW',
+] as const;

@@ -1,6 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
+import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DIALECTS, openTestStorage } from '../../test/support/test-storage.js';
+import { DIALECTS, openTestStorage, TEST_DATABASE_URL } from '../../test/support/test-storage.js';
 import { openStorage } from './database.js';
 
 describe.each(DIALECTS)('storage on %s', (dialect) => {
@@ -58,5 +60,40 @@ describe.each(DIALECTS)('storage on %s', (dialect) => {
       const mode = await sql<{ journal_mode: string }>`pragma journal_mode`.execute(storage.db);
       expect(mode.rows[0]?.journal_mode).toBe('wal');
     }
+  });
+});
+
+describe('storage on postgres, a database shared with others', () => {
+  it('opens while another session keeps creating and dropping its own schema (catalog races are retried)', async () => {
+    const churn = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    await churn.connect();
+    const schema = `churn_${randomBytes(4).toString('hex')}`;
+    let stop = false;
+    const churning = (async () => {
+      for (let i = 0; !stop; i++) {
+        await churn.query(
+          `create schema if not exists ${schema}; create table if not exists ${schema}.t${i % 5} (id serial primary key)`,
+        );
+        await churn.query(`drop schema ${schema} cascade`);
+      }
+    })();
+    const failures: string[] = [];
+    try {
+      // Without the retry about one open in thirty failed on this machine.
+      for (let i = 0; i < 40; i++) {
+        try {
+          const storage = await openTestStorage('postgres');
+          await storage.dispose();
+        } catch (error) {
+          failures.push(String(error));
+        }
+      }
+    } finally {
+      stop = true;
+      await churning;
+      await churn.query(`drop schema if exists ${schema} cascade`);
+      await churn.end();
+    }
+    expect(failures).toEqual([]);
   });
 });

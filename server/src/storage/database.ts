@@ -1,12 +1,13 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite, { type Statement as SqliteStatement } from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect } from 'kysely';
+import { Kysely, Migrator } from 'kysely';
 import pg from 'pg';
+import { SchemaScopedPostgresDialect } from './scoped-introspector.js';
 import { migrationProvider } from './migrations/index.js';
 import type { PostgresLocation } from './pg-notifications.js';
-import type { TreeDb } from './tree-db.js';
-import type { Database } from './schema.js';
+import type { TreeDb } from './data/tree-db.js';
+import type { Database } from './database-schema.js';
 import { ImmediateSqliteDialect } from './sqlite-immediate-dialect.js';
 import { withStatementCache } from './sqlite-statement-cache.js';
 
@@ -127,7 +128,9 @@ async function openPostgres(options: StorageOptions): Promise<Storage> {
           : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
     },
   });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({
+    dialect: new SchemaScopedPostgresDialect({ pool }, schema || undefined),
+  });
   return {
     db,
     dialect: 'postgres',
@@ -146,6 +149,30 @@ async function migrate(storage: Storage, schema: string | undefined): Promise<vo
     provider: migrationProvider(storage.dialect),
     ...(schema !== undefined && { migrationTableSchema: schema }),
   });
-  const { error } = await migrator.migrateToLatest();
-  if (error) throw error instanceof Error ? error : new Error(String(error));
+  for (let attempt = 1; ; attempt++) {
+    const { error } = await migrator.migrateToLatest();
+    if (!error) return;
+    if (attempt < MIGRATE_ATTEMPTS && isConcurrentSchemaDrop(error, schema)) {
+      await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+      continue;
+    }
+    throw error instanceof Error ? error : new Error(String(error));
+  }
+}
+
+const MIGRATE_ATTEMPTS = 5;
+
+/**
+ * Kysely looks for its bookkeeping table among every table of the database, through catalog
+ * functions that fail when another session drops a schema or table mid-query ("schema … does not
+ * exist" 3F000, "relation … does not exist" 42P01, "cache lookup failed" XX000): another
+ * application, or another deployment's replicas, on a shared database. Nothing was applied then,
+ * so the migration is tried again, unless the object named is in our own schema.
+ */
+const CATALOG_RACE_CODES = new Set(['3F000', '42P01', 'XX000']);
+
+function isConcurrentSchemaDrop(error: unknown, ours: string | undefined): boolean {
+  const { code, message } = error as { code?: string; message?: string };
+  if (!code || !CATALOG_RACE_CODES.has(code)) return false;
+  return ours === undefined || !String(message).includes(`"${ours}`);
 }

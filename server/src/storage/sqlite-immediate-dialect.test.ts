@@ -3,7 +3,7 @@ import { Worker } from 'node:worker_threads';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openTestStorage } from '../../test/support/test-storage.js';
-import { withTransaction } from './tree-db.js';
+import { withTransaction } from './data/tree-db.js';
 
 // A second process's write, as the token CLI makes one: its own connection, on a thread, so
 // this thread can keep its transaction open while the other waits for the lock.

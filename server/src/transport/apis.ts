@@ -1,9 +1,9 @@
 import type { TreeDataEngine } from '../engines/data/tree-data-engine.js';
-import { registerBackupService, type BackupBindingFacades } from './backup-service.js';
-import { registerTreeDataService } from './data-service.js';
-import { registerIdentityService, type AuditListing } from './identity-service.js';
+import { registerBackupService, type BackupBindingFacades } from './backup/backup-service.js';
+import { registerTreeDataService } from './data/data-service.js';
+import { registerIdentityService, type AuditListing } from './identity/identity-service.js';
 import type { SubjectDirectory } from '../engines/identity/subject-names.js';
-import { registerSchemaService, type SchemaBindingFacades } from './schema-service.js';
+import { registerSchemaService, type SchemaBindingFacades } from './schema/schema-service.js';
 import {
   BACKUP_SERVICE,
   DATA_SERVICE,

@@ -1,6 +1,6 @@
 import { Code, ConnectError, createContextKey, type Interceptor } from '@connectrpc/connect';
 import type { AuditTrail } from '../engines/audit/audit-trail.js';
-import { accessOf, type GuardedService } from './auth/operation-maps.js';
+import { accessOf, type GuardedService } from './auth/method-access.js';
 import { callScopeKey, callerScopeKey } from './call-scope.js';
 import { clientAddressOf, peerAddressKey, type TrustedProxies } from './client-address.js';
 
@@ -13,8 +13,12 @@ export interface AuditFacts {
   subject?: string;
   tenant?: string;
   targetId?: string | null;
+  /** True once a presented credential verified: the caller is known, whatever happens next. */
+  verified?: boolean;
   /** Set by a handler to say what its successful call did beyond its name (a revert's discards). */
   detail?: string;
+  /** Set by a handler whose call destroys its target (DeleteBackup): the name it had. */
+  targetName?: string;
 }
 
 export const auditFactsKey = createContextKey<AuditFacts | undefined>(undefined, {
@@ -22,7 +26,6 @@ export const auditFactsKey = createContextKey<AuditFacts | undefined>(undefined,
 });
 
 const REFUSALS: ReadonlySet<Code> = new Set([Code.Unauthenticated, Code.PermissionDenied]);
-const DETAIL_MAX = 500;
 
 /** OK, or the gRPC code's canonical name in upper snake case (PermissionDenied → PERMISSION_DENIED). */
 export function outcomeName(code: Code | undefined): string {
@@ -41,6 +44,14 @@ const operationIdOf = (message: unknown): string | null => {
  * refusal (Unauthenticated, PermissionDenied) of the store's services becomes one record. A
  * refusal is answered only after its record is stored; a state-changing call's record is written
  * in the batch of its turn without delaying the answer.
+ *
+ * A refusal of a caller with no verified credential (anonymous, malformed, unknown, expired or
+ * revoked) names no tenant in its record, whatever tenant the call named: that name is the
+ * caller's claim, and anyone could otherwise fill a tenant's trail. Such records are seen by the
+ * bootstrap tenant's admins, and are rate limited per client address: past the limit the call is
+ * answered ResourceExhausted (the limit and the retry time in the message) and the window ends in
+ * one summary record (docs/security.md, "Audit trail limits"). Every field is cut to its length
+ * by the trail.
  */
 export function auditInterceptor(options: {
   services: readonly GuardedService[];
@@ -70,31 +81,48 @@ export function auditInterceptor(options: {
       const scope =
         request.contextValues.get(callScopeKey) ?? request.contextValues.get(callerScopeKey);
       const refused = code !== undefined && REFUSALS.has(code);
+      const unverified = refused && facts.verified !== true;
       const written = trail.record(
         {
-          tenant: scope?.tenant ?? facts.tenant ?? '',
+          tenant: unverified ? '' : (scope?.tenant ?? facts.tenant ?? ''),
           subject: scope?.caller.subject ?? facts.subject ?? '',
           service: serviceName,
           method,
           targetId: facts.targetId ?? operationIdOf(requestMessage),
+          ...(facts.targetName !== undefined && { targetName: facts.targetName }),
           outcome: outcomeName(code),
           clientAddress: facts.clientAddress,
-          detail: (error === undefined
-            ? (facts.detail ?? '')
-            : ConnectError.from(error).rawMessage
-          ).slice(0, DETAIL_MAX),
+          detail: error === undefined ? (facts.detail ?? '') : ConnectError.from(error).rawMessage,
         },
         { urgent: refused },
       );
       return refused ? written : undefined;
     };
 
+    /** The refusal to answer with: the call's own, or ResourceExhausted past the address's limit. */
+    const refusal = async (error: unknown): Promise<unknown> => {
+      const code = ConnectError.from(error).code;
+      if (REFUSALS.has(code) && facts.verified !== true) {
+        const verdict = trail.admitUnverifiedRefusal(facts.clientAddress);
+        if (verdict.limited) {
+          const { limit, windowSeconds, retryAfterSeconds } = verdict;
+          return new ConnectError(
+            `too many refused calls from ${facts.clientAddress}: at most ${limit} in ` +
+              `${windowSeconds} s are answered; retry after ${retryAfterSeconds} s`,
+            Code.ResourceExhausted,
+            { 'retry-after': String(retryAfterSeconds) },
+          );
+        }
+      }
+      await record(error);
+      return error;
+    };
+
     let response;
     try {
       response = await next(request);
     } catch (error) {
-      await record(error);
-      throw error;
+      throw await refusal(error);
     }
     if (!response.stream) {
       void record(undefined);
@@ -108,8 +136,7 @@ export function auditInterceptor(options: {
         try {
           yield* messages;
         } catch (error) {
-          await record(error);
-          throw error;
+          throw await refusal(error);
         }
         void record(undefined);
       })(),

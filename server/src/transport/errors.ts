@@ -30,7 +30,14 @@ export function grpcCodeOf(code: StoreErrorCode): Code {
  */
 export function toConnectError(error: unknown, logger: Logger, method: string): ConnectError {
   if (error instanceof ConnectError) return error;
-  if (error instanceof StoreError) return new ConnectError(error.message, CODES[error.code]);
+  if (error instanceof StoreError) {
+    const retryAfter = error.retryAfterSeconds;
+    return new ConnectError(
+      error.message,
+      CODES[error.code],
+      retryAfter === undefined ? undefined : { 'retry-after': String(retryAfter) },
+    );
+  }
   logger.error({ err: error, method }, 'unexpected fault in handler');
   return new ConnectError('internal error', Code.Internal);
 }

@@ -1,4 +1,5 @@
 import type { ConnectRouter } from '@connectrpc/connect';
+import { foregroundInterceptor } from './foreground-interceptor.js';
 import {
   BackupControlService,
   BackupInsightService,
@@ -30,14 +31,16 @@ import {
   addStoreSchemaApi,
 } from './apis.js';
 import type { AuthSchemeView } from './auth-schemes.js';
-import { addBackupInsightApi } from './backup-insight-service.js';
-import { BACKUP_INSIGHT_SERVICE } from './auth/backup-insight-access.js';
+import { addBackupInsightApi } from './backup-insight/backup-insight-service.js';
+import { BACKUP_INSIGHT_SERVICE } from './backup-insight/backup-insight-access.js';
 import { authorizerNamed } from './auth/authorizers.js';
 import { errorMappingInterceptor } from './error-interceptor.js';
-import { registerHealthService, type HealthRegistry } from './health-service.js';
-import type { ResultMapper } from './operation-mapping.js';
-import type { OperationsFacade } from './operations-facade.js';
-import { registerReflectionService } from './reflection-service.js';
+import { previewStartLimitInterceptor } from './preview-start-limit.js';
+import { CallerRateLimiter } from '../engines/operations/caller-rate-limiter.js';
+import { registerHealthService, type HealthRegistry } from './grpc/health-service.js';
+import type { ResultMapper } from './operations/operation-mapping.js';
+import type { OperationsFacade } from './operations/operations-facade.js';
+import { registerReflectionService } from './grpc/reflection-service.js';
 import {
   BACKUP_SERVICE,
   DATA_SERVICE,
@@ -124,6 +127,11 @@ export function createShippedHost(config: ServerConfig, deps: ShippedServerDepen
     limit: config.signInFailureLimit,
     windowMs: config.signInFailureWindowSeconds * 1000,
   });
+  // One per process, shared by both preview services: a caller's starts count together.
+  const previewStarts = new CallerRateLimiter({
+    perMinute: config.previewStartsPerMinute,
+    burst: config.previewStartBurst,
+  });
   const configure = (setup: StoreApiSetup) => {
     setup.options = {
       requireAuthorization: config.requireAuthorization,
@@ -200,6 +208,10 @@ export function createShippedHost(config: ServerConfig, deps: ShippedServerDepen
         : []),
       errorMappingInterceptor(deps.logger),
       ...host.interceptors,
+      // Inside the access interceptors, which resolve the caller it counts for.
+      previewStartLimitInterceptor([BACKUP_INSIGHT_SERVICE, SCHEMA_INSIGHT_SERVICE], previewStarts),
+      // Inside them too: it counts each call for its tenant.
+      foregroundInterceptor(),
     ],
   };
 }

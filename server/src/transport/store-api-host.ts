@@ -6,13 +6,11 @@ import type { Logger } from '../logging/logger.js';
 import { createAccessInterceptor } from './auth/access-interceptor.js';
 import { denyAllAuthorizer, type Authorizer } from './auth/authorizers.js';
 import { headerCredentialBridge, type CredentialBridge } from './auth/credential-bridge.js';
-import {
-  BACKUP_SERVICE,
-  DATA_SERVICE,
-  IDENTITY_SERVICE,
-  SCHEMA_SERVICE,
-  type GuardedService,
-} from './auth/operation-maps.js';
+import { type GuardedService } from './auth/method-access.js';
+import { BACKUP_SERVICE } from './backup/backup-access.js';
+import { DATA_SERVICE } from './data/data-access.js';
+import { IDENTITY_SERVICE } from './identity/identity-access.js';
+import { SCHEMA_SERVICE } from './schema/schema-access.js';
 import { defaultStoreApiOptions, type StoreApiOptions } from './auth/options.js';
 
 /** What a host may set when it adds an API (the spec's `configure` delegate). */

@@ -2,7 +2,7 @@ import { timestampFromMs, timestampMs } from '@bufbuild/protobuf/wkt';
 import { Code, createClient } from '@connectrpc/connect';
 import { TreeDataService } from '@store/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AuditStore } from '../../src/storage/audit-store.js';
+import { AuditStore } from '../../src/storage/audit/audit-store.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { DIALECTS } from '../support/test-storage.js';
 import { auditClient, bearer, codeOf, issue } from './audit-support.js';

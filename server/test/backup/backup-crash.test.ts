@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DirectoryArtifactStore } from '../../src/engines/backup/artifacts/index.js';
 import type { BackupManifestDoc } from '../../src/engines/backup/backup-types.js';
 import { scrubCatalog } from '../../src/engines/backup/maintenance/scrub.js';
-import { listAllBackupRows } from '../../src/storage/backup-store.js';
-import { bulkInsertEntries } from '../../src/storage/physical-tree-store.js';
-import { ensureTree } from '../../src/storage/tree-store.js';
+import { listAllBackupRows } from '../../src/storage/backup/backup-store.js';
+import { bulkInsertEntries } from '../../src/storage/data/physical-tree-store.js';
+import { ensureTree } from '../../src/storage/data/tree-store.js';
 import { DIALECTS, openTestStorage } from '../support/test-storage.js';
 
 const CHILD = fileURLToPath(new URL('./capture-child.ts', import.meta.url));

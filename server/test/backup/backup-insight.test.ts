@@ -75,22 +75,28 @@ describe.each(DIALECTS)('BackupInsightService over gRPC on %s', (dialect) => {
       return status.result.value.backupId;
     }
 
-    // ConfigureScheduleExtras carries ScheduleBackup's grant (operator), as the role table says.
+    // ConfigureScheduleExtras carries ScheduleBackup's grant (operator), as the role table says;
+    // keeping a comparison's differences is the admin's storage decision.
     const OPERATOR_METHODS = new Set(['StartStaleHealthCheck', 'ConfigureScheduleExtras']);
+    const ADMIN_METHODS = new Set(['KeepBackupComparison']);
 
-    it('every RPC needs viewer (verify stale backups and schedule settings: operator): anonymous is PermissionDenied, each role passes', async () => {
+    it('every RPC needs viewer (verify stale backups and schedule settings: operator; keep: admin): anonymous is PermissionDenied, each role passes', async () => {
       for (const [service, method] of everyMethod([BackupInsightService])) {
         expect(await callMethod(s.t.grpc, service, method, {}), method.name).toBe(
           Code.PermissionDenied,
         );
-        const needsOperator = OPERATOR_METHODS.has(method.name);
-        if (needsOperator) {
-          const asViewer = await callMethod(s.t.grpc, service, method, {
-            authorization: `Bearer ${tokens.viewer}`,
+        const least = ADMIN_METHODS.has(method.name)
+          ? 2
+          : OPERATOR_METHODS.has(method.name)
+            ? 1
+            : 0;
+        for (const role of ROLES.slice(0, least)) {
+          const below = await callMethod(s.t.grpc, service, method, {
+            authorization: `Bearer ${tokens[role]}`,
           });
-          expect(asViewer, `${method.name} as viewer`).toBe(Code.PermissionDenied);
+          expect(below, `${method.name} as ${role}`).toBe(Code.PermissionDenied);
         }
-        for (const role of needsOperator ? ROLES.slice(1) : ROLES) {
+        for (const role of ROLES.slice(least)) {
           const outcome = await callMethod(s.t.grpc, service, method, {
             authorization: `Bearer ${tokens[role]}`,
           });
@@ -102,7 +108,7 @@ describe.each(DIALECTS)('BackupInsightService over gRPC on %s', (dialect) => {
       }
     });
 
-    it('a viewer previews a restore and pages through the differences with both values', async () => {
+    it('a viewer previews a restore; an operator pages through the differences with both values', async () => {
       await s.put('orders', { a: 1, b: 2, c: 3 });
       const full = await capture('orders');
       await s.put('orders', { b: 20, d: 4 });
@@ -120,11 +126,13 @@ describe.each(DIALECTS)('BackupInsightService over gRPC on %s', (dialect) => {
       expect(treeChanged).toBe(false);
       expect(report?.counts).toMatchObject({ added: 1n, changed: 1n, removed: 1n, unchanged: 1n });
       expect(report?.toChain).toEqual([full]);
-      const first = await insight.listBackupDifferences({
+      // The values are a copy of the backup's: the role of ExportArtifact reads them.
+      const operator = clientFor(tokens.operator!);
+      const first = await operator.listBackupDifferences({
         operationId: handle.operationId,
         pageSize: 2,
       });
-      const second = await insight.listBackupDifferences({
+      const second = await operator.listBackupDifferences({
         operationId: handle.operationId,
         pageSize: 2,
         pageToken: first.nextPageToken,
@@ -178,7 +186,7 @@ describe.each(DIALECTS)('BackupInsightService over gRPC on %s', (dialect) => {
       const { report } = await insight.getBackupComparison({ operationId: handle.operationId });
       expect(report?.fromChain).toEqual([full]);
       expect(report?.toChain).toEqual([full, inc]);
-      const changed = await insight.listBackupDifferences({
+      const changed = await clientFor(tokens.operator!).listBackupDifferences({
         operationId: handle.operationId,
         changes: [BackupDifferenceChange.CHANGED],
       });

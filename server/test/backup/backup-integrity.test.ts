@@ -3,7 +3,7 @@ import { readdirSync, readlinkSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { connect } from 'node:http2';
-import { Code, createClient } from '@connectrpc/connect';
+import { Code, ConnectError, createClient } from '@connectrpc/connect';
 import {
   createConnectTransport,
   createGrpcTransport,
@@ -110,7 +110,7 @@ describe.each(DIALECTS)('backup integrity on %s', (dialect) => {
       ).toBe(Code.NotFound);
     });
 
-    // The binary protocols frame each chunk outside connect (transport/backup/export-frames.ts);
+    // The binary protocols frame each chunk outside connect (transport/connect/export-frames.ts);
     // JSON goes through connect as every other call does. Every one must carry the same bytes.
     it.each([
       ['gRPC over h2c', 'grpc', true],
@@ -405,6 +405,15 @@ describe.each(DIALECTS)('backup integrity on %s', (dialect) => {
       expect(await store.backupStored(s.t.location.dataDir, 'default', incId)).toBe(true);
       const refused = await codeOf(s.backup.deleteBackup({ backupId: full.backupId }));
       expect(refused).toBe(Code.FailedPrecondition);
+      // The refusal says it in words, names not ids.
+      const message = await s.backup.deleteBackup({ backupId: full.backupId }).then(
+        () => 'ok',
+        (error: unknown) => ConnectError.from(error).rawMessage,
+      );
+      expect(message).toBe(
+        'backup “full of del” cannot be deleted alone: a newer incremental backup depends on ' +
+          'it (“i”); delete that first, or delete it with them (cascade)',
+      );
       const gone = await s.backup.deleteBackup({ backupId: full.backupId, cascade: true });
       expect(gone.deleted).toBe(true);
       expect(new Set(gone.deletedBackupIds)).toEqual(new Set([full.backupId, incId]));

@@ -23,11 +23,17 @@ describe.each(DIALECTS)('backup lifecycle: retention and protection on %s', (dia
   let viewer: LifecycleClient;
   let operator: LifecycleClient;
   beforeAll(async () => {
-    // A test-only scheduler minimum of 1 s, so a schedule fires within the test.
-    s = await startBackupServer(dialect, { STORE_SCHEDULER_MIN_INTERVAL: '1' });
+    // A test-only scheduler minimum of 1 s, so a schedule fires within the test. No share limit on
+    // automatic applies: on a slow machine several captures can pile up before one applies, and
+    // the guard has tests of its own (retention-auto-apply*.test.ts).
+    s = await startBackupServer(dialect, {
+      STORE_SCHEDULER_MIN_INTERVAL: '1',
+      STORE_RETENTION_AUTO_MAX_SHARE: '1',
+    });
     admin = lifecycleClient(s.t.server.grpcUrl);
     const issue = async (role: 'viewer' | 'operator') =>
-      (await s.t.server.tokens.issue({ tenant: 'default', roles: [role] })).token;
+      (await s.t.server.tokens.issue({ tenant: 'default', roles: [role], name: `${role} bot` }))
+        .token;
     viewer = lifecycleClient(s.t.server.grpcUrl, await issue('viewer'));
     operator = lifecycleClient(s.t.server.grpcUrl, await issue('operator'));
   });
@@ -133,14 +139,23 @@ describe.each(DIALECTS)('backup lifecycle: retention and protection on %s', (dia
       summary,
     );
     expect(await catalogIds(s, tree)).toEqual([f1, i1, i2].sort());
-    // Each deletion is an audit record of its own.
+    // Each deletion is an audit record of its own, naming the backup (its id is gone with it).
     const audit = adminAudit(s.t.server.grpcUrl);
     await expect
       .poll(async () => {
         const { records } = await audit.listAuditRecords({ method: 'RetentionDelete' });
-        return records.map((r) => r.targetId).sort();
+        return records
+          .filter((r) => r.detail.includes('tree chains'))
+          .map((r) => r.targetId)
+          .sort();
       })
-      .toEqual(expect.arrayContaining([i0, f0]));
+      .toEqual([`full ${tree}`, `inc of ${f0}`]);
+    const { records } = await audit.listAuditRecords({ method: 'RetentionDelete' });
+    expect(records.find((r) => r.targetId === `inc of ${f0}`)?.detail).toMatch(
+      new RegExp(
+        `^“inc of ${f0}” \\(\\d+(\\.\\d)? (bytes|KiB)\\) deleted by the retention rules of tree chains, applied from a preview$`,
+      ),
+    );
   });
 
   it('a protected backup and its chain are never deleted, by retention or by DeleteBackup, until unprotected', async () => {
@@ -155,16 +170,27 @@ describe.each(DIALECTS)('backup lifecycle: retention and protection on %s', (dia
     const listed = await viewer.listBackupProtections({ treeId: tree });
     expect(listed.protections.map((p) => p.backupId)).toEqual([i0]);
 
-    // DeleteBackup of the protected incremental, and of its base with cascade, name the hold.
-    expect(await messageOf(s.backup.deleteBackup({ backupId: i0 }))).toMatch(
-      new RegExp(`backup ${i0} is protected by .* \\(legal hold 42\\)`),
+    // DeleteBackup of the protected incremental, and of its base with cascade, name the hold in
+    // words: the backups by name, the token by its name, the time without an ISO stamp.
+    const own = await messageOf(s.backup.deleteBackup({ backupId: i0 }));
+    expect(own).toMatch(
+      new RegExp(
+        `^backup “inc of ${f0}” is protected by operator bot since \\d{1,2} \\w{3} \\d{4}, ` +
+          `\\d{2}:\\d{2} UTC \\(legal hold 42\\); unprotect it before deleting it$`,
+      ),
     );
     expect(await codeOf(s.backup.deleteBackup({ backupId: f0, cascade: true }))).toBe(
       Code.FailedPrecondition,
     );
-    expect(await messageOf(s.backup.deleteBackup({ backupId: f0, cascade: true }))).toContain(
-      `its dependant ${i0} is protected`,
+    const cascaded = await messageOf(s.backup.deleteBackup({ backupId: f0, cascade: true }));
+    expect(cascaded).toContain(
+      `backup “full ${tree}” cannot be deleted: backup “inc of ${f0}”, which depends on it, ` +
+        'is protected by operator bot since ',
     );
+    for (const message of [own, cascaded]) {
+      expect(message).not.toMatch(/\d{4}-\d{2}-\d{2}T/);
+      expect(message).not.toContain(protection!.protectedBy.slice('token:'.length));
+    }
 
     await admin.setRetentionRules({ scope, rules: { keepLast: 1 } });
     const preview = await viewer.previewRetention({ scope });
@@ -175,6 +201,9 @@ describe.each(DIALECTS)('backup lifecycle: retention and protection on %s', (dia
     expect(reasons[i0]).toEqual([KeepReasonKind.PROTECTED]);
     expect(reasons[f0]).toEqual([KeepReasonKind.BASE]);
     expect(reasons[f1]).toEqual([KeepReasonKind.LAST]);
+    // The protected reason names the token that protected it, not its subject.
+    const held = preview.entries.find((e) => e.backupId === i0)!;
+    expect(held.reasons[0]?.text).toBe('protected by operator bot: legal hold 42');
 
     await admin.unprotectBackup({ backupId: i0, reason: 'case closed' });
     expect(await codeOf(admin.unprotectBackup({ backupId: i0, reason: 'again' }))).toBe(
@@ -213,11 +242,11 @@ describe.each(DIALECTS)('backup lifecycle: retention and protection on %s', (dia
     ).toBe(Code.FailedPrecondition);
   });
 
-  it('runs by itself after each scheduled capture of the scope (on by default once rules exist), and not when turned off', async () => {
+  it('runs by itself after each scheduled capture of the scope when turned on, and not when turned off', async () => {
     const tree = 'auto';
     const scope = { treeId: tree };
     await s.put(tree, { a: 1 });
-    await admin.setRetentionRules({ scope, rules: { keepLast: 2 } });
+    await admin.setRetentionRules({ scope, rules: { keepLast: 2 }, applyAfterSchedule: true });
     const off = { treeId: 'auto-off' };
     await s.put('auto-off', { a: 1 });
     await admin.setRetentionRules({

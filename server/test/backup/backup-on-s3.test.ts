@@ -20,7 +20,7 @@ import type {
 import { TreeDataEngine } from '../../src/engines/data/tree-data-engine.js';
 import { OperationRunner } from '../../src/engines/operations/operation-runner.js';
 import type { OperationRecord } from '../../src/engines/operations/types.js';
-import { listAllBackupRows } from '../../src/storage/backup-store.js';
+import { listAllBackupRows } from '../../src/storage/backup/backup-store.js';
 import {
   sharedS3Server,
   closeSharedS3Server,

@@ -40,14 +40,21 @@ async function refusalOf(call: Promise<unknown>): Promise<ConnectError> {
 describe.each(DIALECTS)('previewing the revert of a restore on %s', (dialect) => {
   let s: BackupServer;
   let viewer: ReturnType<typeof createClient<typeof BackupInsightService>>;
+  // Reads the differences' values, which need the operator role (docs/security.md, "Preview
+  // storage").
+  let operator: typeof viewer;
   beforeAll(async () => {
     s = await startBackupServer(dialect);
-    const { token } = await s.t.server.tokens.issue({ tenant: 'default', roles: ['viewer'] });
-    const transport = createGrpcTransport({
-      baseUrl: s.t.server.grpcUrl,
-      interceptors: [bearerInterceptor(token)],
-    });
-    viewer = createClient(BackupInsightService, transport);
+    const clientOf = async (role: 'viewer' | 'operator') => {
+      const { token } = await s.t.server.tokens.issue({ tenant: 'default', roles: [role] });
+      const transport = createGrpcTransport({
+        baseUrl: s.t.server.grpcUrl,
+        interceptors: [bearerInterceptor(token)],
+      });
+      return createClient(BackupInsightService, transport);
+    };
+    viewer = await clientOf('viewer');
+    operator = await clientOf('operator');
   });
   afterAll(async () => {
     await s?.t.dispose();
@@ -101,7 +108,7 @@ describe.each(DIALECTS)('previewing the revert of a restore on %s', (dialect) =>
       writesSinceRestore: 2n,
       counts: { added: 1n, changed: 2n, removed: 2n, unchanged: 0n },
     });
-    const { differences } = await viewer.listBackupDifferences({ operationId });
+    const { differences } = await operator.listBackupDifferences({ operationId });
     expect(differences.map((d) => [d.key, d.change, d.beforeJson, d.afterJson])).toEqual([
       ['a', BackupDifferenceChange.CHANGED, '1', '2'],
       ['b', BackupDifferenceChange.CHANGED, '9', '1'],
@@ -155,7 +162,7 @@ describe.each(DIALECTS)('previewing the revert of a restore on %s', (dialect) =>
     const second = (await viewer.getBackupComparison({ operationId: again })).report;
     expect(second?.writesSinceRestore).toBe(1n);
     expect(second?.treeSequence).toBeGreaterThan(first?.treeSequence ?? 0n);
-    const { differences } = await viewer.listBackupDifferences({ operationId: again });
+    const { differences } = await operator.listBackupDifferences({ operationId: again });
     expect(differences.find((d) => d.key === 'k')?.beforeJson).toBe('"never shown"');
     await s.backup.revertRestore({ ...response, ...acknowledgmentOf(second) });
     expect(await s.read('same')).toEqual({ a: 2 });

@@ -4,16 +4,18 @@
 // write silently: writes made since the restore refuse it unless their count and the tree's
 // sequence mark (both from the revert preview) are acknowledged, and the audit record of the
 // revert says how many it discarded.
+import { timestampMs } from '@bufbuild/protobuf/wkt';
 import { Code, ConnectError, createClient } from '@connectrpc/connect';
 import {
   BackupControlService,
+  StoreOperationKind,
   StoreOperationState,
   StoreRestoreMode,
   type StoreRestoreResult,
 } from '@store/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dropPhysicalTree } from '../../src/storage/physical-tree-store.js';
-import { resolveTree } from '../../src/storage/tree-store.js';
+import { dropPhysicalTree } from '../../src/storage/data/physical-tree-store.js';
+import { resolveTree } from '../../src/storage/data/tree-store.js';
 import { auditClient, bearer } from '../audit/audit-support.js';
 import { DIALECTS } from '../support/test-storage.js';
 import { ADMIN_TOKEN, codeOf, startBackupServer, type BackupServer } from './backup-fixture.js';
@@ -229,5 +231,60 @@ describe.each(DIALECTS)('reverting a restore on %s', (dialect) => {
     });
     expect(await codeOf(refused)).toBe(Code.NotFound);
     expect(await s.read('mine')).toEqual({ a: 1 });
+  });
+  it('a reverted restore says who reverted it and when, in its status and in the list; others do not', async () => {
+    const backupId = await fullBackupOf('marked', { a: 1 });
+    await s.put('marked', { a: 2 });
+    const reverted = await restoreInPlace(backupId);
+    await s.put('marked', { a: 3 });
+    const kept = await restoreInPlace(backupId);
+    // The revert is asked by another admin than the one who restored.
+    const issued = await s.t.server.tokens.issue({
+      tenant: 'default',
+      roles: ['admin'],
+      name: 'release bot',
+    });
+    const reverter = `token:${issued.info.id}`;
+    const restoreOf = async (operationId: string) => {
+      const { status } = await s.backup.getBackupOperationStatus({ operationId });
+      if (status?.result.case !== 'restore') throw new Error('no restore result');
+      return { status, result: status.result.value };
+    };
+    const before = await restoreOf(reverted.operationId);
+    expect(before.result.revertedAt).toBeUndefined();
+    expect(before.result.revertedBy).toBeUndefined();
+
+    // The first restore was overtaken by the second: revert the second, the one that can be.
+    const from = Date.now();
+    await createClient(BackupControlService, s.t.grpc).revertRestore(kept, {
+      headers: { authorization: `Bearer ${issued.token}` },
+    });
+    const to = Date.now();
+    expect(await s.read('marked')).toEqual({ a: 3 });
+
+    const after = await restoreOf(kept.operationId);
+    expect(after.status.createdBy).not.toBe(reverter);
+    expect(after.result.revertedBy).toBe(reverter);
+    const at = Number(timestampMs(after.result.revertedAt!));
+    expect(at).toBeGreaterThanOrEqual(from);
+    expect(at).toBeLessThanOrEqual(to);
+    // The restore that was not reverted says nothing of a revert.
+    const other = await restoreOf(reverted.operationId);
+    expect(other.result.revertedAt).toBeUndefined();
+    expect(other.result.revertedBy).toBeUndefined();
+
+    // The list shows the same, for each restore on its page.
+    const page = await s.backup.listBackupOperations({
+      kinds: [StoreOperationKind.RESTORE],
+      pageSize: 1000,
+    });
+    const listed = (id: string) => {
+      const found = page.operations.find((o) => o.operationId === id);
+      if (found?.result.case !== 'restore') throw new Error(`${id} is not listed as a restore`);
+      return found.result.value;
+    };
+    expect(listed(kept.operationId).revertedBy).toBe(reverter);
+    expect(Number(timestampMs(listed(kept.operationId).revertedAt!))).toBe(at);
+    expect(listed(reverted.operationId).revertedAt).toBeUndefined();
   });
 });

@@ -3,7 +3,7 @@ import { createGrpcTransport } from '@connectrpc/connect-node';
 import { BackupInsightService, type CatalogGrowthPoint } from '@store/contract';
 import { timestampMs } from '@bufbuild/protobuf/wkt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backupRowValues } from '../../src/storage/backup-store.js';
+import { backupRowValues } from '../../src/storage/backup/backup-store.js';
 import { bearerInterceptor } from '../support/bearer.js';
 import { DIALECTS } from '../support/test-storage.js';
 import { startBackupServer, type BackupServer } from './backup-fixture.js';

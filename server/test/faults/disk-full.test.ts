@@ -7,8 +7,8 @@ import { createGrpcTransport } from '@connectrpc/connect-node';
 import { BackupControlService, StoreOperationState, TreeDataService } from '@store/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStorage } from '../../src/storage/database.js';
-import { bulkInsertEntries } from '../../src/storage/physical-tree-store.js';
-import { ensureTree } from '../../src/storage/tree-store.js';
+import { bulkInsertEntries } from '../../src/storage/data/physical-tree-store.js';
+import { ensureTree } from '../../src/storage/data/tree-store.js';
 import {
   newStorageLocation,
   removeStorageLocation,

@@ -9,7 +9,7 @@
 // - sequences are unique, each caller's acknowledged sequences increase, a PutEntries call's are
 //   consecutive, and the first write after the restart gets a sequence above all of them.
 import { describe, expect, it } from 'vitest';
-import { listLiveEntries, resolveTree } from '../../src/storage/tree-store.js';
+import { listLiveEntries, resolveTree } from '../../src/storage/data/tree-store.js';
 import { DIALECTS } from '../support/test-storage.js';
 import { TENANT, startKillHarness } from './kill-fixture.js';
 

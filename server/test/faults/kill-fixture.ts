@@ -11,8 +11,8 @@ import {
   type StoreOperationStatus,
 } from '@store/contract';
 import { openStorage, type Dialect, type Storage } from '../../src/storage/database.js';
-import { bulkInsertEntries } from '../../src/storage/physical-tree-store.js';
-import { ensureTree, listLiveEntries } from '../../src/storage/tree-store.js';
+import { bulkInsertEntries } from '../../src/storage/data/physical-tree-store.js';
+import { ensureTree, listLiveEntries } from '../../src/storage/data/tree-store.js';
 import {
   newStorageLocation,
   removeStorageLocation,

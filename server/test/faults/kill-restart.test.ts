@@ -4,10 +4,10 @@ import { StoreOperationState, StoreRestoreMode, type StoreOperationStatus } from
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DirectoryArtifactStore } from '../../src/engines/backup/artifacts/index.js';
 import type { BackupManifestDoc } from '../../src/engines/backup/backup-types.js';
-import { listAllBackupRows } from '../../src/storage/backup-store.js';
+import { listAllBackupRows } from '../../src/storage/backup/backup-store.js';
 import type { Dialect } from '../../src/storage/database.js';
-import { leftoverRestoreTrees } from '../../src/storage/restore-leftovers-store.js';
-import { resolveTree } from '../../src/storage/tree-store.js';
+import { leftoverRestoreTrees } from '../../src/storage/backup/restore-leftovers-store.js';
+import { resolveTree } from '../../src/storage/data/tree-store.js';
 import { DIALECTS } from '../support/test-storage.js';
 import { TENANT, startKillHarness, type KillHarness } from './kill-fixture.js';
 

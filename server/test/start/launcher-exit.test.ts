@@ -32,7 +32,14 @@ async function launcherFolder(): Promise<string> {
     dependencies: Record<string, string>;
   };
   await build({
-    entryPoints: { main: join(REPO_ROOT, 'server/src/main.ts') },
+    entryPoints: {
+      main: join(REPO_ROOT, 'server/src/main.ts'),
+      // The validation pool's threads load it from beside main.js, as server/scripts/build.mjs lays it.
+      'validation-worker': join(
+        REPO_ROOT,
+        'server/src/engines/schema/validation/validation-worker.ts',
+      ),
+    },
     outdir: join(dir, 'server/dist'),
     bundle: true,
     platform: 'node',

@@ -2,7 +2,7 @@
 // script (scripts/start.mjs: build what is missing or stale, then the bundled server), stopped
 // with Ctrl-C and started again on the same data directory. The second start used to die with
 // ENOTDIR in the staleness check, and nothing ran `npm start` twice.
-import { mkdtempSync, rmSync, utimesSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from '@connectrpc/connect';
@@ -33,11 +33,14 @@ describe('npm start from a fresh copy of the repository', () => {
   });
 
   /** `npm start` on the shared data directory and free ports; resolves once it listens. */
-  async function start(terminal = false): Promise<{ run: NpmStart; baseUrl: string }> {
+  async function start(
+    terminal = false,
+    dir = dataDir,
+  ): Promise<{ run: NpmStart; baseUrl: string }> {
     const run = npmStart(
       repo.dir,
       [],
-      { STORE_DATA_DIR: dataDir, STORE_HTTP_PORT: '0', STORE_GRPC_PORT: '0' },
+      { STORE_DATA_DIR: dir, STORE_HTTP_PORT: '0', STORE_GRPC_PORT: '0' },
       { terminal },
     );
     running.push(run);
@@ -72,7 +75,12 @@ describe('npm start from a fresh copy of the repository', () => {
     const { run, baseUrl } = await start();
     expect(run.output()).toContain(CONSOLE_BUILD);
     expect(run.output()).toContain(SERVER_BUILD);
-    token = (await run.waitForOutput(/using:\n {2}(\S+)\n/))[1]!;
+    // Not a terminal: the token is in a file of mode 0600 the output names, never in the output.
+    const [, file] = await run.waitForOutput(/using the token in the file:\n {2}(\S+)\n/);
+    token = readFileSync(file!, 'utf8').trim();
+    expect(token).toMatch(/^st_/);
+    expect(statSync(file!).mode & 0o777).toBe(0o600);
+    expect(run.output()).not.toContain(token);
     const api = clients(baseUrl);
     expect((await api.whoAmI()).activeTenant).toBe('default');
     await api.trees.putEntry(
@@ -129,6 +137,22 @@ describe('npm start from a fresh copy of the repository', () => {
     expect(output).toMatch(/^\^C\[[\d:.]+\] INFO: shutting down \{"signal":"SIGINT"\}/m);
     expect(output).toMatch(/^\[[\d:.]+\] INFO: stopped\r?$/m);
     expect(output).not.toMatch(/^\{"level"/m);
+  });
+
+  it('on a terminal, a first start prints the token itself, and it signs in', async () => {
+    const fresh = mkdtempSync(join(tmpdir(), 'store-npm-start-tty-'));
+    try {
+      const { run, baseUrl } = await start(true, fresh);
+      const [, printed] = await run.waitForOutput(/using:\r?\n {2}(st_\S+)\r?\n/);
+      const me = await createClient(
+        IdentityService,
+        createConnectTransport({ baseUrl, httpVersion: '1.1' }),
+      ).whoAmI({}, { headers: { authorization: `Bearer ${printed}` } });
+      expect(me.activeTenant).toBe('default');
+      await stop(run);
+    } finally {
+      rmSync(fresh, { recursive: true, force: true });
+    }
   });
 
   it('npm start -- --help lists the settings and exits 0', async () => {

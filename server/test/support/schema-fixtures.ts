@@ -1,8 +1,8 @@
 import type { Storage } from '../../src/storage/database.js';
 import { StoreError } from '../../src/engines/errors.js';
 import type { RunControl } from '../../src/engines/schema/records.js';
-import { bulkInsertEntries } from '../../src/storage/physical-tree-store.js';
-import { ensureTree } from '../../src/storage/tree-store.js';
+import { bulkInsertEntries } from '../../src/storage/data/physical-tree-store.js';
+import { ensureTree } from '../../src/storage/data/tree-store.js';
 
 /** Entries for seedTree: [key, value, schema version]. */
 export type SeedEntry = readonly [key: string, value: unknown, schemaVersion: number];

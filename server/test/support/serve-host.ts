@@ -3,7 +3,10 @@ import type { Transport } from '@connectrpc/connect';
 import { pino } from 'pino';
 import { listen, type Listeners } from '../../src/http/listeners.js';
 import { errorMappingInterceptor } from '../../src/transport/error-interceptor.js';
-import { registerHealthService, type HealthRegistry } from '../../src/transport/health-service.js';
+import {
+  registerHealthService,
+  type HealthRegistry,
+} from '../../src/transport/grpc/health-service.js';
 import type { StoreApiHost } from '../../src/transport/store-api-host.js';
 
 export const silentLogger = pino({ level: 'silent' });

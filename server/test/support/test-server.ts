@@ -39,6 +39,12 @@ export async function startTestServer(
       STORE_HTTP_PORT: '0',
       STORE_GRPC_PORT: '0',
       STORE_SHUTDOWN_GRACE_MS: '2000',
+      // The suites refuse hundreds of calls from 127.0.0.1 within seconds on purpose (every RPC
+      // anonymously, bad tokens); the refusal limit's own tests set their own.
+      STORE_REFUSAL_LIMIT: '10000',
+      // Hundreds of servers start in the suites, most never checking a policy: their validation
+      // threads start at the first check (the bench and e2e keep the default warm start).
+      STORE_VALIDATION_WARM_START: 'false',
       ...env,
     },
   });

@@ -1,5 +1,6 @@
-import type { QueryClient } from '@tanstack/react-query';
+import { onlineManager, type QueryClient } from '@tanstack/react-query';
 import { createApi, grpcWebTransport, type TransportFactory } from '../lib/api/create-api';
+import { ConnectivityStore } from '../lib/connectivity/connectivity-store';
 import { TrackedOperationsStore } from '../lib/operations/tracked-operations-store';
 import { createQueryClient } from '../lib/query-client';
 import type { AppServices } from '../lib/services';
@@ -25,6 +26,12 @@ export function createServices(
     tracked.clear();
     queryClient.clear();
   });
-  const api = createApi(session, factory);
-  return { services: { session, api, toasts, tracked }, queryClient };
+  const connectivity = new ConnectivityStore();
+  const api = createApi(session, factory, connectivity);
+  // While unreachable, the store tries the server with its cheapest call (anonymous, no data).
+  connectivity.setProbe(() => api.backup.getAuthScheme({}));
+  // React Query's own notion of "offline": queries stop fetching and keep their data (no error
+  // replaces it, no retry counts down), and when it is back every query on screen refetches.
+  connectivity.subscribe(() => onlineManager.setOnline(connectivity.reachable));
+  return { services: { session, api, toasts, tracked, connectivity }, queryClient };
 }

@@ -19,6 +19,14 @@ const MAKE_TOKEN =
   `Make one for this server with \`${TOKEN_CREATE_COMMAND}\`, run with the same STORE_DATA_DIR ` +
   'or DATABASE_URL as the server, and sign in with the token it prints.';
 
+/** A call that never reached the server (lib/connectivity): the network, not the server. */
+export const NETWORK_SENTENCES: ErrorSentences = {
+  what: 'The console could not reach the server.',
+  next:
+    'Check that it is running and reachable from this browser; the console keeps trying ' +
+    'and refreshes by itself once it answers.',
+};
+
 /** "backup b-1 has dependants" → "Backup b-1 has dependants." */
 export function asSentence(message: string): string {
   const text = message.trim().replace(/[.:;,\s]+$/, '');
@@ -146,9 +154,11 @@ export function sentencesFor(code: Code, message: string): ErrorSentences {
         next: 'Change what the message names first, then try again.',
       };
     case Code.Aborted:
+      // The server's Aborted: an operation whose run stopped before it finished (the server
+      // running it stopped, or lost it to another replica).
       return {
-        what: said('Another change got in the way', message),
-        next: 'Reload to see the current state, then try again.',
+        what: said('It stopped before it finished', message),
+        next: 'Check what it left (the operation page says), then start it again.',
       };
     case Code.OutOfRange:
       return {
@@ -166,9 +176,11 @@ export function sentencesFor(code: Code, message: string): ErrorSentences {
         next: "Try again; if it keeps failing, the server's log says more.",
       };
     case Code.Unavailable:
+      // The server's own Unavailable (what is behind it does not answer); a call that never
+      // reached the server reads NETWORK_SENTENCES (lib/errors).
       return {
-        what: 'The server could not be reached.',
-        next: 'Check that it is running and reachable from this browser, then try again.',
+        what: said('The server cannot do this right now', message),
+        next: "Try again in a moment; if it keeps failing, the server's log says more.",
       };
     case Code.DataLoss:
       return {

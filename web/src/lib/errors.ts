@@ -1,5 +1,6 @@
 import { Code, ConnectError } from '@connectrpc/connect';
-import { asSentence, sentencesFor } from './error-sentences';
+import { isNetworkFailure } from './connectivity/network-failure';
+import { asSentence, NETWORK_SENTENCES, sentencesFor } from './error-sentences';
 
 /** The gRPC code name of any failure ("FailedPrecondition"); Unknown for non-RPC errors. */
 export function errorCodeName(error: unknown): string {
@@ -47,6 +48,14 @@ export function explainError(error: unknown): ErrorExplanation {
     };
   }
   const connectError = ConnectError.from(error);
+  // fetch's "Failed to fetch" comes wrapped as Unknown: it is the network, not the server.
+  if (isNetworkFailure(connectError)) {
+    return {
+      ...NETWORK_SENTENCES,
+      code: Code[connectError.code],
+      raw: connectError.rawMessage,
+    };
+  }
   return explain(connectError.code, connectError.rawMessage);
 }
 

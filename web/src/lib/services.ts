@@ -1,5 +1,6 @@
 import { createContext, useContext, useSyncExternalStore } from 'react';
 import type { Api } from './api/create-api';
+import type { Connectivity, ConnectivityStore } from './connectivity/connectivity-store';
 import type { Session, SessionStore } from './session/session-store';
 import type { TrackedOperationsStore } from './operations/tracked-operations-store';
 import type { ToastStore, ToastInput } from './toast/toast-store';
@@ -10,6 +11,8 @@ export interface AppServices {
   api: Api;
   toasts: ToastStore;
   tracked: TrackedOperationsStore;
+  /** Whether the server answers; the banner and the progress of running work read it. */
+  connectivity: ConnectivityStore;
 }
 
 export const ServicesContext = createContext<AppServices | null>(null);
@@ -39,4 +42,19 @@ export function useActiveTenant(): string {
 /** Pushes a toast: `toast({ tone: 'success', title: 'Backup started' })`. */
 export function useToast(): (toast: ToastInput) => number {
   return useServices().toasts.push;
+}
+
+const ALWAYS_REACHABLE: Connectivity = { unreachableSince: null, nextTryAt: null };
+const noSubscription = () => () => undefined;
+
+/**
+ * Whether the server answers, re-rendering when that changes. Safe outside the providers (a
+ * component rendered alone in a test): there, the server counts as reachable.
+ */
+export function useConnectivity(): Connectivity {
+  const store = useContext(ServicesContext)?.connectivity;
+  return useSyncExternalStore(
+    store?.subscribe ?? noSubscription,
+    store?.getSnapshot ?? (() => ALWAYS_REACHABLE),
+  );
 }

@@ -1,7 +1,8 @@
 /**
- * Failed sign-ins per client address (issue 18): after `limit` refused credentials from one
- * address within `windowMs` of the first, every call from it that presents a credential is refused
- * until that window ends. Counted in this process's memory: each replica counts on its own, so
+ * Failed sign-ins per key (issue 18: the client address; issue 33: also an API token's id): after
+ * `limit` refused credentials for one key within `windowMs` of the first, every further refused
+ * credential for it is answered "retry later" until that window ends (a credential that verifies
+ * is never refused: the transport verifies first). Counted in this process's memory: each replica counts on its own, so
  * behind a balancer of N replicas an address gets up to N × limit tries per window.
  */
 export class SignInLimiter {

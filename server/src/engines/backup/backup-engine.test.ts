@@ -5,7 +5,7 @@ import {
   storeUnderTest,
 } from '../../../test/support/artifact-stores.js';
 import { DIALECTS, openTestStorage } from '../../../test/support/test-storage.js';
-import { deleteBackupRows } from '../../storage/backup-store.js';
+import { deleteBackupRows } from '../../storage/backup/backup-store.js';
 import { TreeDataEngine } from '../data/tree-data-engine.js';
 import type { StoreError } from '../errors.js';
 import { OperationRunner } from '../operations/operation-runner.js';

@@ -1,12 +1,17 @@
-import { getBackupRow } from '../../storage/backup-store.js';
-import { configureHealthMonitoring } from '../../storage/backup-health-store.js';
+import { getBackupRow } from '../../storage/backup/backup-store.js';
+import type { SubjectNamer } from './lifecycle/protection-refusal.js';
+import { configureHealthMonitoring } from '../../storage/backup/backup-health-store.js';
 import type { Storage } from '../../storage/database.js';
-import { countLiveEntries } from '../../storage/physical-tree-store.js';
-import { resolveTree } from '../../storage/tree-store.js';
+import { countLiveEntries } from '../../storage/data/physical-tree-store.js';
+import { resolveTree } from '../../storage/data/tree-store.js';
 import { StoreError, failedPrecondition, invalidArgument, notFound } from '../errors.js';
 import type { OperationLogger, OperationRecord, OperationRunner } from '../operations/index.js';
 import { type ArtifactStore, DirectoryArtifactStore, assertArtifactId } from './artifacts/index.js';
-import { registerBackupKinds, type CaptureScopeKey } from './backup-operations.js';
+import {
+  registerBackupKinds,
+  type CaptureScopeKey,
+  type ScheduledCaptureFacts,
+} from './backup-operations.js';
 import type {
   BackupManifestDoc,
   CaptureRequest,
@@ -18,6 +23,7 @@ import type {
 } from './backup-types.js';
 import { CaptureService } from './capture/capture-service.js';
 import { CatalogService } from './catalog/catalog-service.js';
+import { recordVerifiedExport } from './health/export-verification.js';
 import { checkBackupHealth } from './health/health-check.js';
 import {
   revertRestore,
@@ -40,6 +46,8 @@ export interface BackupEngineOptions {
   healthMonitoring: boolean;
   clock?: () => number;
   logger?: OperationLogger | undefined;
+  /** Names people in messages (the author of a protection a delete is refused for). */
+  subjectNames?: SubjectNamer | undefined;
   /** Test seam: runs after each page a capture reads. */
   afterCapturePage?: () => Promise<void>;
   /** Test seam: runs after each batch a restore applies. */
@@ -51,6 +59,8 @@ export interface Starter {
   tenant: string;
   createdBy: string;
   trackingId?: string | undefined;
+  /** Started by the server itself (SubmitRequest.uncapped): never refused by a tenant's cap. */
+  uncapped?: boolean | undefined;
 }
 
 /**
@@ -72,7 +82,7 @@ export class BackupEngine {
   private readonly minIntervalMs: number;
   private readonly logger: OperationLogger | undefined;
   private readonly scheduledCaptureListeners: Array<
-    (tenant: string, scope: CaptureScopeKey) => Promise<void>
+    (tenant: string, scope: CaptureScopeKey, capture: ScheduledCaptureFacts) => Promise<unknown>
   > = [];
 
   constructor(options: BackupEngineOptions) {
@@ -85,7 +95,7 @@ export class BackupEngine {
       typeof options.artifacts === 'string'
         ? new DirectoryArtifactStore(options.artifacts)
         : options.artifacts;
-    this.catalog = new CatalogService(this.storage, this.artifacts);
+    this.catalog = new CatalogService(this.storage, this.artifacts, options.subjectNames);
     this.captures = new CaptureService(
       this.storage,
       this.artifacts,
@@ -115,7 +125,8 @@ export class BackupEngine {
       captures: this.captures,
       restores: this.restores,
       clock: this.clock,
-      afterScheduledCapture: (tenant, scope) => this.afterScheduledCapture(tenant, scope),
+      afterScheduledCapture: (tenant, scope, capture) =>
+        this.afterScheduledCapture(tenant, scope, capture),
     });
   }
 
@@ -123,13 +134,23 @@ export class BackupEngine {
    * Runs `listener` after each scheduled capture that published a backup (retention applies the
    * scope's rules then). A failing listener is logged; the capture still succeeded.
    */
-  onScheduledCapture(listener: (tenant: string, scope: CaptureScopeKey) => Promise<void>): void {
+  onScheduledCapture(
+    listener: (
+      tenant: string,
+      scope: CaptureScopeKey,
+      capture: ScheduledCaptureFacts,
+    ) => Promise<unknown>,
+  ): void {
     this.scheduledCaptureListeners.push(listener);
   }
 
-  private async afterScheduledCapture(tenant: string, scope: CaptureScopeKey): Promise<void> {
+  private async afterScheduledCapture(
+    tenant: string,
+    scope: CaptureScopeKey,
+    capture: ScheduledCaptureFacts,
+  ): Promise<void> {
     for (const listener of this.scheduledCaptureListeners) {
-      await listener(tenant, scope).catch((err: unknown) =>
+      await listener(tenant, scope, capture).catch((err: unknown) =>
         this.logger?.warn({ err, tenant, scope }, 'after a scheduled capture'),
       );
     }
@@ -188,7 +209,7 @@ export class BackupEngine {
       const tree = await resolveTree(this.storage, who.tenant, request.targetTreeId);
       if (tree && (await countLiveEntries(this.storage, tree.physicalTreeId)) > 0) {
         throw failedPrecondition(
-          `tree ${request.targetTreeId} is not empty; NEW_TREE needs an empty tree`,
+          `tree ${request.targetTreeId} is not empty; a restore into a new tree needs an empty one`,
         );
       }
     }
@@ -249,16 +270,24 @@ export class BackupEngine {
     return checkBackupHealth(this.storage, this.artifacts, tenant, backupId, { now: this.clock });
   }
 
-  /** Swaps an IN_PLACE restore back (trusting only its operation id; writes since need consent). */
+  /**
+   * Swaps an IN_PLACE restore back (trusting only its operation id; writes since need consent);
+   * `by` (the caller's subject) is kept for "Reverted by <who>".
+   */
   revertRestore(
     tenant: string,
     response: RestoreResult,
-    acknowledgment: RevertAcknowledgmentFields = {},
+    acknowledgment: RevertAcknowledgmentFields,
+    by: string,
   ): Promise<RevertOutcome> {
-    return revertRestore(this.storage, tenant, response, acknowledgment, this.clock());
+    return revertRestore(this.storage, tenant, response, acknowledgment, this.clock(), by);
   }
 
-  /** Streams a catalogued artifact's stored bytes, verified; NotFound for unknown ids. */
+  /**
+   * Streams a catalogued artifact's stored bytes, verified; NotFound for unknown ids. An export
+   * that ran to its end matched the manifest's SHA-256, which may count as a verification of the
+   * backup (health/export-verification.ts).
+   */
   async *exportArtifact(
     tenant: string,
     backupId: string,
@@ -274,6 +303,15 @@ export class BackupEngine {
     const artifact = manifest.artifacts.find((a) => a.artifactId === artifactId);
     if (!artifact) throw notFound(`backup ${backupId} has no artifact ${artifactId}`);
     yield* this.artifacts.exportArtifact(tenant, backupId, artifact, { signal });
+    // The last chunk went out only after the whole file's hash matched (artifact-export.ts).
+    await recordVerifiedExport(
+      this.storage,
+      this.artifacts,
+      tenant,
+      manifest,
+      artifact,
+      this.clock(),
+    );
   }
 
   /** The stored report and monitoring config of a backup; undefined when the backup is absent. */

@@ -1,6 +1,6 @@
 import type { Storage } from '../../storage/database.js';
-import { compareAndSetWriteLock } from '../../storage/physical-tree-store.js';
-import { ensureTree } from '../../storage/tree-store.js';
+import { compareAndSetWriteLock } from '../../storage/data/physical-tree-store.js';
+import { ensureTree } from '../../storage/data/tree-store.js';
 import { failedPrecondition } from '../errors.js';
 import type { OperationContext, OperationRunner } from '../operations/index.js';
 import type { ArtifactStore } from './artifacts/index.js';
@@ -19,7 +19,15 @@ export interface BackupKindDeps {
   restores: RestoreService;
   clock: () => number;
   /** Runs after a scheduled capture published its backup (retention of the scope). */
-  afterScheduledCapture?: ((tenant: string, scope: CaptureScopeKey) => Promise<void>) | undefined;
+  afterScheduledCapture?:
+    | ((tenant: string, scope: CaptureScopeKey, capture: ScheduledCaptureFacts) => Promise<void>)
+    | undefined;
+}
+
+/** The scheduled capture that just published: its backup's name, and which schedule fired. */
+export interface ScheduledCaptureFacts {
+  name: string;
+  incremental: boolean;
 }
 
 /** The scope a capture wrote, as retention names it. */
@@ -32,6 +40,7 @@ export interface CaptureScopeKey {
 function thenAfterSchedule<T>(
   deps: BackupKindDeps,
   ctx: OperationContext<CaptureRequest>,
+  incremental: boolean,
   run: () => Promise<T>,
 ): Promise<T> {
   return run().then(async (result) => {
@@ -40,7 +49,7 @@ function thenAfterSchedule<T>(
         treeName: ctx.request.scope.treeId,
         keyPrefix: ctx.request.scope.keyPrefix ?? '',
       };
-      await deps.afterScheduledCapture(ctx.tenant, scope);
+      await deps.afterScheduledCapture(ctx.tenant, scope, { name: ctx.request.name, incremental });
     }
     return result;
   });
@@ -86,13 +95,17 @@ export function registerBackupKinds(runner: OperationRunner, deps: BackupKindDep
   runner.register<CaptureRequest, unknown>('BACKUP', {
     resumable: false,
     run: (ctx) =>
-      thenAfterSchedule(deps, ctx, () => captures.capture(captureContext(ctx), ctx.request, false)),
+      thenAfterSchedule(deps, ctx, false, () =>
+        captures.capture(captureContext(ctx), ctx.request, false),
+      ),
     completedBeforeInterruption: (op) => captures.publishedCapture(op.tenant, op.id),
   });
   runner.register<CaptureRequest, unknown>('INCREMENTAL_BACKUP', {
     resumable: false,
     run: (ctx) =>
-      thenAfterSchedule(deps, ctx, () => captures.capture(captureContext(ctx), ctx.request, true)),
+      thenAfterSchedule(deps, ctx, true, () =>
+        captures.capture(captureContext(ctx), ctx.request, true),
+      ),
     completedBeforeInterruption: (op) => captures.publishedCapture(op.tenant, op.id),
   });
   runner.register<SetCaptureRequest, unknown>('BACKUP_SET', {

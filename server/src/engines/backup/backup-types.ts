@@ -115,6 +115,12 @@ export interface RestoreResult {
   entriesApplied: number;
   shadowPhysicalTreeId?: string | undefined;
   previousPhysicalTreeId?: string | undefined;
+  /**
+   * Once reverted: when (epoch ms) and who (a subject; absent for reverts stored before it was).
+   * Never stored in the result: joined from the stored restore when a status is read.
+   */
+  revertedAt?: number | undefined;
+  revertedBy?: string | undefined;
 }
 
 export interface HealthIssue {
@@ -132,6 +138,8 @@ export interface HealthReport {
   bytesVerified: number;
   chainIntact: boolean;
   issues: HealthIssue[];
+  /** How the backup was verified: absent for a health check, 'export' for a verified export. */
+  verifiedBy?: 'export';
 }
 
 export interface HealthConfig {

@@ -2,7 +2,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DIALECTS, openTestStorage } from '../../../test/support/test-storage.js';
 import { openStorage, type Storage } from '../../storage/database.js';
-import { resolveTree } from '../../storage/tree-store.js';
+import { resolveTree } from '../../storage/data/tree-store.js';
 import { SchemaEngine } from '../schema/schema-engine.js';
 import { TreeDataEngine, type GroupCommitInfo, type WriteGuard } from './tree-data-engine.js';
 

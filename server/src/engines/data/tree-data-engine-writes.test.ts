@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DIALECTS, openTestStorage } from '../../../test/support/test-storage.js';
 import type { Storage } from '../../storage/database.js';
-import { compareAndSetWriteLock } from '../../storage/physical-tree-store.js';
-import { resolveTree } from '../../storage/tree-store.js';
+import { compareAndSetWriteLock } from '../../storage/data/physical-tree-store.js';
+import { resolveTree } from '../../storage/data/tree-store.js';
 import { TreeDataEngine, type WriteGuard } from './tree-data-engine.js';
 
 const T = 'acme';

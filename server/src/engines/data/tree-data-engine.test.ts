@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DIALECTS, openTestStorage } from '../../../test/support/test-storage.js';
 import type { Storage } from '../../storage/database.js';
-import { resolveTree } from '../../storage/tree-store.js';
+import { resolveTree } from '../../storage/data/tree-store.js';
 import { TreeDataEngine, type TreeDataEngineOptions } from './tree-data-engine.js';
 
 const T = 'acme';

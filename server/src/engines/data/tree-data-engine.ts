@@ -5,7 +5,7 @@ import {
   listLiveEntries,
   listTrees,
   type StoredEntry,
-} from '../../storage/tree-store.js';
+} from '../../storage/data/tree-store.js';
 import { invalidArgument } from '../errors.js';
 import { GroupCommitQueue } from './group-commit-queue.js';
 import { decodeKeyToken, encodeKeyToken, resolvePageSize } from './page-tokens.js';

@@ -1,5 +1,5 @@
 import type { Storage } from '../../storage/database.js';
-import { resolveTree, writeEntryGroup, type GroupEntryWrite } from '../../storage/tree-store.js';
+import { resolveTree, writeEntryGroup, type GroupEntryWrite } from '../../storage/data/tree-store.js';
 import { failedPrecondition } from '../errors.js';
 import type { Settled } from './group-commit-queue.js';
 import { canonicalValue, type PreparedWrite } from './write-preparation.js';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { reason } from '../../../test/support/credential-reason.js';
 import { DIALECTS, openTestStorage } from '../../../test/support/test-storage.js';
-import { TokenStore } from '../../storage/token-store.js';
+import { TokenStore } from '../../storage/identity/token-store.js';
 import { ApiTokenService } from './api-tokens.js';
 
 describe.each(DIALECTS)('API tokens on %s', (dialect) => {

@@ -4,7 +4,7 @@ import {
   type RevocationWatch,
   type StoredToken,
   type TokenStore,
-} from '../../storage/token-store.js';
+} from '../../storage/identity/token-store.js';
 import { invalidArgument } from '../errors.js';
 import { validateTenantId } from '../data/tree-names.js';
 import { MIN_PRESET_TOKEN_LENGTH } from '../../config/settings.js';
@@ -13,6 +13,14 @@ import { TokenCache } from './token-cache.js';
 
 const PREFIX = 'st';
 const TOKEN_PATTERN = /^st_([A-Za-z0-9]{12})_([A-Za-z0-9_-]{43})$/;
+
+/**
+ * The id an API token names (its public prefix), whether or not the token verifies; undefined for
+ * anything not shaped like one. Failed sign-ins are also counted per id, wherever they come from.
+ */
+export function apiTokenIdOf(credential: string): string | undefined {
+  return TOKEN_PATTERN.exec(credential)?.[1];
+}
 
 /** What an operator sees of a token: never the secret. */
 export interface TokenInfo {

@@ -1,7 +1,7 @@
 import type { ServerConfig } from '../../config/settings.js';
 import type { Logger } from '../../logging/logger.js';
 import type { Storage } from '../../storage/database.js';
-import { TokenStore } from '../../storage/token-store.js';
+import { TokenStore } from '../../storage/identity/token-store.js';
 import { ApiTokenService } from './api-tokens.js';
 import { createCredentialVerifier, type CredentialVerifier } from './credential-verifier.js';
 import { OidcVerifier } from './oidc-verifier.js';

@@ -59,11 +59,16 @@ describe('SubjectDirectory', () => {
 
   it('answers each subject once, in the order asked', async () => {
     const names = await directory.resolve(
-      ['scheduler', 'token:a1', 'scheduler', 'health-monitor'],
+      ['scheduler', 'token:a1', 'scheduler', 'health-monitor', 'retention'],
       'acme',
       caller('oidc:u1', 'Grace'),
     );
-    expect(names.map((n) => n.displayName)).toEqual(['Scheduler', 'ops laptop', 'Health monitor']);
+    expect(names.map((n) => n.displayName)).toEqual([
+      'Scheduler',
+      'ops laptop',
+      'Health monitor',
+      'Automatic retention',
+    ]);
   });
 
   it('refuses an oversized request', async () => {

@@ -19,6 +19,8 @@ const MAX_SUBJECT_LENGTH = 512;
 const SYSTEM_NAMES: Readonly<Record<string, string>> = {
   scheduler: 'Scheduler',
   'health-monitor': 'Health monitor',
+  // The retention apply that runs by itself after a scheduled capture.
+  retention: 'Automatic retention',
   cli: 'Token command line',
   anonymous: 'Anonymous',
 };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { StoredToken } from '../../storage/token-store.js';
+import type { StoredToken } from '../../storage/identity/token-store.js';
 import { TokenCache } from './token-cache.js';
 
 const token = (id: string): StoredToken => ({

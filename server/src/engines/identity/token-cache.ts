@@ -1,4 +1,4 @@
-import type { StoredToken } from '../../storage/token-store.js';
+import type { StoredToken } from '../../storage/identity/token-store.js';
 
 /**
  * Stored tokens kept in memory while revocations are watched, so a status poll does not read

@@ -4,7 +4,7 @@ import { reason } from '../../../test/support/credential-reason.js';
 import { DIALECTS, openTestStorage } from '../../../test/support/test-storage.js';
 import { openStorage, type Storage } from '../../storage/database.js';
 import { channelOf } from '../../storage/pg-notifications.js';
-import { TokenStore } from '../../storage/token-store.js';
+import { TokenStore } from '../../storage/identity/token-store.js';
 import { ApiTokenService } from './api-tokens.js';
 
 // A server caches tokens only while it watches revocations (PostgreSQL NOTIFY, SQLite's

@@ -4,7 +4,7 @@ import {
   type OperationOutcome,
   type OperationRow,
   type OperationStore,
-} from '../../storage/operation-store.js';
+} from '../../storage/operations/operation-store.js';
 import { isStoreError, StoreError } from '../errors.js';
 import { ProgressReporter } from './progress-reporter.js';
 import { toOperationRecord } from './operation-record.js';
@@ -206,7 +206,7 @@ export class OperationExecution {
     await this.finish({
       state: 'FAILED',
       errorCode: 'aborted',
-      errorMessage: 'interrupted by shutdown',
+      errorMessage: 'the server running it was stopped (shutdown)',
       progress,
     });
   }

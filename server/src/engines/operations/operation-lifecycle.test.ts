@@ -8,7 +8,7 @@ import {
 } from '../../../test/operations/runner-fixture.js';
 import { waitFor } from '../../../test/operations/wait-for.js';
 import { DIALECTS } from '../../../test/support/test-storage.js';
-import { OperationStore } from '../../storage/operation-store.js';
+import { OperationStore } from '../../storage/operations/operation-store.js';
 
 const TENANT = 'acme';
 
@@ -53,7 +53,7 @@ describe.each(DIALECTS)('operation lifecycle on %s', (dialect) => {
     ]);
     expect(await first.get(TENANT, backup.id)).toMatchObject({
       state: 'FAILED',
-      error: { code: 'aborted', message: 'interrupted by shutdown' },
+      error: { code: 'aborted', message: 'the server running it was stopped (shutdown)' },
     });
     expect(await first.get(TENANT, restore.id)).toMatchObject({
       state: 'QUEUED',
@@ -80,7 +80,7 @@ describe.each(DIALECTS)('operation lifecycle on %s', (dialect) => {
     const failed = await runner.get(TENANT, op.id);
     expect(failed).toMatchObject({
       state: 'FAILED',
-      error: { message: 'interrupted by shutdown' },
+      error: { message: 'the server running it was stopped (shutdown)' },
     });
     late.resolve('too late');
     await new Promise((resolve) => setTimeout(resolve, 100));

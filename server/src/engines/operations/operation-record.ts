@@ -1,4 +1,4 @@
-import type { OperationRow } from '../../storage/operation-store.js';
+import type { OperationRow } from '../../storage/operations/operation-store.js';
 import type { OperationRecord } from './types.js';
 
 /** The engine record of a stored row. */

@@ -8,7 +8,7 @@ import {
 } from '../../../test/operations/runner-fixture.js';
 import { waitFor } from '../../../test/operations/wait-for.js';
 import { DIALECTS } from '../../../test/support/test-storage.js';
-import { OperationStore } from '../../storage/operation-store.js';
+import { OperationStore } from '../../storage/operations/operation-store.js';
 import { StoreError } from '../errors.js';
 import type { OperationContext } from './types.js';
 

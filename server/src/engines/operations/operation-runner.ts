@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { OperationStore } from '../../storage/operation-store.js';
-import { invalidArgument, StoreError } from '../errors.js';
+import { OperationCapStore, type OperationCap } from '../../storage/operations/operation-caps.js';
+import { OperationStore, type NewOperationRow } from '../../storage/operations/operation-store.js';
+import { invalidArgument, resourceExhausted, StoreError } from '../errors.js';
+import { PREVIEW_OPERATION_KINDS } from '../operation-kinds.js';
 import { canonicalJson } from '../data/canonical-json.js';
 import { requestFingerprint } from './fingerprint.js';
 import { toOperationRecord } from './operation-record.js';
@@ -25,6 +27,9 @@ const DEFAULTS = {
   concurrency: 2,
   retentionMs: 30 * 24 * 60 * 60_000,
   maxAttempts: 5,
+  previewCap: 4,
+  previewSlots: 1,
+  otherCap: 64,
 };
 const DEFAULT_PAGE_SIZE = 50;
 const MAX_PAGE_SIZE = 1000;
@@ -42,12 +47,18 @@ export class OperationRunner {
   private readonly registry = new HandlerRegistry();
   private readonly worker: OperationWorker;
   private readonly clock: () => number;
+  private readonly caps: OperationCapStore;
+  private readonly previewCap: number;
+  private readonly otherCap: number;
 
   constructor(options: OperationRunnerOptions) {
     this.store = new OperationStore(options.storage);
+    this.caps = new OperationCapStore(options.storage);
     this.clock = options.clock ?? Date.now;
     const positive = (value: number | undefined, fallback: number) =>
       value !== undefined && value > 0 ? value : fallback;
+    this.previewCap = positive(options.tenantCaps?.previews, DEFAULTS.previewCap);
+    this.otherCap = positive(options.tenantCaps?.others, DEFAULTS.otherCap);
     const nodeId = options.nodeId ?? `${hostname()}-${process.pid}`;
     this.worker = new OperationWorker({
       store: this.store,
@@ -57,6 +68,7 @@ export class OperationRunner {
       leaseMs: positive(options.leaseMs, DEFAULTS.leaseMs),
       pollMs: positive(options.pollMs, DEFAULTS.pollMs),
       concurrency: positive(options.concurrency, DEFAULTS.concurrency),
+      previewSlots: positive(options.previewSlots, DEFAULTS.previewSlots),
       retentionMs: positive(options.retentionMs, DEFAULTS.retentionMs),
       maxAttempts: positive(options.maxAttempts, DEFAULTS.maxAttempts),
       reclaimOnStart: options.reclaimOnStart ?? options.storage.dialect === 'sqlite',
@@ -75,7 +87,9 @@ export class OperationRunner {
 
   /**
    * Queues an operation and returns its record at once. A tracking id already used by the
-   * tenant returns that operation when kind and request match, else fails with AlreadyExists.
+   * tenant returns that operation when kind and request match, else fails with AlreadyExists;
+   * either way before the tenant's cap is looked at. A new one over the cap of its kind's class
+   * fails with ResourceExhausted (unless `uncapped`: work the server starts itself).
    */
   async submit(input: SubmitRequest): Promise<OperationRecord> {
     this.registry.require(input.kind);
@@ -86,7 +100,7 @@ export class OperationRunner {
     }
     const requestJson = canonicalJson(input.request);
     const fingerprint = requestFingerprint(input.kind, requestJson);
-    const { row, inserted } = await this.store.insertIfTrackingIdFree({
+    const op: NewOperationRow = {
       id: randomUUID(),
       tenant: input.tenant,
       kind: input.kind,
@@ -96,7 +110,10 @@ export class OperationRunner {
       request_fingerprint: fingerprint,
       created_by: input.createdBy,
       created_at: this.clock(),
-    });
+    };
+    const { row, inserted } = input.uncapped
+      ? await this.store.insertIfTrackingIdFree(op)
+      : await this.insertWithinCap(op);
     if (!inserted && row.request_fingerprint !== fingerprint) {
       throw new StoreError(
         'already_exists',
@@ -105,6 +122,33 @@ export class OperationRunner {
     }
     if (inserted) this.worker.offer(row);
     return toOperationRecord(row);
+  }
+
+  /**
+   * The insert under the tenant's cap for the kind's class (docs/security.md, "Operation caps
+   * and rate limits"): over it, ResourceExhausted naming the cap and an estimated retry time.
+   */
+  private async insertWithinCap(op: NewOperationRow) {
+    const cap = this.capOf(op.kind);
+    const result = await this.caps.insertWithinCap(op, cap);
+    if (result.outcome !== 'refused') {
+      return { row: result.row, inserted: result.outcome === 'inserted' };
+    }
+    const seconds = await this.caps.retryEstimateSeconds(op.tenant, cap, this.clock());
+    const what = cap.otherKinds ? 'operations (besides previews)' : 'previews and dry-runs';
+    throw resourceExhausted(
+      `tenant ${op.tenant} has ${result.active} ${what} queued or running, the most a tenant ` +
+        `may have (${cap.limit}); retry when one ends, in about ${seconds} s`,
+      seconds,
+    );
+  }
+
+  /** Previews and dry-runs share the tighter cap; every other kind shares the other one. */
+  private capOf(kind: string): OperationCap {
+    if ((PREVIEW_OPERATION_KINDS as readonly string[]).includes(kind)) {
+      return { kinds: PREVIEW_OPERATION_KINDS, limit: this.previewCap };
+    }
+    return { kinds: PREVIEW_OPERATION_KINDS, otherKinds: true, limit: this.otherCap };
   }
 
   /** The tenant's operation, or undefined when absent or not of one of `kinds` (when given). */
@@ -172,7 +216,7 @@ export class OperationRunner {
 
   /**
    * Stops claiming, waits up to graceMs for running handlers, then aborts them and hands their
-   * operations back: resumable ones to the queue, others FAILED "interrupted by shutdown".
+   * operations back: resumable ones to the queue, others FAILED ("interrupted: the server running it stopped…").
    */
   stop(options: { graceMs?: number } = {}): Promise<void> {
     return this.worker.stop(options.graceMs ?? 10_000);

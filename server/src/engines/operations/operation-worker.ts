@@ -1,6 +1,8 @@
-import type { OperationStore, ResumePolicy } from '../../storage/operation-store.js';
+import type { OperationStore, ResumePolicy } from '../../storage/operations/operation-store.js';
 import { OperationExecution, type AbortCause } from './operation-execution.js';
 import type { HandlerRegistry } from './registry.js';
+import { TenantTurns } from './tenant-turns.js';
+import { PREVIEW_OPERATION_KINDS } from '../operation-kinds.js';
 import type { OperationLogger } from './types.js';
 
 export interface WorkerConfig {
@@ -10,6 +12,8 @@ export interface WorkerConfig {
   leaseMs: number;
   pollMs: number;
   concurrency: number;
+  /** Of those, how many may be previews, comparisons and dry-runs at once. */
+  previewSlots: number;
   retentionMs: number;
   maxAttempts: number;
   reclaimOnStart: boolean;
@@ -19,6 +23,11 @@ export interface WorkerConfig {
 
 const RETENTION_SWEEP_MS = 10 * 60_000;
 const ORPHAN_BATCH = 100;
+const PREVIEW_KINDS: ReadonlySet<string> = new Set(PREVIEW_OPERATION_KINDS);
+/** What the worker may try to claim: a queued operation, or an expired resumable run. */
+type Candidate = { id: string; attempts: number; kind: string };
+/** Queued rows read at least, so tenants tied on share are all seen by the fair pick. */
+const QUEUE_READ_MIN = 32;
 /** After aborting on shutdown, how long handlers get to notice before they are abandoned. */
 const ABORT_SETTLE_MS = 2_000;
 
@@ -37,6 +46,9 @@ export class OperationWorker {
   private reclaimPending: boolean;
   private lastRetentionAt = -Infinity;
   private claiming = 0;
+  /** Previews running here or being claimed: they may hold at most `previewSlots` slots. */
+  private readonly previews = new Set<string>();
+  private readonly turns = new TenantTurns();
 
   constructor(private readonly config: WorkerConfig) {
     this.reclaimPending = config.reclaimOnStart;
@@ -57,23 +69,33 @@ export class OperationWorker {
   }
 
   /**
-   * A run just submitted on this server: claimed here at once when a slot is free, without the
-   * poll's reads of cancels, orphans and the queue (three round trips before every operation
-   * starts); otherwise, or when another replica's poll got it first, the next look decides.
+   * A run just submitted on this server: claimed here at once when a slot is free and nothing
+   * else is queued, without the poll's reads of cancels, orphans and the queue (three round
+   * trips before every operation starts). When other runs are queued, the fairest of them are
+   * claimed instead (one read of the queue): a tenant submitting in a loop must not take each
+   * slot the moment it frees, ahead of other tenants' queued work. With no free slot, or when
+   * another replica got there first, the next look decides.
    */
-  offer(candidate: { id: string; attempts: number }): void {
+  offer(candidate: Candidate): void {
     // Before the first poll has expired a previous start's leases, only the poll may claim.
     if (!this.started || this.stopped || this.reclaimPending || this.freeSlots() <= 0) {
       this.wake();
       return;
     }
-    void this.claim([candidate], this.resumePolicy())
+    void this.claimOffered(candidate)
       .catch((error: unknown) => {
         this.config.logger.warn({ err: error }, 'claiming a submitted operation failed');
       })
       .finally(() => {
         if (!this.executions.has(candidate.id)) this.wake();
       });
+  }
+
+  private async claimOffered(candidate: Candidate): Promise<void> {
+    const policy = this.resumePolicy();
+    await this.claim([candidate], policy, this.config.registry.kinds());
+    if (this.executions.has(candidate.id)) return;
+    await this.claim(await this.queued(), policy);
   }
 
   /** Aborts a run of this process, if it runs here. */
@@ -225,24 +247,37 @@ export class OperationWorker {
     const free = this.freeSlots();
     if (free <= 0 || this.stopped) return [];
     // More than the free slots: other replicas may win some of the same rows.
-    return this.config.store.findQueued(this.config.registry.kinds(), free * 4);
+    const rows = await this.config.store.findQueued(
+      this.config.registry.kinds(),
+      Math.max(free * 4, QUEUE_READ_MIN),
+    );
+    return this.turns.order(rows);
   }
 
-  private async claim(candidates: { id: string; attempts: number }[], policy: ResumePolicy) {
+  private async claim(candidates: Candidate[], policy: ResumePolicy, alone?: readonly string[]) {
     const { store, registry, owner, leaseMs, clock, logger } = this.config;
     for (const candidate of candidates) {
       if (this.stopped || this.freeSlots() <= 0) return;
       if (this.executions.has(candidate.id)) continue;
+      // Previews hold at most previewSlots of this process's slots: they read a whole backup
+      // on this thread, and a tenant at its preview cap must leave room for others' work.
+      const preview = PREVIEW_KINDS.has(candidate.kind);
+      if (preview && this.previews.size >= this.config.previewSlots) continue;
+      if (preview) this.previews.add(candidate.id);
       // A direct claim (offer) and a poll may run at once: each holds its slot while it waits.
       this.claiming += 1;
       let row;
       try {
-        row = await store.claim(candidate, owner, clock(), leaseMs, policy);
+        row = await store.claim(candidate, owner, clock(), leaseMs, policy, alone);
       } finally {
         this.claiming -= 1;
       }
       const handler = row && registry.find(row.kind);
-      if (!row || !handler) continue;
+      if (!row || !handler) {
+        this.previews.delete(candidate.id);
+        continue;
+      }
+      this.turns.servedNow(row.tenant);
       if (row.attempts > 1) logger.info({ operationId: row.id, attempt: row.attempts }, 'resuming');
       const execution = new OperationExecution(
         { store, handler, owner, leaseMs, clock, logger },
@@ -251,6 +286,7 @@ export class OperationWorker {
       this.executions.set(row.id, execution);
       void execution.done.finally(() => {
         this.executions.delete(row.id);
+        this.previews.delete(row.id);
         this.wake();
       });
     }

@@ -96,6 +96,12 @@ export interface SubmitRequest {
   /** The caller's idempotency key: one operation per tenant and tracking id. */
   trackingId?: string | null | undefined;
   createdBy: string;
+  /**
+   * Work the server starts itself (schedules, the health monitor, retention after a scheduled
+   * capture): counted against the tenant's caps but never refused by them, as the schedules
+   * bound it rather than a caller. Callers' submits leave it unset.
+   */
+  uncapped?: boolean | undefined;
 }
 
 export interface OperationListRequest {
@@ -133,8 +139,19 @@ export interface OperationRunnerOptions {
   pollMs?: number | undefined;
   /** Operations run at once by this runner. Default 2. */
   concurrency?: number | undefined;
+  /**
+   * Of those, how many may be previews, comparisons or dry-runs (default 1): they read a whole
+   * backup or tree on the server's thread, so a tenant at its preview cap leaves the other
+   * slots to the rest of the work.
+   */
+  previewSlots?: number | undefined;
   /** Finished operations are deleted this long after they finish. Default 30 days. */
   retentionMs?: number | undefined;
+  /**
+   * Per tenant, how many operations may be queued or running at once: previews, comparisons
+   * and dry-runs together (default 4), and every other kind together (default 64).
+   */
+  tenantCaps?: { previews?: number | undefined; others?: number | undefined } | undefined;
   /** Runs of a resumable kind before an interrupted one is failed instead. Default 5. */
   maxAttempts?: number | undefined;
   /**

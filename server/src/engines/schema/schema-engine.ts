@@ -3,7 +3,7 @@ import {
   countDeadLetters,
   insertDeadLetters,
   listDeadLetters,
-} from '../../storage/schema-entry-store.js';
+} from '../../storage/schema/schema-entry-store.js';
 import {
   deletePolicyRow,
   deleteVersionConfigRow,
@@ -13,7 +13,7 @@ import {
   putPolicyRow,
   putVersionConfigRow,
   treeSchemaAnnotations,
-} from '../../storage/schema-store.js';
+} from '../../storage/schema/schema-store.js';
 import { canonicalJson } from '../data/canonical-json.js';
 import type {
   BatchWriteGuard,
@@ -25,9 +25,7 @@ import { validateTenantId, validateTreeName } from '../data/tree-names.js';
 import { failedPrecondition } from '../errors.js';
 import {
   advanceTarget,
-  compilePolicy,
-  compileSchema,
-  firstViolations,
+  checkPolicyFields,
   formatViolation,
   validateVersionConfig,
   type PolicyMode,
@@ -36,6 +34,12 @@ import {
   type Violation,
 } from './core/index.js';
 import type { DeadLetter, DeadLetterReason, RemediationReport, StoredPolicy } from './records.js';
+import {
+  overBudgetError,
+  ValidationPool,
+  type ValidationRequest,
+  type ValueVerdict,
+} from './validation/validation-pool.js';
 
 /** Rows per page of migrations, remediations and scans unless configured. */
 export const DEFAULT_SCHEMA_PAGE_SIZE = 500;
@@ -47,6 +51,8 @@ export interface SchemaEngineOptions {
   pageSize?: number;
   /** Called after each committed page of a migration or remediation (metrics, tests). */
   onPage?: PageObserver | undefined;
+  /** The worker threads that compile schemas and validate values (a default pool if absent). */
+  validation?: ValidationPool | undefined;
 }
 
 /** Sees a rewrite's progress after each committed page; the run waits for it. */
@@ -93,9 +99,12 @@ export class SchemaEngine {
   readonly clock: () => number;
   readonly pageSize: number;
   readonly onPage: PageObserver | undefined;
+  /** Every schema compiles and every value is judged here, off the event loop. */
+  readonly validation: ValidationPool;
 
   constructor(options: SchemaEngineOptions) {
     this.storage = options.storage;
+    this.validation = options.validation ?? new ValidationPool();
     this.onPage = options.onPage;
     this.clock = options.clock ?? Date.now;
     const size = options.pageSize ?? DEFAULT_SCHEMA_PAGE_SIZE;
@@ -111,7 +120,7 @@ export class SchemaEngine {
   ): Promise<StoredPolicy> {
     checkTree(tenant, treeName);
     const policy = normalisePolicy(input);
-    compilePolicy(policy, 'policy');
+    await this.compilePolicy(tenant, policy, 'policy');
     const stored: StoredPolicy = {
       jsonSchema: policy.jsonSchema,
       mode: policy.mode,
@@ -122,6 +131,23 @@ export class SchemaEngine {
     };
     await putPolicyRow(this.storage, tenant, treeName, stored);
     return stored;
+  }
+
+  /** Checks a policy's fields and compiles its schema in the pool (InvalidArgument naming them). */
+  async compilePolicy(tenant: string, policy: SchemaPolicy, field: string): Promise<string> {
+    checkPolicyFields(policy, field);
+    return (await this.validation.compile(tenant, policy.jsonSchema, `${field}.json_schema`))
+      .schemaHash;
+  }
+
+  /** Judges values against a schema in the pool, one verdict per value (see ValidationPool). */
+  validateMany(request: ValidationRequest, values: readonly unknown[]): Promise<ValueVerdict[]> {
+    return this.validation.validateMany(request, values);
+  }
+
+  /** Ends the validation threads (server stop). */
+  async close(): Promise<void> {
+    await this.validation.close();
   }
 
   /** The tree's policy, or undefined when none is stored. */
@@ -246,16 +272,25 @@ export class SchemaEngine {
     const applied: WriteVerdict = { apply: true, schemaVersion };
     // AUDIT applies the write; the next compliance scan reports it.
     if (!policy || policy.mode === 'AUDIT') return writes.map(() => applied);
-    const validator = compileSchema(policy.jsonSchema);
+    const judged = await this.validateMany(
+      { tenant, jsonSchema: policy.jsonSchema },
+      writes.map((write) => write.value),
+    );
+    // A value over the validation budget refuses its write (ResourceExhausted) before anything
+    // is stored; the group writer then asks again per request, so only that request fails (the
+    // pool remembers the value, so the second ask costs nothing).
+    const over = judged.find((verdict) => verdict.kind === 'over_budget');
+    if (over?.kind === 'over_budget') throw overBudgetError(over.reason);
     const deadLetteredAt = this.clock();
     const letters = [];
     const verdicts: WriteVerdict[] = [];
-    for (const { key, value } of writes) {
-      const violations = firstViolations(validator, value);
-      if (violations.length === 0) {
+    for (const [index, { key, value }] of writes.entries()) {
+      const verdict = judged[index];
+      if (verdict?.kind !== 'fail') {
         verdicts.push(applied);
         continue;
       }
+      const violations = verdict.violations;
       letters.push({
         tenant,
         treeName,
@@ -293,7 +328,9 @@ export class SchemaEngine {
     const schemaVersion = config?.currentVersion ?? 0;
     // AUDIT applies the write; the next compliance scan reports it.
     if (!policy || policy.mode === 'AUDIT') return { apply: true, schemaVersion, violations: [] };
-    const violations = firstViolations(compileSchema(policy.jsonSchema), value);
+    const [verdict] = await this.validateMany({ tenant, jsonSchema: policy.jsonSchema }, [value]);
+    if (verdict?.kind === 'over_budget') throw overBudgetError(verdict.reason);
+    const violations = verdict?.kind === 'fail' ? verdict.violations.map(plainViolation) : [];
     return { apply: violations.length === 0, schemaVersion, violations };
   }
 
@@ -307,6 +344,10 @@ export interface WriteJudgement {
   apply: boolean;
   schemaVersion: number;
   violations: Violation[];
+}
+
+function plainViolation(violation: Violation): Violation {
+  return { path: violation.path, message: violation.message };
 }
 
 /** The core's policy shape from a caller's input (mode defaults to ENFORCE). */

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedTree, testControl } from '../../../test/support/schema-fixtures.js';
 import { DIALECTS, openTestStorage } from '../../../test/support/test-storage.js';
 import type { Storage } from '../../storage/database.js';
-import { listLiveEntries } from '../../storage/tree-store.js';
+import { listLiveEntries } from '../../storage/data/tree-store.js';
 import { StoreError } from '../errors.js';
 import type { VersionConfig } from './core/index.js';
 import { SchemaEngine } from './schema-engine.js';

@@ -1,11 +1,8 @@
-import { raiseCurrentVersion } from '../../storage/schema-store.js';
-import type { StoredEntry } from '../../storage/tree-db.js';
+import { raiseCurrentVersion } from '../../storage/schema/schema-store.js';
+import type { StoredEntry } from '../../storage/data/tree-db.js';
 import { failedPrecondition } from '../errors.js';
 import {
   ComplianceAccumulator,
-  compilePolicy,
-  compileSchema,
-  decideRemediation,
   migrateValue,
   planMigration,
   validateTransform,
@@ -20,6 +17,7 @@ import {
   type PolicyInput,
   type SchemaEngine,
 } from './schema-engine.js';
+import { decideRemediations } from './remediation-page.js';
 import { treePages } from './tree-pages.js';
 import { rewriteTree, type EntryDecision, type RewriteCheckpoint } from './tree-rewrite.js';
 
@@ -59,7 +57,8 @@ export async function migrateTree(
   const toVersion = control.checkpointValue?.toVersion ?? config.targetVersion;
   planMigration(config, fromVersion, toVersion);
   const chain: VersionConfig = { ...config, targetVersion: toVersion };
-  const decide = (entry: StoredEntry) => decideMigration(entry, fromVersion, chain);
+  const decide = (entries: readonly StoredEntry[]) =>
+    entries.map((entry) => decideMigration(entry, fromVersion, chain));
   return rewriteTree(
     engine,
     {
@@ -112,9 +111,13 @@ export interface RemediationInput {
 }
 
 /** Checks a remediation request up front (InvalidArgument naming transform or target_policy). */
-export function checkRemediation(input: RemediationInput): void {
+export async function checkRemediation(
+  engine: SchemaEngine,
+  tenant: string,
+  input: RemediationInput,
+): Promise<void> {
   validateTransform(input.transform, 'transform');
-  compilePolicy(normalisePolicy(input.targetPolicy), 'target_policy');
+  await engine.compilePolicy(tenant, normalisePolicy(input.targetPolicy), 'target_policy');
 }
 
 /**
@@ -130,24 +133,34 @@ export async function remediateTree(
 ): Promise<RemediationReport> {
   const { tenant, treeName } = target;
   checkTree(tenant, treeName);
-  checkRemediation(input);
+  await checkRemediation(engine, tenant, input);
   const policy = normalisePolicy(input.targetPolicy);
-  const validator = compilePolicy(policy, 'target_policy').validator;
   const current = await engine.getPolicy(tenant, treeName);
-  const decide = (entry: StoredEntry): EntryDecision => {
-    const value = parseStored(entry);
-    if (!value.ok) return deadLetter('TRANSFORM_FAILED', value.message, entry.schemaVersion);
-    const decision = decideRemediation(value.value, input.transform, validator);
-    if (decision.kind === 'already_compliant') return { kind: 'keep' };
-    if (decision.kind === 'transformed') {
-      return { kind: 'write', value: decision.value, schemaVersion: entry.schemaVersion };
-    }
-    return {
-      kind: 'dead_letter',
-      reason: decision.reason,
-      errors: decision.errors,
-      schemaVersion: entry.schemaVersion,
-    };
+  const decide = async (entries: readonly StoredEntry[]): Promise<EntryDecision[]> => {
+    const parsed = entries.map(parseStored);
+    const values = parsed.flatMap((value) => (value.ok ? [value.value] : []));
+    const decisions = await decideRemediations(
+      engine,
+      { tenant, jsonSchema: policy.jsonSchema },
+      input.transform,
+      values,
+    );
+    let next = 0;
+    return entries.map((entry, index): EntryDecision => {
+      const value = parsed[index]!;
+      if (!value.ok) return deadLetter('TRANSFORM_FAILED', value.message, entry.schemaVersion);
+      const decision = decisions[next++]!;
+      if (decision.kind === 'already_compliant') return { kind: 'keep' };
+      if (decision.kind === 'transformed') {
+        return { kind: 'write', value: decision.value, schemaVersion: entry.schemaVersion };
+      }
+      return {
+        kind: 'dead_letter',
+        reason: decision.reason,
+        errors: decision.errors,
+        schemaVersion: entry.schemaVersion,
+      };
+    });
   };
   return rewriteTree(
     engine,
@@ -182,10 +195,31 @@ export async function scanTree(
   const { tenant, treeName } = target;
   checkTree(tenant, treeName);
   const policy = await requireScanPolicy(engine, tenant, treeName);
-  const accumulator = new ComplianceAccumulator(compileSchema(policy.jsonSchema));
+  const accumulator = new ComplianceAccumulator();
   for await (const page of treePages(engine.storage, tenant, treeName, engine.pageSize)) {
     control.throwIfCancelled();
-    for (const entry of page.entries) accumulator.addJson(entry.key, entry.valueJson ?? 'null');
+    const parsed = page.entries.map(parseStored);
+    const keys: string[] = [];
+    const values: unknown[] = [];
+    page.entries.forEach((entry, index) => {
+      const value = parsed[index]!;
+      if (value.ok) {
+        keys.push(entry.key);
+        values.push(value.value);
+      }
+    });
+    // Once the report holds its violations, only verdicts are needed: no messages are built.
+    const detail = accumulator.full ? 'verdict' : 'violations';
+    const verdicts = await engine.validateMany(
+      { tenant, jsonSchema: policy.jsonSchema, detail },
+      values,
+    );
+    let next = 0;
+    page.entries.forEach((entry, index) => {
+      const value = parsed[index]!;
+      if (!value.ok) accumulator.addUnparseable(entry.key, value.message);
+      else accumulator.addVerdict(keys[next]!, verdicts[next++]!);
+    });
     control.progress(accumulator.report().scanned, 0);
   }
   control.throwIfCancelled();

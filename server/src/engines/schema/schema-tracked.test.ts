@@ -3,7 +3,7 @@ import { deferred, finished, useRunners } from '../../../test/operations/runner-
 import { seedTree } from '../../../test/support/schema-fixtures.js';
 import { DIALECTS } from '../../../test/support/test-storage.js';
 import type { Storage } from '../../storage/database.js';
-import { listLiveEntries } from '../../storage/tree-store.js';
+import { listLiveEntries } from '../../storage/data/tree-store.js';
 import type { OperationRunner } from '../operations/operation-runner.js';
 import { SchemaEngine } from './schema-engine.js';
 import { SchemaOperations } from './schema-tracked.js';

@@ -140,7 +140,7 @@ export class SchemaOperations {
     input: { transform: ValueTransform; targetPolicy: PolicyInput },
   ): Promise<OperationRecord> {
     checkTree(start.tenant, treeName);
-    checkRemediation(input);
+    await checkRemediation(this.engine, start.tenant, input);
     const request: RemediationRequest = {
       treeName,
       transform: input.transform,

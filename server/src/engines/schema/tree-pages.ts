@@ -1,9 +1,9 @@
 import type { Storage } from '../../storage/database.js';
-import { readPhysicalEntries } from '../../storage/physical-tree-store.js';
-import { countLiveEntries } from '../../storage/physical-tree-store.js';
-import type { StoredEntry } from '../../storage/tree-db.js';
-import { resolveTree } from '../../storage/tree-store.js';
-import { createEventLoopYielder } from '../event-loop-yield.js';
+import { readPhysicalEntries } from '../../storage/data/physical-tree-store.js';
+import { countLiveEntries } from '../../storage/data/physical-tree-store.js';
+import type { StoredEntry } from '../../storage/data/tree-db.js';
+import { resolveTree } from '../../storage/data/tree-store.js';
+import { createBackgroundYielder } from '../event-loop-yield.js';
 
 /** One page of a tree's live entries, with where to continue. */
 export interface TreePage {
@@ -26,24 +26,28 @@ export async function* treePages(
   afterKey?: string,
 ): AsyncGenerator<TreePage> {
   let cursor = afterKey;
-  const yieldToOtherCalls = createEventLoopYielder();
-  for (;;) {
-    await yieldToOtherCalls();
-    const tree = await resolveTree(storage, tenant, treeName);
-    if (!tree) return;
-    const rows = await readPhysicalEntries(storage, tree.physicalTreeId, {
-      limit: pageSize,
-      ...(cursor !== undefined && { afterKey: cursor }),
-    });
-    const last = rows.at(-1);
-    if (!last) return;
-    cursor = last.key;
-    yield {
-      physicalTreeId: tree.physicalTreeId,
-      entries: rows.filter((row) => !row.tombstone),
-      lastKey: last.key,
-    };
-    if (rows.length < pageSize) return;
+  const background = createBackgroundYielder(tenant);
+  try {
+    for (;;) {
+      await background.yield();
+      const tree = await resolveTree(storage, tenant, treeName);
+      if (!tree) return;
+      const rows = await readPhysicalEntries(storage, tree.physicalTreeId, {
+        limit: pageSize,
+        ...(cursor !== undefined && { afterKey: cursor }),
+      });
+      const last = rows.at(-1);
+      if (!last) return;
+      cursor = last.key;
+      yield {
+        physicalTreeId: tree.physicalTreeId,
+        entries: rows.filter((row) => !row.tombstone),
+        lastKey: last.key,
+      };
+      if (rows.length < pageSize) return;
+    }
+  } finally {
+    background.release();
   }
 }
 

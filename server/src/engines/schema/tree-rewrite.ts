@@ -1,7 +1,7 @@
 import type { Storage } from '../../storage/database.js';
-import { applyEntryChanges, type EntryChange } from '../../storage/schema-entry-store.js';
-import { putReportRow } from '../../storage/schema-store.js';
-import type { StoredEntry } from '../../storage/tree-db.js';
+import { applyEntryChanges, type EntryChange } from '../../storage/schema/schema-entry-store.js';
+import { putReportRow } from '../../storage/schema/schema-store.js';
+import type { StoredEntry } from '../../storage/data/tree-db.js';
 import { canonicalJson } from '../data/canonical-json.js';
 import { failedPrecondition, isStoreError } from '../errors.js';
 import type { FailedStep } from './core/index.js';
@@ -53,7 +53,8 @@ export interface RewriteJob {
   kind: string;
   fromVersion: number;
   toVersion: number;
-  decide(entry: StoredEntry): EntryDecision;
+  /** What to do with each entry of a page, in order (one validation round trip per page). */
+  decide(entries: readonly StoredEntry[]): EntryDecision[] | Promise<EntryDecision[]>;
   /** Runs once every page is done, before the report says SUCCEEDED. */
   finish(): Promise<void>;
 }
@@ -106,9 +107,10 @@ export async function rewriteTree(
     );
     for await (const page of pages) {
       control.throwIfCancelled();
-      const changes = page.entries.flatMap((entry) => {
+      const decisions = await job.decide(page.entries);
+      const changes = page.entries.flatMap((entry, index) => {
         counts.scanned += 1;
-        const decision = job.decide(entry);
+        const decision = decisions[index] ?? { kind: 'keep' };
         if (decision.kind === 'keep') counts.alreadyCompliant += 1;
         return changeFor(job, entry, decision, control.operationId, deps.clock());
       });

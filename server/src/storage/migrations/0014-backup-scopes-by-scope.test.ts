@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DIALECTS, openTestStorage } from '../../../test/support/test-storage.js';
-import { getScope } from '../backup-scope-store.js';
+import { getScope } from '../backup/backup-scope-store.js';
 import { int64 } from './column-types.js';
 import { backupScopesByScope } from './0014-backup-scopes-by-scope.js';
 

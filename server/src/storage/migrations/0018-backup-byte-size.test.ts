@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DIALECTS, openTestStorage } from '../../../test/support/test-storage.js';
-import { backupRowValues } from '../backup-store.js';
+import { backupRowValues } from '../backup/backup-store.js';
 import { backupByteSize } from './0018-backup-byte-size.js';
 
 describe.each(DIALECTS)('migration 0018 (backup byte size column) on %s', (dialect) => {

@@ -16,6 +16,10 @@ import { scheduleExtras } from './0017-schedule-extras.js';
 import { backupByteSize } from './0018-backup-byte-size.js';
 import { operationCancelledBy } from './0019-operation-cancelled-by.js';
 import { backupsByScope } from './0020-backups-by-scope.js';
+import { differenceStorage } from './0021-difference-storage.js';
+import { backupDamagedSince } from './0022-backup-damaged-since.js';
+import { restoreRevertedBy } from './0023-restore-reverted-by.js';
+import { auditTargetName } from './0024-audit-target-name.js';
 
 /**
  * Every migration, in order. Names sort in apply order; a released migration is never edited
@@ -39,6 +43,10 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
     '0018-backup-byte-size': backupByteSize(dialect),
     '0019-operation-cancelled-by': operationCancelledBy(),
     '0020-backups-by-scope': backupsByScope(),
+    '0021-difference-storage': differenceStorage(dialect),
+    '0022-backup-damaged-since': backupDamagedSince(dialect),
+    '0023-restore-reverted-by': restoreRevertedBy(),
+    '0024-audit-target-name': auditTargetName(),
   };
   return { getMigrations: async () => migrations };
 }

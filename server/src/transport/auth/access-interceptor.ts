@@ -8,6 +8,7 @@ import {
 import type { CredentialVerifier } from '../../engines/identity/credential-verifier.js';
 import { ANONYMOUS, CredentialError, type Principal } from '../../engines/identity/principal.js';
 import type { SignInLimiter } from '../../engines/audit/sign-in-limiter.js';
+import { apiTokenIdOf } from '../../engines/identity/api-tokens.js';
 import type { Logger } from '../../logging/logger.js';
 import { auditFactsKey, type AuditFacts } from '../audit-interceptor.js';
 import { callScopeKey, callerScopeKey } from '../call-scope.js';
@@ -17,7 +18,7 @@ import { resolveCallScope, resolveCaller, requestedTenantOf } from './access-gat
 import { createAuthorizationContext, type CallInfo } from './authorization-context.js';
 import type { Authorizer } from './authorizers.js';
 import type { CredentialBridge } from './credential-bridge.js';
-import { accessOf, type GuardedService } from './operation-maps.js';
+import { accessOf, type GuardedService } from './method-access.js';
 import type { StoreApiOptions } from './options.js';
 import { createPermittedOperations, permittedOperationsKey } from './permitted-operations.js';
 import { recheckWhileOpen } from './stream-recheck.js';
@@ -78,6 +79,8 @@ export function createAccessInterceptor(service: GuardedService, seams: AccessSe
     if (credential !== null) {
       const address = facts.clientAddress || (request.contextValues.get(peerAddressKey) ?? '');
       principal = await signedIn(credential, address, seams, method);
+      // A refusal from here on is of a known caller: recorded in its tenant's trail.
+      facts.verified = true;
     }
     facts.subject = principal.subject;
     const onlyTenant = principal.grants.size === 1 ? [...principal.grants.keys()][0] : undefined;
@@ -139,8 +142,11 @@ export function createAccessInterceptor(service: GuardedService, seams: AccessSe
 }
 
 /**
- * Verifies a presented credential. An address over its failed sign-in limit is refused first
- * (ResourceExhausted with retry-after, even for a good credential); a refused credential counts.
+ * Verifies a presented credential. A credential that verifies is let in whatever others sent from
+ * the same address or with the same token id (a shared NAT must not lock its good users out); a
+ * refused one counts against the address and, for an API token, against the token id it names
+ * (from any address), and past either's failed sign-in limit is answered ResourceExhausted with
+ * retry-after. Guessing stays hopeless: an API token is 256 random bits, an OIDC token is signed.
  */
 async function signedIn(
   credential: string,
@@ -149,18 +155,26 @@ async function signedIn(
   method: string,
 ): Promise<Principal> {
   const limiter = seams.signInLimiter;
-  const retryAfter = limiter?.retryAfterSeconds(address) ?? 0;
-  if (retryAfter > 0) {
-    throw new ConnectError(
-      `too many failed sign-ins from this address; retry after ${retryAfter} s`,
-      Code.ResourceExhausted,
-      { 'retry-after': String(retryAfter) },
-    );
-  }
   try {
     return await verified(credential, seams.verify, seams.logger, method);
   } catch (error) {
-    limiter?.recordFailure(address);
+    if (!limiter) throw error;
+    const tokenId = apiTokenIdOf(credential);
+    const counted = [
+      { key: address, what: 'from this address' },
+      ...(tokenId ? [{ key: `token ${tokenId}`, what: 'with this token' }] : []),
+    ];
+    const over = counted
+      .map((c) => ({ ...c, retryAfter: limiter.retryAfterSeconds(c.key) }))
+      .sort((a, b) => b.retryAfter - a.retryAfter)[0];
+    for (const c of counted) limiter.recordFailure(c.key);
+    if (over && over.retryAfter > 0) {
+      throw new ConnectError(
+        `too many failed sign-ins ${over.what}; retry after ${over.retryAfter} s`,
+        Code.ResourceExhausted,
+        { 'retry-after': String(over.retryAfter) },
+      );
+    }
     throw error;
   }
 }

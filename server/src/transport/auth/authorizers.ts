@@ -1,13 +1,18 @@
 import {
   StoreBackupApiOperation as BackupOp,
-  StoreDataApiOperation as DataOp,
-  StoreIdentityApiOperation as IdentityOp,
   StoreSchemaApiOperation as SchemaOp,
 } from '@store/contract';
+import { BACKUP_LEAST_ROLE } from '../backup/backup-access.js';
+import { DATA_LEAST_ROLE } from '../data/data-access.js';
+import { IDENTITY_LEAST_ROLE } from '../identity/identity-access.js';
+import { SCHEMA_LEAST_ROLE } from '../schema/schema-access.js';
 import { roleCovers, type Role } from '../../engines/identity/principal.js';
 import { SCHEMA_INSIGHT_LEAST_ROLE } from '../schema-insight/schema-insight-access.js';
 import type { AuthorizationContext } from './authorization-context.js';
-import { BACKUP_INSIGHT_LEAST_ROLE, BACKUP_INSIGHT_SERVICE } from './backup-insight-access.js';
+import {
+  BACKUP_INSIGHT_LEAST_ROLE,
+  BACKUP_INSIGHT_SERVICE,
+} from '../backup-insight/backup-insight-access.js';
 import {
   BACKUP_LIFECYCLE_LEAST_ROLE,
   BACKUP_LIFECYCLE_SERVICE,
@@ -51,79 +56,15 @@ type Family =
   | 'backupInsight'
   | 'backupLifecycle';
 
-/** DESIGN.md §4, least role per operation. A missing entry is refused (Unknown included). */
+/**
+ * DESIGN.md §4, least role per operation, from each service's access table. A missing entry is
+ * refused (Unknown included).
+ */
 export const LEAST_ROLE: Record<Family, ReadonlyMap<number, Role>> = {
-  backup: new Map<number, Role>([
-    [BackupOp.LIST_BACKUPS, 'viewer'],
-    [BackupOp.STREAM_BACKUPS, 'viewer'],
-    [BackupOp.DESCRIBE_BACKUP, 'viewer'],
-    [BackupOp.GET_SCOPE_STATUS, 'viewer'],
-    [BackupOp.IS_HEALTH_MONITORING_AVAILABLE, 'viewer'],
-    [BackupOp.GET_BACKUP_HEALTH, 'viewer'],
-    [BackupOp.GET_BACKUP_OPERATION_STATUS, 'viewer'],
-    [BackupOp.LIST_BACKUP_OPERATIONS, 'viewer'],
-    // ProbeCapabilities is presented as Unknown; rbac allows Unknown only for it (see below).
-    [BackupOp.CREATE_BACKUP, 'operator'],
-    [BackupOp.CREATE_INCREMENTAL_BACKUP, 'operator'],
-    [BackupOp.CREATE_BACKUP_SET, 'operator'],
-    [BackupOp.START_BACKUP, 'operator'],
-    [BackupOp.START_INCREMENTAL_BACKUP, 'operator'],
-    [BackupOp.START_BACKUP_SET, 'operator'],
-    [BackupOp.SCHEDULE_BACKUP, 'operator'],
-    [BackupOp.CANCEL_SCHEDULE, 'operator'],
-    [BackupOp.CHECK_BACKUP_HEALTH, 'operator'],
-    [BackupOp.START_BACKUP_HEALTH_CHECK, 'operator'],
-    [BackupOp.CONFIGURE_BACKUP_HEALTH, 'operator'],
-    [BackupOp.EXPORT_ARTIFACT, 'operator'],
-    [BackupOp.START_CATALOG_REBUILD, 'operator'],
-    [BackupOp.CANCEL_BACKUP_OPERATION, 'operator'],
-    [BackupOp.DELETE_BACKUP, 'admin'],
-    [BackupOp.RESTORE_BACKUP, 'admin'],
-    [BackupOp.START_RESTORE, 'admin'],
-    [BackupOp.START_COLD_RESTORE, 'admin'],
-    [BackupOp.REVERT_RESTORE, 'admin'],
-    [BackupOp.START_CATALOG_SCRUB, 'admin'],
-  ]),
-  schema: new Map<number, Role>([
-    [SchemaOp.GET_POLICY, 'viewer'],
-    [SchemaOp.STREAM_DEAD_LETTERS, 'viewer'],
-    [SchemaOp.COUNT_DEAD_LETTERS, 'viewer'],
-    [SchemaOp.GET_VERSION_CONFIG, 'viewer'],
-    [SchemaOp.GET_REMEDIATION_STATUS, 'viewer'],
-    [SchemaOp.GET_COMPLIANCE_SCAN_STATUS, 'viewer'],
-    [SchemaOp.LIST_COMPLIANCE_SCANS, 'viewer'],
-    [SchemaOp.GET_SCHEMA_OPERATION_STATUS, 'viewer'],
-    [SchemaOp.LIST_SCHEMA_OPERATIONS, 'viewer'],
-    [SchemaOp.PROBE_CAPABILITIES, 'viewer'],
-    [SchemaOp.SCAN_COMPLIANCE, 'operator'],
-    [SchemaOp.START_COMPLIANCE_SCAN, 'operator'],
-    [SchemaOp.CANCEL_COMPLIANCE_SCAN, 'operator'],
-    [SchemaOp.CANCEL_SCHEMA_OPERATION, 'operator'],
-    [SchemaOp.SET_POLICY, 'admin'],
-    [SchemaOp.CLEAR_POLICY, 'admin'],
-    [SchemaOp.SET_VERSION_CONFIG, 'admin'],
-    [SchemaOp.ADVANCE_TARGET_VERSION, 'admin'],
-    [SchemaOp.CLEAR_VERSION_CONFIG, 'admin'],
-    [SchemaOp.ADVANCE_AND_MIGRATE, 'admin'],
-    [SchemaOp.MIGRATE_TO_TARGET_VERSION, 'admin'],
-    [SchemaOp.START_MIGRATION, 'admin'],
-    [SchemaOp.START_ADVANCE_AND_MIGRATE, 'admin'],
-    [SchemaOp.REMEDIATE, 'admin'],
-    [SchemaOp.START_REMEDIATION, 'admin'],
-  ]),
-  data: new Map<number, Role>([
-    [DataOp.LIST_TREES, 'viewer'],
-    [DataOp.GET_ENTRY, 'viewer'],
-    [DataOp.LIST_ENTRIES, 'viewer'],
-    [DataOp.PUT_ENTRY, 'operator'],
-    [DataOp.PUT_ENTRIES, 'operator'],
-    [DataOp.DELETE_ENTRY, 'operator'],
-  ]),
-  identity: new Map<number, Role>([
-    [IdentityOp.WHO_AM_I, 'viewer'],
-    [IdentityOp.LIST_AUDIT_RECORDS, 'admin'],
-    [IdentityOp.RESOLVE_SUBJECTS, 'viewer'],
-  ]),
+  backup: BACKUP_LEAST_ROLE,
+  schema: SCHEMA_LEAST_ROLE,
+  data: DATA_LEAST_ROLE,
+  identity: IDENTITY_LEAST_ROLE,
   'schema-insight': SCHEMA_INSIGHT_LEAST_ROLE,
   backupInsight: BACKUP_INSIGHT_LEAST_ROLE,
   backupLifecycle: BACKUP_LIFECYCLE_LEAST_ROLE,

@@ -7,7 +7,9 @@ import { describe, expect, it } from 'vitest';
 import type { Principal } from '../../engines/identity/principal.js';
 import type { AuthorizationContext, CallInfo } from './authorization-context.js';
 import { allowAllAuthorizer, leastRoleFor, rbacAuthorizer } from './authorizers.js';
-import { BACKUP_SERVICE, SCHEMA_SERVICE, type GuardedService } from './operation-maps.js';
+import { BACKUP_SERVICE } from '../backup/backup-access.js';
+import { SCHEMA_SERVICE } from '../schema/schema-access.js';
+import type { GuardedService } from './method-access.js';
 import { createPermittedOperations } from './permitted-operations.js';
 
 const logger = pino({ level: 'silent' });

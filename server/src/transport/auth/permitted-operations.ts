@@ -2,7 +2,7 @@ import { Code, ConnectError, createContextKey, type HandlerContext } from '@conn
 import type { Logger } from '../../logging/logger.js';
 import { createAuthorizationContext, type CallInfo } from './authorization-context.js';
 import type { Authorizer } from './authorizers.js';
-import type { GuardedService } from './operation-maps.js';
+import type { GuardedService } from './method-access.js';
 
 /**
  * The operations of the probed service the caller may call on a tree, sorted by value: what a

@@ -3,7 +3,7 @@ import type { BackupControlService } from '@store/contract';
 import type { BackupEngine } from '../../engines/backup/backup-engine.js';
 import type { CaptureResult, SetCaptureResult } from '../../engines/backup/backup-types.js';
 import { callScopeOf } from '../call-scope.js';
-import { toHandle } from '../operation-mapping.js';
+import { toHandle } from '../operations/operation-mapping.js';
 import { captureToProto, scopeOf, setCaptureToProto } from './backup-mapping.js';
 
 type Impl = Partial<ServiceImpl<typeof BackupControlService>>;

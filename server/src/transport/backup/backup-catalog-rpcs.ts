@@ -3,6 +3,7 @@ import type { ServiceImpl } from '@connectrpc/connect';
 import { BackupKind, type BackupControlService } from '@store/contract';
 import type { BackupEngine } from '../../engines/backup/backup-engine.js';
 import { validateTreeName } from '../../engines/data/tree-names.js';
+import { auditFactsKey } from '../audit-interceptor.js';
 import { permittedOperationsOf } from '../auth/permitted-operations.js';
 import { callScopeOf } from '../call-scope.js';
 import { healthOf, manifestToProto } from './backup-mapping.js';
@@ -51,6 +52,10 @@ export function catalogRpcs(engine: BackupEngine): Impl {
     },
     async deleteBackup(request, context) {
       const { tenant } = callScopeOf(context);
+      // The audit record keeps the name: once the row is gone no later lookup can give it.
+      const facts = context.values.get(auditFactsKey);
+      const name = facts && (await engine.catalog.nameOf(tenant, request.backupId));
+      if (facts && name) facts.targetName = name;
       const ids = await engine.catalog.delete(tenant, request.backupId, request.cascade);
       return { deleted: ids.length > 0, deletedBackupIds: ids };
     },

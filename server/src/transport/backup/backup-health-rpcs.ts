@@ -7,7 +7,7 @@ import {
 import { timestampFromMs } from '@bufbuild/protobuf/wkt';
 import type { BackupEngine } from '../../engines/backup/backup-engine.js';
 import { callScopeOf } from '../call-scope.js';
-import { toHandle } from '../operation-mapping.js';
+import { toHandle } from '../operations/operation-mapping.js';
 import { starter } from './backup-capture-rpcs.js';
 import { durationFromMs, healthReportToProto, scopeOf } from './backup-mapping.js';
 

@@ -25,7 +25,7 @@ import type {
   SetCaptureResult,
   SetManifest,
 } from '../../engines/backup/backup-types.js';
-import type { ResultMapper } from '../operation-mapping.js';
+import type { ResultMapper } from '../operations/operation-mapping.js';
 
 /** proto ↔ engine conversions of the backup binding; no logic beyond field mapping. */
 
@@ -133,6 +133,8 @@ export function restoreToProto(result: RestoreResult) {
     entriesApplied: BigInt(result.entriesApplied),
     shadowPhysicalTreeId: result.shadowPhysicalTreeId,
     previousPhysicalTreeId: result.previousPhysicalTreeId,
+    revertedAt: result.revertedAt === undefined ? undefined : timestampFromMs(result.revertedAt),
+    revertedBy: result.revertedBy,
   };
 }
 

@@ -4,8 +4,8 @@ import type { BackupEngine } from '../../engines/backup/backup-engine.js';
 import type { RestoreRequest, RestoreResult } from '../../engines/backup/backup-types.js';
 import { auditFactsKey } from '../audit-interceptor.js';
 import { callScopeOf } from '../call-scope.js';
-import { toHandle } from '../operation-mapping.js';
-import { exportChunkHandoff } from './export-frames.js';
+import { toHandle } from '../operations/operation-mapping.js';
+import { exportChunkHandoff } from '../connect/export-frames.js';
 import { starter } from './backup-capture-rpcs.js';
 import { modeOf, restoreToProto, scopeOf } from './backup-mapping.js';
 
@@ -56,7 +56,7 @@ export function restoreRpcs(engine: BackupEngine): Impl {
       return restoreToProto(result);
     },
     async revertRestore(request, context) {
-      const { tenant } = callScopeOf(context);
+      const { tenant, caller } = callScopeOf(context);
       const writes = request.acknowledgedWritesSinceRestore;
       const throughSequence = request.acknowledgedThroughSequence;
       const outcome = await engine.revertRestore(
@@ -75,6 +75,7 @@ export function restoreRpcs(engine: BackupEngine): Impl {
           writes: writes === undefined ? undefined : Number(writes),
           throughSequence: throughSequence === undefined ? undefined : Number(throughSequence),
         },
+        caller.subject,
       );
       // The audit record says what the revert dropped (revert never loses a write silently).
       const facts = context.values.get(auditFactsKey);

@@ -1,6 +1,6 @@
 import { StoreBackupLifecycleApiOperation as Op } from '@store/contract';
 import type { Role } from '../../engines/identity/principal.js';
-import type { GuardedService, MethodAccess } from '../auth/operation-maps.js';
+import type { GuardedService, MethodAccess } from '../auth/method-access.js';
 
 const none = (): null => null;
 const field = (name: string) => (request: unknown) => {

@@ -2,6 +2,7 @@ import type { MessageInitShape } from '@bufbuild/protobuf';
 import { timestampFromMs } from '@bufbuild/protobuf/wkt';
 import type { ConnectRouter, HandlerContext } from '@connectrpc/connect';
 import {
+  BackupHealthStatus,
   BackupKind,
   BackupLifecycleService,
   KeepReasonKind,
@@ -23,12 +24,12 @@ import type { KeepReasonKind as EngineReasonKind } from '../../engines/backup/li
 import type { RetentionPreview } from '../../engines/backup/lifecycle/retention-preview.js';
 import type { RetentionRules } from '../../engines/backup/lifecycle/retention-rules.js';
 import { BACKUP_LIFECYCLE_OPERATION_KINDS } from '../../engines/operation-kinds.js';
-import type { Protection } from '../../storage/backup-protection-store.js';
+import type { Protection } from '../../engines/backup/lifecycle/backup-lifecycle.js';
 import { auditFactsKey } from '../audit-interceptor.js';
 import { callScopeOf } from '../call-scope.js';
-import { toHandle, type ResultMapper } from '../operation-mapping.js';
-import { operationQueries } from '../operation-queries.js';
-import type { OperationsFacade } from '../operations-facade.js';
+import { toHandle, type ResultMapper } from '../operations/operation-mapping.js';
+import { operationQueries } from '../operations/operation-queries.js';
+import type { OperationsFacade } from '../operations/operations-facade.js';
 import { addGuardedApi, type StoreApiHost, type StoreApiSetup } from '../store-api-host.js';
 import { BACKUP_LIFECYCLE_SERVICE } from './backup-lifecycle-access.js';
 import { mapRetentionApplyResult, scopeSelector } from './retention-apply-mapping.js';
@@ -53,6 +54,7 @@ const REASON_KINDS: Record<EngineReasonKind, KeepReasonKind> = {
   base: KeepReasonKind.BASE,
   set: KeepReasonKind.SET,
   no_rules: KeepReasonKind.NO_RULES,
+  damaged: KeepReasonKind.DAMAGED,
 };
 
 function toWireRules(rules: RetentionRules): MessageInitShape<typeof RetentionRulesSchema> {
@@ -120,8 +122,20 @@ function toPreview(p: RetentionPreview) {
       ...(e.baseBackupId !== null && { baseBackupId: e.baseBackupId }),
       ...(e.setId !== null && { setId: e.setId }),
       action: e.action === 'DELETE' ? RetentionAction.DELETE : RetentionAction.KEEP,
-      reasons: e.reasons.map((r) => ({ kind: REASON_KINDS[r.kind], text: r.text })),
+      reasons: e.reasons.map((r) => ({
+        kind: REASON_KINDS[r.kind],
+        text: r.text,
+        ...(r.since !== undefined && { since: timestampFromMs(r.since) }),
+      })),
       protected: e.protected,
+      healthStatus:
+        e.health.status === 'UNVERIFIED'
+          ? BackupHealthStatus.UNSPECIFIED
+          : BackupHealthStatus[e.health.status],
+      ...(e.health.checkedAt !== null && { lastVerifiedAt: timestampFromMs(e.health.checkedAt) }),
+      ...(e.health.damagedSince !== null && {
+        damagedSince: timestampFromMs(e.health.damagedSince),
+      }),
     })),
     nextPageToken: p.nextPageToken,
     previewedAt: timestampFromMs(p.previewedAt),
@@ -163,10 +177,14 @@ export function registerBackupLifecycleService(
       const saved = await lifecycle.setRules(
         scopeKeyOf(tenant, request.scope),
         fromWireRules(request.rules),
-        request.applyAfterSchedule ?? true,
+        request.applyAfterSchedule,
         caller.subject,
       );
-      auditDetail(context, `rules ${JSON.stringify(saved.rules)}`);
+      auditDetail(
+        context,
+        `rules ${JSON.stringify(saved.rules)}; applied after each scheduled capture: ` +
+          (saved.applyAfterSchedule ? 'yes' : 'no'),
+      );
       return toRulesResponse(saved);
     },
     async previewRetention(request, context) {

@@ -1,7 +1,13 @@
 import { create } from '@bufbuild/protobuf';
-import { StoreRetentionApplyResultSchema, type StoreOperationStatus } from '@store/contract';
+import { timestampFromMs } from '@bufbuild/protobuf/wkt';
+import {
+  BackupHealthStatus,
+  StoreRetentionApplyResultSchema,
+  type StoreOperationStatus,
+} from '@store/contract';
 import {
   FIRST_DELETED_NAMED,
+  type DeletedBackup,
   type RetentionApplyResult,
 } from '../../engines/backup/lifecycle/retention-apply.js';
 
@@ -17,11 +23,11 @@ export const scopeSelector = (treeName: string, keyPrefix: string) => ({
  */
 export function mapRetentionApplyResult(result: unknown): StoreOperationStatus['result'] {
   const r = result as RetentionApplyResult;
-  const named =
+  const named: DeletedBackup[] =
     r.firstDeleted ??
     r.deletedBackupIds
       .slice(0, FIRST_DELETED_NAMED)
-      .map((backupId) => ({ backupId, name: '', byteSize: 0 }));
+      .map((backupId) => ({ backupId, name: '', byteSize: 0, health: null }));
   return {
     case: 'retentionApply',
     value: create(StoreRetentionApplyResultSchema, {
@@ -34,9 +40,25 @@ export function mapRetentionApplyResult(result: unknown): StoreOperationStatus['
         backupId: d.backupId,
         name: d.name,
         byteSize: BigInt(d.byteSize),
+        healthStatus:
+          d.health === 'HEALTHY' ? BackupHealthStatus.HEALTHY : BackupHealthStatus.UNSPECIFIED,
       })),
+      keptDamaged: (r.keptDamaged ?? []).map((d) => ({
+        backupId: d.backupId,
+        name: d.name,
+        healthStatus: BackupHealthStatus[d.status],
+        damagedSince: timestampFromMs(d.since),
+      })),
+      keptDamagedCount: BigInt(r.keptDamagedCount ?? 0),
       afterScheduledCapture: r.afterScheduledCapture ?? false,
       fingerprint: r.fingerprint,
+      stoppedReason: r.stoppedReason ?? '',
+      ...(r.scheduledCapture && {
+        scheduledCapture: {
+          backupName: r.scheduledCapture.name,
+          incremental: r.scheduledCapture.incremental,
+        },
+      }),
     }),
   };
 }

@@ -6,7 +6,7 @@ import {
   type MigrationPreviewReport as WireReport,
 } from '@store/contract/gen/store/insight/v1/schema_insight_pb.js';
 import type { MigrationPreviewReport } from '../../engines/schema/insight/migration-preview.js';
-import { policyToProto } from '../schema-mapping.js';
+import { policyToProto } from '../schema/schema-mapping.js';
 
 /** A migration preview's report on the wire; `treeChanged` is judged when the status is read. */
 export function migrationPreviewToProto(

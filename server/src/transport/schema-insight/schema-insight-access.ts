@@ -1,6 +1,6 @@
 import { SchemaInsightApiOperation as Op } from '@store/contract/gen/store/insight/v1/schema_insight_pb.js';
 import type { Role } from '../../engines/identity/principal.js';
-import type { GuardedService, MethodAccess } from '../auth/operation-maps.js';
+import type { GuardedService, MethodAccess } from '../auth/method-access.js';
 
 const treeId = (request: unknown) => {
   const value = (request as Record<string, unknown> | undefined)?.['treeId'];
@@ -11,14 +11,19 @@ const onTree = (operation: Op): MethodAccess => ({ operation, targetId: treeId }
 const onOperation = (operation: Op): MethodAccess => ({ operation, targetId: none });
 // Starting a run, writing entries and stopping someone's run are audited (issue 18).
 const changing = (access: MethodAccess): MethodAccess => ({ ...access, changesState: true });
+// Dry-runs and migration previews are open to viewers: each caller's starts are rate limited.
+const previewStart = (access: MethodAccess): MethodAccess => ({
+  ...changing(access),
+  startsPreview: true,
+});
 
 /** SchemaInsightService as the interceptor presents it: tree RPCs target the tree id as sent. */
 export const SCHEMA_INSIGHT_SERVICE: GuardedService = {
   // The full service name, not the package: BackupInsightService shares store.insight.v1.
   prefix: 'store.insight.v1.SchemaInsightService',
   methods: {
-    StartPolicyDryRun: changing(onTree(Op.START_POLICY_DRY_RUN)),
-    StartMigrationPreview: changing(onTree(Op.START_MIGRATION_PREVIEW)),
+    StartPolicyDryRun: previewStart(onTree(Op.START_POLICY_DRY_RUN)),
+    StartMigrationPreview: previewStart(onTree(Op.START_MIGRATION_PREVIEW)),
     ValidateValue: onTree(Op.VALIDATE_VALUE),
     ListDeadLetters: onTree(Op.LIST_DEAD_LETTERS),
     ReplayDeadLetter: changing(onTree(Op.REPLAY_DEAD_LETTER)),

@@ -21,9 +21,9 @@ import type { DeadLetterReplayReport } from '../../engines/schema/insight/dead-l
 import type { PolicyDryRunReport } from '../../engines/schema/insight/dry-run.js';
 import type { MigrationPreviewReport } from '../../engines/schema/insight/migration-preview.js';
 import type { DeadLetterFilter } from '../../engines/schema/insight/schema-insight.js';
-import type { DeadLetterRecordRow } from '../../storage/dead-letter-replay-store.js';
-import { kindAndStateNames, type OperationView } from '../operation-mapping.js';
-import { deadLetterToProto } from '../schema-mapping.js';
+import type { DeadLetterRecordRow } from '../../engines/schema/insight/schema-insight.js';
+import { kindAndStateNames, type OperationView } from '../operations/operation-mapping.js';
+import { deadLetterToProto } from '../schema/schema-mapping.js';
 import { migrationPreviewToProto } from './migration-preview-mapping.js';
 
 function kindToProto(kind: string): SchemaInsightOperationKind {

@@ -6,9 +6,9 @@ import type { SchemaInsight } from '../../engines/schema/insight/schema-insight.
 import type { StartContext } from '../../engines/schema/schema-tracked.js';
 import { invalidArgument } from '../../engines/errors.js';
 import { callScopeOf } from '../call-scope.js';
-import type { OperationView } from '../operation-mapping.js';
-import type { OperationsFacade } from '../operations-facade.js';
-import { policyToProto } from '../schema-mapping.js';
+import type { OperationView } from '../operations/operation-mapping.js';
+import type { OperationsFacade } from '../operations/operations-facade.js';
+import { policyToProto } from '../schema/schema-mapping.js';
 import { addGuardedApi, type StoreApiHost, type StoreApiSetup } from '../store-api-host.js';
 import { deadLetterDiscardHandlers } from './dead-letter-discard-handlers.js';
 import { SCHEMA_INSIGHT_SERVICE } from './schema-insight-access.js';

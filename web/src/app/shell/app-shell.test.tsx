@@ -60,6 +60,18 @@ describe('app shell', () => {
     ]);
   });
 
+  it('the dark-theme toggle says its state in words and in aria-pressed (issue 33)', async () => {
+    const { routes } = server();
+    renderApp(createTestApp(routes, { session: testSession }), '/');
+    const toggle = await screen.findByRole('button', { name: 'Dark theme' });
+    const before = toggle.getAttribute('aria-pressed') === 'true';
+    expect(toggle.textContent).toContain(`Dark theme: ${before ? 'on' : 'off'}`);
+    fireEvent.click(toggle);
+    const after = screen.getByRole('button', { name: 'Dark theme' });
+    expect(after.getAttribute('aria-pressed')).toBe(String(!before));
+    expect(after.textContent).toContain(`Dark theme: ${before ? 'off' : 'on'}`);
+  });
+
   it('switching tenant sends the new tenant header, keeps it in sessionStorage and refetches', async () => {
     const { routes, tenantsSeen } = server();
     renderApp(createTestApp(routes, { session: testSession }), '/');

@@ -12,6 +12,7 @@ import {
   useInsightOperationQuery,
 } from '../../lib/comparisons/use-backup-comparison';
 import { ComparisonCounts, type ChangeLabels } from './comparison-counts';
+import { DifferenceStorageNote } from './difference-storage-note';
 import { DifferencesList } from './differences-list';
 
 export interface ComparisonViewProps {
@@ -46,7 +47,11 @@ export function ComparisonView({ operationId, title, legend, changeLabels }: Com
       <div className="stack" aria-label={`${title} running`}>
         <p>
           {title}{' '}
-          <OperationStateBadge state={status.state} cancelRequested={status.cancelRequested} />
+          <OperationStateBadge
+            state={status.state}
+            cancelRequested={status.cancelRequested}
+            operation={status}
+          />
         </p>
         <OperationProgress operation={status} />
         <div>
@@ -95,7 +100,14 @@ export function ComparisonView({ operationId, title, legend, changeLabels }: Com
           </>
         )}
       </p>
-      <DifferencesList operationId={operationId} labels={changeLabels} />
+      <DifferenceStorageNote
+        operationId={operationId}
+        storage={comparison.data?.storage}
+        title={title}
+      />
+      {!comparison.data?.storage?.expired && (
+        <DifferencesList operationId={operationId} labels={changeLabels} />
+      )}
     </div>
   );
 }

@@ -5,6 +5,7 @@ import { Button } from '../ui/button';
 import { ErrorBanner } from '../ui/error-banner';
 import { JsonDiffView } from '../ui/json-diff-view';
 import { Spinner } from '../ui/spinner';
+import { formatCount } from '../../lib/format';
 import { useBackupDifferencesQuery } from '../../lib/comparisons/use-backup-comparison';
 import { DEFAULT_CHANGE_LABELS, type ChangeLabels } from './comparison-counts';
 
@@ -60,6 +61,20 @@ export function DifferencesList({
   );
   const differences = page.data?.differences ?? [];
   const next = page.data?.nextPageToken ?? '';
+  const withheld = page.data?.valuesWithheld ?? false;
+  // Preview storage keeps only the first differences in key order (docs/security.md): say so, as
+  // the list ends there while the counts above cover every key.
+  const truncation = page.data?.truncated && (
+    <p className="muted bk-small" data-testid="differences-truncated">
+      Showing the first {formatCount(page.data.storedCount)} of {formatCount(page.data.totalCount)}{' '}
+      differences (in key order): no more are stored; the counts above cover them all.
+    </p>
+  );
+  const withheldNote = withheld && (
+    <p className="muted bk-small" data-testid="differences-values-withheld">
+      Values need the operator role: keys and changes are shown.
+    </p>
+  );
 
   if (page.error) {
     return (
@@ -71,12 +86,14 @@ export function DifferencesList({
     );
   }
   if (page.isPending) return <Spinner label="Loading differences…" />;
-  if (differences.length === 0 && tokens.length === 0 && only === undefined) {
+  if (differences.length === 0 && tokens.length === 0 && only === undefined && !truncation) {
     return <p className="muted">No key differs.</p>;
   }
   return (
     <section className="stack" aria-label="Differences">
       {filter}
+      {truncation}
+      {withheldNote}
       {differences.length === 0 && <p className="muted">None of this kind.</p>}
       <ol className="differences">
         {differences.map((d) => {
@@ -87,7 +104,7 @@ export function DifferencesList({
                 <span className="mono differences__key">{d.key}</span>{' '}
                 <Badge tone={tone}>{label}</Badge>
               </div>
-              <JsonDiffView before={d.beforeJson} after={d.afterJson} />
+              {!withheld && <JsonDiffView before={d.beforeJson} after={d.afterJson} />}
             </li>
           );
         })}

@@ -25,7 +25,11 @@ export function OperationRunSummary({
   return (
     <div className="stack">
       <p>
-        <OperationStateBadge state={operation.state} cancelRequested={operation.cancelRequested} />{' '}
+        <OperationStateBadge
+          state={operation.state}
+          cancelRequested={operation.cancelRequested}
+          operation={operation}
+        />{' '}
         <Link to={paths.operation(operation.operationId)}>
           Operation <span className="mono">{operation.operationId}</span>
         </Link>

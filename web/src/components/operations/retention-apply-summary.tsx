@@ -1,12 +1,27 @@
-import type { StoreRetentionApplyResult } from '@store/contract';
+import { BackupHealthStatus, type StoreRetentionApplyResult } from '@store/contract';
 import { Link } from 'react-router';
 import { CopyableId } from '../ui/copyable-id';
+import { Time } from '../ui/time';
 import { formatBytes, formatCount } from '../../lib/format';
 import { paths } from '../../lib/paths';
 import { counted } from '../../lib/words';
 
+const DAMAGE_WORDS: Partial<Record<BackupHealthStatus, string>> = {
+  [BackupHealthStatus.CORRUPT]: 'corrupt',
+  [BackupHealthStatus.MISSING]: 'files missing',
+  [BackupHealthStatus.DEGRADED]: 'degraded',
+};
+
+/** "after the scheduled full capture “nightly 21:00”": what an automatic apply followed. */
+function scheduledCaptureWords(result: StoreRetentionApplyResult): string {
+  const capture = result.scheduledCapture;
+  if (!capture) return 'after a scheduled capture';
+  return `after the scheduled ${capture.incremental ? 'incremental' : 'full'} capture “${capture.backupName}”`;
+}
+
 /** "Deleted 3 backups, 1.2 MiB freed; 5 kept": a retention apply in one line. */
 export function retentionApplyBrief(result: StoreRetentionApplyResult): string {
+  if (result.stoppedReason !== '') return result.stoppedReason;
   return `Deleted ${counted(result.deletedCount, 'backup')}, ${formatBytes(result.bytesFreed)} freed; ${formatCount(result.keptCount)} kept`;
 }
 
@@ -17,6 +32,7 @@ export function retentionApplyBrief(result: StoreRetentionApplyResult): string {
 export function RetentionApplySummary({ result }: { result: StoreRetentionApplyResult }) {
   const tree = result.scope?.treeId ?? '';
   const listed = result.deleted.length;
+  const damaged = result.keptDamaged.length;
   return (
     <dl className="facts" data-testid="retention-apply-summary">
       <dt>Scope</dt>
@@ -29,11 +45,19 @@ export function RetentionApplySummary({ result }: { result: StoreRetentionApplyR
         )}{' '}
         <span className="muted">
           {result.afterScheduledCapture
-            ? '(run by itself after a scheduled capture)'
+            ? `(run by itself ${scheduledCaptureWords(result)})`
             : '(applied from a preview)'}
         </span>{' '}
         <Link to={paths.retention(tree, result.scope?.keyPrefix ?? '')}>Retention rules</Link>
       </dd>
+      {result.stoppedReason !== '' && (
+        <>
+          <dt>Stopped</dt>
+          <dd data-testid="retention-stopped-reason">
+            <strong>{result.stoppedReason}</strong>
+          </dd>
+        </>
+      )}
       <dt>Deleted</dt>
       <dd>
         {counted(result.deletedCount, 'backup')}, {formatBytes(result.bytesFreed)} freed
@@ -63,11 +87,39 @@ export function RetentionApplySummary({ result }: { result: StoreRetentionApplyR
               {result.deleted.map((backup) => (
                 <li key={backup.backupId}>
                   {backup.name || <span className="muted">(no name)</span>}{' '}
-                  <span className="muted">{formatBytes(backup.byteSize)}</span>{' '}
+                  <span className="muted">
+                    {formatBytes(backup.byteSize)},{' '}
+                    {backup.healthStatus === BackupHealthStatus.HEALTHY
+                      ? 'verified healthy'
+                      : 'never verified'}
+                  </span>{' '}
                   <CopyableId id={backup.backupId} label="backup id" />
                 </li>
               ))}
             </ul>
+          </dd>
+        </>
+      )}
+      {result.keptDamagedCount > 0n && (
+        <>
+          <dt>Kept damaged</dt>
+          <dd data-testid="retention-kept-damaged">
+            {counted(result.keptDamagedCount, 'backup')} found damaged by a health check: never
+            counted by a rule nor deleted by one, kept until deleted by hand
+            {damaged > 0 && (
+              <ul className="plain-list">
+                {result.keptDamaged.map((backup) => (
+                  <li key={backup.backupId}>
+                    {backup.name || <span className="muted">(no name)</span>}{' '}
+                    <span className="muted">
+                      {DAMAGE_WORDS[backup.healthStatus] ?? 'damaged'} since{' '}
+                      <Time value={backup.damagedSince} compact />
+                    </span>{' '}
+                    <CopyableId id={backup.backupId} label="backup id" />
+                  </li>
+                ))}
+              </ul>
+            )}
           </dd>
         </>
       )}

@@ -1,6 +1,10 @@
 import type { ButtonHTMLAttributes } from 'react';
 
-export type ButtonVariant = 'primary' | 'secondary' | 'danger' | 'ghost';
+/**
+ * `danger` (solid red) is for the confirm of a destructive action; `danger-quiet` (outlined) for
+ * offering one among other actions, e.g. on every row of a table.
+ */
+export type ButtonVariant = 'primary' | 'secondary' | 'danger' | 'danger-quiet' | 'ghost';
 
 export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   variant?: ButtonVariant;

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { Button } from './button';
+import { DialogActions } from './dialog-actions';
 import { Dialog } from './dialog';
 
 export interface ConfirmDialogProps {
@@ -35,14 +36,18 @@ export function ConfirmDialog({
       title={title}
       onClose={onCancel}
       footer={
-        <>
-          <Button onClick={onCancel} disabled={busy} autoFocus>
-            {cancelLabel}
-          </Button>
-          <Button variant={tone} onClick={onConfirm} busy={busy} disabled={confirmDisabled}>
-            {confirmLabel}
-          </Button>
-        </>
+        <DialogActions
+          dismiss={
+            <Button onClick={onCancel} disabled={busy} autoFocus>
+              {cancelLabel}
+            </Button>
+          }
+          primary={
+            <Button variant={tone} onClick={onConfirm} busy={busy} disabled={confirmDisabled}>
+              {confirmLabel}
+            </Button>
+          }
+        />
       }
     >
       <div className="dialog__message">{children}</div>

@@ -1,7 +1,10 @@
 import { fireEvent, render, screen } from '@testing-library/react';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { describe, expect, it } from 'vitest';
+import { Button } from './button';
 import { ConfirmDialog } from './confirm-dialog';
+import { CopyableId } from './copyable-id';
+import { Dialog } from './dialog';
 
 /** A page with a button that opens a confirm dialog, like every destructive action. */
 function Page({ removeOpenerOnConfirm = false }: { removeOpenerOnConfirm?: boolean }) {
@@ -78,5 +81,61 @@ describe('Dialog focus return', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Delete' }));
     expect(screen.queryByRole('button', { name: 'Delete backup' })).toBeNull();
     expect(document.activeElement).toBe(screen.getByRole('main'));
+  });
+});
+
+describe('Dialog first focus', () => {
+  function Opened({ children, footer }: { children: ReactNode; footer?: ReactNode }) {
+    return (
+      <Dialog open title="Restore" onClose={() => undefined} footer={footer}>
+        {children}
+      </Dialog>
+    );
+  }
+
+  it('goes to the first form field, the checked choice of a radio group, not a Copy button', () => {
+    render(
+      <Opened>
+        <form>
+          <p>
+            Backup b-1 <CopyableId id="b-1" label="backup id" />
+          </p>
+          <label>
+            <input type="radio" name="mode" disabled={false} /> In place
+          </label>
+          <label>
+            <input type="radio" name="mode" defaultChecked /> Into a new tree
+          </label>
+          <label>
+            Target <input />
+          </label>
+        </form>
+      </Opened>,
+    );
+    expect(document.activeElement).toBe(screen.getByRole('radio', { name: 'Into a new tree' }));
+  });
+
+  it('goes to the primary action when the dialog has no field', () => {
+    render(
+      <Opened
+        footer={
+          <>
+            <Button>Cancel</Button>
+            <Button variant="primary">Start</Button>
+          </>
+        }
+      >
+        <p>
+          Backup b-1 <CopyableId id="b-1" label="backup id" />
+        </p>
+      </Opened>,
+    );
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Start' }));
+  });
+
+  it('keeps the focus where the content put it (Cancel on a destructive confirm)', () => {
+    render(<Page />);
+    openDialog();
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Keep it' }));
   });
 });

@@ -39,6 +39,31 @@ function useReturnFocus(open: boolean) {
   }, [open, opener]);
 }
 
+const FIELDS = 'input:not([type="hidden"]), select, textarea';
+
+/**
+ * Where focus goes when a dialog opens: the first form field (of a radio group, its checked
+ * choice), else the primary action. The browser's own choice is the first focusable element,
+ * which put it on a secondary control such as an id's "Copy" button ahead of the form.
+ */
+export function initialFocusTarget(dialog: HTMLElement): HTMLElement | null {
+  for (const field of dialog.querySelectorAll<HTMLInputElement>(FIELDS)) {
+    if (field.disabled || field.closest('[hidden], [inert]')) continue;
+    if (field.type === 'radio' && !field.checked) {
+      const group = field.form?.elements.namedItem(field.name);
+      const anyChecked =
+        group instanceof RadioNodeList &&
+        Array.from(group).some((r) => (r as HTMLInputElement).checked);
+      if (anyChecked) continue;
+    }
+    return field;
+  }
+  const primary = dialog.querySelectorAll<HTMLButtonElement>(
+    '.btn--primary:not(:disabled), .btn--danger:not(:disabled)',
+  );
+  return primary.item(primary.length - 1);
+}
+
 /**
  * A modal on the native <dialog>: the browser traps focus and closes on Escape; focus returns to
  * the opener however the dialog closes (Escape, Cancel, confirm, backdrop).
@@ -52,8 +77,13 @@ export function Dialog({ open, title, onClose, children, footer }: DialogProps) 
     const dialog = ref.current;
     if (!dialog) return;
     if (open && !dialog.open) {
+      // An element the dialog's content focused itself (autoFocus: Cancel on a destructive
+      // confirm) keeps the focus; otherwise the first field or the primary action gets it.
+      const chosen = dialog.contains(document.activeElement) ? document.activeElement : null;
       if (typeof dialog.showModal === 'function') dialog.showModal();
       else dialog.setAttribute('open', '');
+      const target = chosen instanceof HTMLElement ? chosen : initialFocusTarget(dialog);
+      target?.focus();
     } else if (!open && dialog.open) {
       dialog.close();
     }

@@ -9,6 +9,11 @@ export interface FieldControlProps {
 
 export interface FieldProps {
   label: string;
+  /**
+   * Show the label as the heading of its section (level 2, with this class) instead of a second
+   * line under one: a form of one field whose heading would say the same words again.
+   */
+  labelHeading?: string;
   hint?: ReactNode;
   error?: string | null | undefined;
   children: (control: FieldControlProps) => ReactNode;
@@ -18,16 +23,22 @@ export interface FieldProps {
  * A labelled form control: `<Field label="Token">{(p) => <input {...p} />}</Field>`. The label is
  * a real <label for>, and the hint and error are wired with aria-describedby.
  */
-export function Field({ label, hint, error, children }: FieldProps) {
+export function Field({ label, labelHeading, hint, error, children }: FieldProps) {
   const id = useId();
   const hintId = hint ? `${id}-hint` : undefined;
   const errorId = error ? `${id}-error` : undefined;
   const describedBy = [hintId, errorId].filter(Boolean).join(' ') || undefined;
   return (
     <div className="field">
-      <label className="field__label" htmlFor={id}>
-        {label}
-      </label>
+      {labelHeading === undefined ? (
+        <label className="field__label" htmlFor={id}>
+          {label}
+        </label>
+      ) : (
+        <h2 className={labelHeading}>
+          <label htmlFor={id}>{label}</label>
+        </h2>
+      )}
       {children({
         id,
         ...(describedBy && { 'aria-describedby': describedBy }),

@@ -1,4 +1,5 @@
 import { useRef } from 'react';
+import { useConnectivity } from '../../lib/services';
 import {
   estimateProgress,
   formatAmount,
@@ -42,6 +43,9 @@ export function ProgressBar({
   measuredAt,
   phase = 'running',
 }: ProgressBarProps) {
+  // Running work whose server does not answer: where it is now, and when it ends, are unknown.
+  const { unreachableSince } = useConnectivity();
+  const unknown = phase === 'running' && unreachableSince !== null;
   // The first sample this bar saw, for work whose start the caller does not know.
   const first = useRef<{ at: number; done: number } | null>(null);
   first.current ??= { at: Date.now(), done: Number(done) };
@@ -66,17 +70,21 @@ export function ProgressBar({
       : formatAmount(doneCount, unit),
   ];
   if (percent !== undefined) parts.push(`${percent} %`);
-  if (phase === 'running' && estimate.perSecond !== undefined) {
+  if (phase === 'running' && !unknown && estimate.perSecond !== undefined) {
     parts.push(formatRate(estimate.perSecond, unit));
     if (estimate.remainingMs !== undefined) parts.push(formatRemaining(estimate.remainingMs));
   }
-  const text = parts.join(' · ');
+  const text = unknown
+    ? `unknown — server unreachable (last known: ${parts.join(' · ')})`
+    : parts.join(' · ');
 
   return (
-    <div className="progress" data-phase={phase}>
+    <div className="progress" data-phase={unknown ? 'unknown' : phase}>
       <div
         className={
-          determinate ? 'progress__track' : 'progress__track progress__track--indeterminate'
+          determinate || unknown
+            ? 'progress__track'
+            : 'progress__track progress__track--indeterminate'
         }
         role="progressbar"
         aria-label={label}

@@ -10,6 +10,8 @@ import {
   type SchemaClient,
 } from '@store/contract';
 import type { SessionStore } from '../session/session-store';
+import { createConnectivityInterceptor } from '../connectivity/connectivity-interceptor';
+import type { ConnectivityStore } from '../connectivity/connectivity-store';
 import { createSessionInterceptor } from './session-interceptor';
 
 /** The console's one API layer: a transport with the session's headers and its four clients. */
@@ -37,8 +39,11 @@ export const grpcWebTransport: TransportFactory = (interceptors) =>
 export function createApi(
   session: SessionStore,
   factory: TransportFactory = grpcWebTransport,
+  connectivity?: ConnectivityStore,
 ): Api {
-  const transport = factory([createSessionInterceptor(session)]);
+  const interceptors = [createSessionInterceptor(session)];
+  if (connectivity) interceptors.push(createConnectivityInterceptor(connectivity));
+  const transport = factory(interceptors);
   return {
     transport,
     backup: createBackupClient(transport),

@@ -85,6 +85,24 @@ export function useBackupComparisonQuery(operationId: string, succeeded: boolean
   });
 }
 
+/**
+ * Keeps a comparison's stored differences from expiring, or releases them (admin), and refreshes
+ * its report (docs/security.md, "Preview storage").
+ */
+export function useKeepBackupComparisonMutation(operationId: string) {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (release: boolean) =>
+      api.backupInsight.keepBackupComparison({ operationId, release }),
+    onSuccess: (response) =>
+      queryClient.setQueryData(
+        rpcKey(BackupInsightService.method.getBackupComparison, { operationId }),
+        response,
+      ),
+  });
+}
+
 /** One page of a succeeded comparison's differences, optionally of some changes only. */
 export function useBackupDifferencesQuery(
   operationId: string,

@@ -25,6 +25,7 @@ describe('subjectLabel', () => {
   it("names the server's own work in words", () => {
     expect(subjectLabel('scheduler').name).toBe('Scheduler');
     expect(subjectLabel('health-monitor').name).toBe('Health monitor');
+    expect(subjectLabel('retention').name).toBe('Automatic retention');
     expect(subjectLabel('cli').name).toBe('Token command line');
   });
 

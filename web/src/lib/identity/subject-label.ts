@@ -14,6 +14,7 @@ export interface SubjectLabel {
 const SYSTEM_SUBJECTS: Readonly<Record<string, string>> = {
   scheduler: 'Scheduler',
   'health-monitor': 'Health monitor',
+  retention: 'Automatic retention',
   cli: 'Token command line',
   anonymous: 'Anonymous',
 };

@@ -1,18 +1,29 @@
 /** A short message about a result or an error, optionally with a link to where it happened. */
 export interface Toast {
   id: number;
-  tone: 'success' | 'error' | 'info';
+  tone: 'success' | 'warning' | 'error' | 'info';
   title: string;
   detail?: string | undefined;
   /** An error's gRPC code and raw message, behind a "Details" disclosure. */
   technical?: string | undefined;
   link?: { to: string; label: string } | undefined;
+  /**
+   * The id of the element that shows the result this toast announces (a notice, a report).
+   * The toasts keep it in view and uncovered; without it, the element the user acted on is kept.
+   */
+  result?: string | undefined;
 }
 
 export type ToastInput = Omit<Toast, 'id'>;
 
-/** How long a toast stays; errors stay longer so they can be read (and copied). */
-export const TOAST_TIMEOUT_MS = { success: 6_000, info: 6_000, error: 15_000 } as const;
+/** How long a toast stays; errors and warnings stay longer so they can be read (and copied). */
+export const TOAST_TIMEOUT_MS = {
+  success: 6_000,
+  info: 6_000,
+  // A finding ("1 corrupt") asks to be read, like an error.
+  warning: 15_000,
+  error: 15_000,
+} as const;
 
 /** The toasts on screen; components show them, anything may push one. */
 export class ToastStore {

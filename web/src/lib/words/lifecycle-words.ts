@@ -15,6 +15,7 @@ const KEEP_REASON_WORDS: Record<KeepReasonKind, string> = {
   [KeepReasonKind.BASE]: 'Chain base',
   [KeepReasonKind.SET]: 'Set member',
   [KeepReasonKind.NO_RULES]: 'No rules',
+  [KeepReasonKind.DAMAGED]: 'Damaged',
 };
 
 /** A keep reason's kind as a short label ("Daily", "Chain base"); its text says the rest. */

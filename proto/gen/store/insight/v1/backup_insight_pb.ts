@@ -17,7 +17,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file store/insight/v1/backup_insight.proto.
  */
 export const file_store_insight_v1_backup_insight: GenFile = /*@__PURE__*/
-  fileDesc("CiVzdG9yZS9pbnNpZ2h0L3YxL2JhY2t1cF9pbnNpZ2h0LnByb3RvEhBzdG9yZS5pbnNpZ2h0LnYxIusBChVSZXN0b3JlUHJldmlld1JlcXVlc3QSEQoJYmFja3VwX2lkGAEgASgJEhsKDnRhcmdldF90cmVlX2lkGAIgASgJSACIAQESMAoFc2NvcGUYAyABKAsyIS5zdG9yZS5hcGkudjEuQmFja3VwU2NvcGVTZWxlY3RvchIMCgRjb2xkGAQgASgIEiIKFXRyYWNraW5nX29wZXJhdGlvbl9pZBgFIAEoCUgBiAEBOhHypBkNb2luLmJrcHJldnJlcUIRCg9fdGFyZ2V0X3RyZWVfaWRCGAoWX3RyYWNraW5nX29wZXJhdGlvbl9pZCLEAQoRQmFja3VwRGlmZlJlcXVlc3QSFgoOZnJvbV9iYWNrdXBfaWQYASABKAkSFAoMdG9fYmFja3VwX2lkGAIgASgJEjAKBXNjb3BlGAMgASgLMiEuc3RvcmUuYXBpLnYxLkJhY2t1cFNjb3BlU2VsZWN0b3ISIgoVdHJhY2tpbmdfb3BlcmF0aW9uX2lkGAQgASgJSACIAQE6EfKkGQ1vaW4uYmtkaWZmcmVxQhgKFl90cmFja2luZ19vcGVyYXRpb25faWQiiAEKFFJldmVydFByZXZpZXdSZXF1ZXN0EhwKFHJlc3RvcmVfb3BlcmF0aW9uX2lkGAEgASgJEiIKFXRyYWNraW5nX29wZXJhdGlvbl9pZBgCIAEoCUgAiAEBOhTypBkQb2luLmJrcmV2cHJldnJlcUIYChZfdHJhY2tpbmdfb3BlcmF0aW9uX2lkIm4KFkJhY2t1cENvbXBhcmlzb25Db3VudHMSDQoFYWRkZWQYASABKAMSDwoHY2hhbmdlZBgCIAEoAxIPCgdyZW1vdmVkGAMgASgDEhEKCXVuY2hhbmdlZBgEIAEoAzoQ8qQZDG9pbi5ia2NvdW50cyL/AgoWQmFja3VwQ29tcGFyaXNvblJlcG9ydBIUCgxvcGVyYXRpb25faWQYASABKAkSNAoEa2luZBgCIAEoDjImLnN0b3JlLmluc2lnaHQudjEuQmFja3VwQ29tcGFyaXNvbktpbmQSDwoHdHJlZV9pZBgDIAEoCRISCgprZXlfcHJlZml4GAQgASgJEhIKCmZyb21fY2hhaW4YBSADKAkSEAoIdG9fY2hhaW4YBiADKAkSOAoGY291bnRzGAcgASgLMiguc3RvcmUuaW5zaWdodC52MS5CYWNrdXBDb21wYXJpc29uQ291bnRzEhUKDXRyZWVfc2VxdWVuY2UYCCABKAMSLwoLY29tcGFyZWRfYXQYCSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhwKFHJlc3RvcmVfb3BlcmF0aW9uX2lkGAogASgJEhwKFHdyaXRlc19zaW5jZV9yZXN0b3JlGAsgASgDOhDypBkMb2luLmJrcmVwb3J0IkEKF0JhY2t1cENvbXBhcmlzb25SZXF1ZXN0EhQKDG9wZXJhdGlvbl9pZBgBIAEoCToQ8qQZDG9pbi5ia2NtcHJlcSKcAQoYQmFja3VwQ29tcGFyaXNvblJlc3BvbnNlEjgKBnJlcG9ydBgBIAEoCzIoLnN0b3JlLmluc2lnaHQudjEuQmFja3VwQ29tcGFyaXNvblJlcG9ydBIUCgx0cmVlX2NoYW5nZWQYAiABKAgSHQoVY3VycmVudF90cmVlX3NlcXVlbmNlGAMgASgDOhHypBkNb2luLmJrY21wcmVzcCL4AQoQQmFja3VwRGlmZmVyZW5jZRILCgNrZXkYASABKAkSOAoGY2hhbmdlGAIgASgOMiguc3RvcmUuaW5zaWdodC52MS5CYWNrdXBEaWZmZXJlbmNlQ2hhbmdlEhgKC2JlZm9yZV9qc29uGAMgASgJSACIAQESFwoKYWZ0ZXJfanNvbhgEIAEoCUgBiAEBEh0KFWJlZm9yZV9zY2hlbWFfdmVyc2lvbhgFIAEoDRIcChRhZnRlcl9zY2hlbWFfdmVyc2lvbhgGIAEoDToO8qQZCm9pbi5ia2RpZmZCDgoMX2JlZm9yZV9qc29uQg0KC19hZnRlcl9qc29uIqYBChhCYWNrdXBEaWZmZXJlbmNlc1JlcXVlc3QSFAoMb3BlcmF0aW9uX2lkGAEgASgJEhEKCXBhZ2Vfc2l6ZRgCIAEoBRISCgpwYWdlX3Rva2VuGAMgASgJEjkKB2NoYW5nZXMYBCADKA4yKC5zdG9yZS5pbnNpZ2h0LnYxLkJhY2t1cERpZmZlcmVuY2VDaGFuZ2U6EvKkGQ5vaW4uYmtkaWZmc3JlcSJ+ChVCYWNrdXBEaWZmZXJlbmNlc1BhZ2USNwoLZGlmZmVyZW5jZXMYASADKAsyIi5zdG9yZS5pbnNpZ2h0LnYxLkJhY2t1cERpZmZlcmVuY2USFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJOhPypBkPb2luLmJrZGlmZnNwYWdlIkYKHUJhY2t1cEluc2lnaHRPcGVyYXRpb25SZXF1ZXN0EhQKDG9wZXJhdGlvbl9pZBgBIAEoCToP8qQZC29pbi5ia29wcmVxImwKJEJhY2t1cEluc2lnaHRPcGVyYXRpb25TdGF0dXNSZXNwb25zZRIyCgZzdGF0dXMYASABKAsyIi5zdG9yZS5hcGkudjEuU3RvcmVPcGVyYXRpb25TdGF0dXM6EPKkGQxvaW4uYmtvcHN0YXQiXAoVQ2F0YWxvZ1N1bW1hcnlSZXF1ZXN0Ei4KC3N0YWxlX2FmdGVyGAEgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uOhPypBkPb2luLmJrY2F0c3VtcmVxIsIBChhCYWNrdXBWZXJpZmljYXRpb25Db3VudHMSFgoObmV2ZXJfdmVyaWZpZWQYASABKAMSFgoOdmVyaWZpZWRfc3RhbGUYAiABKAMSGQoRdmVyaWZpZWRfcmVjZW50bHkYAyABKAMSDwoHaGVhbHRoeRgEIAEoAxIQCghkZWdyYWRlZBgFIAEoAxIPCgdjb3JydXB0GAYgASgDEg8KB21pc3NpbmcYByABKAM6FvKkGRJvaW4uYmt2ZXJpZnljb3VudHMitQMKEkNhdGFsb2dUcmVlU3VtbWFyeRIPCgd0cmVlX2lkGAEgASgJEhQKDGJhY2t1cF9jb3VudBgCIAEoAxIUCgxzdG9yZWRfYnl0ZXMYAyABKAMSMwoPbGFzdF9zdWNjZXNzX2F0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI0ChFzY2hlZHVsZV9pbnRlcnZhbBgFIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhI0Cgpwcm90ZWN0aW9uGAYgASgOMiAuc3RvcmUuaW5zaWdodC52MS5UcmVlUHJvdGVjdGlvbhJACgx2ZXJpZmljYXRpb24YByABKAsyKi5zdG9yZS5pbnNpZ2h0LnYxLkJhY2t1cFZlcmlmaWNhdGlvbkNvdW50cxI2ChJvbGRlc3RfdmVyaWZpZWRfYXQYCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjQKBmdyb3d0aBgJIAMoCzIkLnN0b3JlLmluc2lnaHQudjEuQ2F0YWxvZ0dyb3d0aFBvaW50OhHypBkNb2luLmJrY2F0dHJlZSJ+ChJDYXRhbG9nR3Jvd3RoUG9pbnQSJwoDZGF5GAEgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIUCgxiYWNrdXBfY291bnQYAiABKAMSFAoMc3RvcmVkX2J5dGVzGAMgASgDOhPypBkPb2luLmJrY2F0Z3Jvd3B0IkkKDlJldGVudGlvbkZyZWVkEhQKDGJhY2t1cF9jb3VudBgBIAEoAxINCgVieXRlcxgCIAEoAzoS8qQZDm9pbi5ia3JldGZyZWVkIu8EChZDYXRhbG9nU3VtbWFyeVJlc3BvbnNlEhIKCnRyZWVfY291bnQYASABKAMSFAoMYmFja3VwX2NvdW50GAIgASgDEhQKDHN0b3JlZF9ieXRlcxgDIAEoAxIjChtjYXB0dXJlc19zdWNjZWVkZWRfbGFzdF9kYXkYBCABKAMSIAoYY2FwdHVyZXNfZmFpbGVkX2xhc3RfZGF5GAUgASgDEh4KFnVucHJvdGVjdGVkX3RyZWVfY291bnQYBiABKAMSQAoMdmVyaWZpY2F0aW9uGAcgASgLMiouc3RvcmUuaW5zaWdodC52MS5CYWNrdXBWZXJpZmljYXRpb25Db3VudHMSMwoFdHJlZXMYCCADKAsyJC5zdG9yZS5pbnNpZ2h0LnYxLkNhdGFsb2dUcmVlU3VtbWFyeRIuCgtzdGFsZV9hZnRlchgJIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhIvCgtjb21wdXRlZF9hdBgKIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASNAoGZ3Jvd3RoGAsgAygLMiQuc3RvcmUuaW5zaWdodC52MS5DYXRhbG9nR3Jvd3RoUG9pbnQSQgoYcmV0ZW50aW9uX2ZyZWVkX2xhc3RfZGF5GAwgASgLMiAuc3RvcmUuaW5zaWdodC52MS5SZXRlbnRpb25GcmVlZBJGChxyZXRlbnRpb25fZnJlZWRfbGFzdF8zMF9kYXlzGA0gASgLMiAuc3RvcmUuaW5zaWdodC52MS5SZXRlbnRpb25GcmVlZDoU8qQZEG9pbi5ia2NhdHN1bXJlc3AivgEKF1N0YWxlSGVhbHRoQ2hlY2tSZXF1ZXN0Ei0KCm9sZGVyX3RoYW4YASABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24SFAoHdHJlZV9pZBgCIAEoCUgAiAEBEiIKFXRyYWNraW5nX29wZXJhdGlvbl9pZBgDIAEoCUgBiAEBOhTypBkQb2luLmJrc3RhbGVoY3JlcUIKCghfdHJlZV9pZEIYChZfdHJhY2tpbmdfb3BlcmF0aW9uX2lkIk8KDlNjaGVkdWxlQW5jaG9yEhMKC3RpbWVfb2ZfZGF5GAEgASgJEhEKCXRpbWVfem9uZRgCIAEoCToV8qQZEW9pbi5ia3NjaGVkYW5jaG9yIs8BChVTY2hlZHVsZUV4dHJhc1JlcXVlc3QSMAoFc2NvcGUYASABKAsyIS5zdG9yZS5hcGkudjEuQmFja3VwU2NvcGVTZWxlY3RvchIwCgZhbmNob3IYAiABKAsyIC5zdG9yZS5pbnNpZ2h0LnYxLlNjaGVkdWxlQW5jaG9yEhUKDW5hbWVfdGVtcGxhdGUYAyABKAkSJgoeY2FwdHVyZV91bmNoYW5nZWRfaW5jcmVtZW50YWxzGAQgASgIOhPypBkPb2luLmJrc2NoZWR4cmVxIoUBCg9TY2hlZHVsZUNhZGVuY2USKwoIaW50ZXJ2YWwYASABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24SMQoNbmV4dF9ydW5fdGltZRgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXA6EvKkGQ5vaW4uYmtzY2hlZGNhZCKBAQoSUGxhbm5lZFNjaGVkdWxlUnVuEiwKCHJ1bl90aW1lGAEgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBITCgtpbmNyZW1lbnRhbBgCIAEoCBITCgtiYWNrdXBfbmFtZRgDIAEoCToT8qQZD29pbi5ia3NjaGVkcGxhbiKvAQoPTGFzdFNjaGVkdWxlUnVuEiwKCHJ1bl90aW1lGAEgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBITCgtpbmNyZW1lbnRhbBgCIAEoCBI0CgdvdXRjb21lGAMgASgOMiMuc3RvcmUuYXBpLnYxLkJhY2t1cFNjb3BlUnVuT3V0Y29tZRIOCgZyZWFzb24YBCABKAk6E/KkGQ9vaW4uYmtzY2hlZGxhc3QiuQQKEFNjaGVkdWxlT3ZlcnZpZXcSMAoFc2NvcGUYASABKAsyIS5zdG9yZS5hcGkudjEuQmFja3VwU2NvcGVTZWxlY3RvchIvCgRmdWxsGAIgASgLMiEuc3RvcmUuaW5zaWdodC52MS5TY2hlZHVsZUNhZGVuY2USNgoLaW5jcmVtZW50YWwYAyABKAsyIS5zdG9yZS5pbnNpZ2h0LnYxLlNjaGVkdWxlQ2FkZW5jZRIwCgZhbmNob3IYBCABKAsyIC5zdG9yZS5pbnNpZ2h0LnYxLlNjaGVkdWxlQW5jaG9yEhUKDW5hbWVfdGVtcGxhdGUYBSABKAkSHQoVZGVmYXVsdF9uYW1lX3RlbXBsYXRlGAYgASgIEiYKHmNhcHR1cmVfdW5jaGFuZ2VkX2luY3JlbWVudGFscxgHIAEoCBI3CgluZXh0X3J1bnMYCCADKAsyJC5zdG9yZS5pbnNpZ2h0LnYxLlBsYW5uZWRTY2hlZHVsZVJ1bhIzCghsYXN0X3J1bhgJIAEoCzIhLnN0b3JlLmluc2lnaHQudjEuTGFzdFNjaGVkdWxlUnVuEhMKC2NoYWluX2RlcHRoGAogASgFEhwKD3JldGVudGlvbl9ydWxlcxgLIAEoCUgAiAEBEhwKD3Byb3RlY3RlZF9jb3VudBgMIAEoBUgBiAEBOhPypBkPb2luLmJrc2NoZWR2aWV3QhIKEF9yZXRlbnRpb25fcnVsZXNCEgoQX3Byb3RlY3RlZF9jb3VudCKDAQoTU2NoZWR1bGVMaXN0UmVxdWVzdBIRCglwYWdlX3NpemUYASABKAUSEgoKcGFnZV90b2tlbhgCIAEoCRIwCgVzY29wZRgDIAEoCzIhLnN0b3JlLmFwaS52MS5CYWNrdXBTY29wZVNlbGVjdG9yOhPypBkPb2luLmJrc2NoZWRscmVxIncKEFNjaGVkdWxlTGlzdFBhZ2USNQoJc2NoZWR1bGVzGAEgAygLMiIuc3RvcmUuaW5zaWdodC52MS5TY2hlZHVsZU92ZXJ2aWV3EhcKD25leHRfcGFnZV90b2tlbhgCIAEoCToT8qQZD29pbi5ia3NjaGVkcGFnZSrYBgoeU3RvcmVCYWNrdXBJbnNpZ2h0QXBpT3BlcmF0aW9uEjIKLlNUT1JFX0JBQ0tVUF9JTlNJR0hUX0FQSV9PUEVSQVRJT05fVU5TUEVDSUZJRUQQABI8CjhTVE9SRV9CQUNLVVBfSU5TSUdIVF9BUElfT1BFUkFUSU9OX1NUQVJUX1JFU1RPUkVfUFJFVklFVxABEjgKNFNUT1JFX0JBQ0tVUF9JTlNJR0hUX0FQSV9PUEVSQVRJT05fU1RBUlRfQkFDS1VQX0RJRkYQAhI8CjhTVE9SRV9CQUNLVVBfSU5TSUdIVF9BUElfT1BFUkFUSU9OX0dFVF9CQUNLVVBfQ09NUEFSSVNPThADEj4KOlNUT1JFX0JBQ0tVUF9JTlNJR0hUX0FQSV9PUEVSQVRJT05fTElTVF9CQUNLVVBfRElGRkVSRU5DRVMQBBJKCkZTVE9SRV9CQUNLVVBfSU5TSUdIVF9BUElfT1BFUkFUSU9OX0dFVF9CQUNLVVBfSU5TSUdIVF9PUEVSQVRJT05fU1RBVFVTEAUSRQpBU1RPUkVfQkFDS1VQX0lOU0lHSFRfQVBJX09QRVJBVElPTl9MSVNUX0JBQ0tVUF9JTlNJR0hUX09QRVJBVElPTlMQBhJGCkJTVE9SRV9CQUNLVVBfSU5TSUdIVF9BUElfT1BFUkFUSU9OX0NBTkNFTF9CQUNLVVBfSU5TSUdIVF9PUEVSQVRJT04QBxI7CjdTVE9SRV9CQUNLVVBfSU5TSUdIVF9BUElfT1BFUkFUSU9OX1NUQVJUX1JFVkVSVF9QUkVWSUVXEAgSOgo2U1RPUkVfQkFDS1VQX0lOU0lHSFRfQVBJX09QRVJBVElPTl9HRVRfQ0FUQUxPR19TVU1NQVJZEAkSPwo7U1RPUkVfQkFDS1VQX0lOU0lHSFRfQVBJX09QRVJBVElPTl9TVEFSVF9TVEFMRV9IRUFMVEhfQ0hFQ0sQChI1CjFTVE9SRV9CQUNLVVBfSU5TSUdIVF9BUElfT1BFUkFUSU9OX0xJU1RfU0NIRURVTEVTEAsSQAo8U1RPUkVfQkFDS1VQX0lOU0lHSFRfQVBJX09QRVJBVElPTl9DT05GSUdVUkVfU0NIRURVTEVfRVhUUkFTEAwqvQEKFEJhY2t1cENvbXBhcmlzb25LaW5kEiYKIkJBQ0tVUF9DT01QQVJJU09OX0tJTkRfVU5TUEVDSUZJRUQQABIqCiZCQUNLVVBfQ09NUEFSSVNPTl9LSU5EX1JFU1RPUkVfUFJFVklFVxABEiYKIkJBQ0tVUF9DT01QQVJJU09OX0tJTkRfQkFDS1VQX0RJRkYQAhIpCiVCQUNLVVBfQ09NUEFSSVNPTl9LSU5EX1JFVkVSVF9QUkVWSUVXEAMqsgEKFkJhY2t1cERpZmZlcmVuY2VDaGFuZ2USKAokQkFDS1VQX0RJRkZFUkVOQ0VfQ0hBTkdFX1VOU1BFQ0lGSUVEEAASIgoeQkFDS1VQX0RJRkZFUkVOQ0VfQ0hBTkdFX0FEREVEEAESJAogQkFDS1VQX0RJRkZFUkVOQ0VfQ0hBTkdFX0NIQU5HRUQQAhIkCiBCQUNLVVBfRElGRkVSRU5DRV9DSEFOR0VfUkVNT1ZFRBADKo4BCg5UcmVlUHJvdGVjdGlvbhIfChtUUkVFX1BST1RFQ1RJT05fVU5TUEVDSUZJRUQQABIdChlUUkVFX1BST1RFQ1RJT05fUFJPVEVDVEVEEAESHwobVFJFRV9QUk9URUNUSU9OX05PX1NDSEVEVUxFEAISGwoXVFJFRV9QUk9URUNUSU9OX09WRVJEVUUQAzKpCgoUQmFja3VwSW5zaWdodFNlcnZpY2USYgoTU3RhcnRSZXN0b3JlUHJldmlldxInLnN0b3JlLmluc2lnaHQudjEuUmVzdG9yZVByZXZpZXdSZXF1ZXN0GiIuc3RvcmUuYXBpLnYxLlN0b3JlT3BlcmF0aW9uSGFuZGxlEloKD1N0YXJ0QmFja3VwRGlmZhIjLnN0b3JlLmluc2lnaHQudjEuQmFja3VwRGlmZlJlcXVlc3QaIi5zdG9yZS5hcGkudjEuU3RvcmVPcGVyYXRpb25IYW5kbGUSYAoSU3RhcnRSZXZlcnRQcmV2aWV3EiYuc3RvcmUuaW5zaWdodC52MS5SZXZlcnRQcmV2aWV3UmVxdWVzdBoiLnN0b3JlLmFwaS52MS5TdG9yZU9wZXJhdGlvbkhhbmRsZRJsChNHZXRCYWNrdXBDb21wYXJpc29uEikuc3RvcmUuaW5zaWdodC52MS5CYWNrdXBDb21wYXJpc29uUmVxdWVzdBoqLnN0b3JlLmluc2lnaHQudjEuQmFja3VwQ29tcGFyaXNvblJlc3BvbnNlEmwKFUxpc3RCYWNrdXBEaWZmZXJlbmNlcxIqLnN0b3JlLmluc2lnaHQudjEuQmFja3VwRGlmZmVyZW5jZXNSZXF1ZXN0Gicuc3RvcmUuaW5zaWdodC52MS5CYWNrdXBEaWZmZXJlbmNlc1BhZ2USigEKH0dldEJhY2t1cEluc2lnaHRPcGVyYXRpb25TdGF0dXMSLy5zdG9yZS5pbnNpZ2h0LnYxLkJhY2t1cEluc2lnaHRPcGVyYXRpb25SZXF1ZXN0GjYuc3RvcmUuaW5zaWdodC52MS5CYWNrdXBJbnNpZ2h0T3BlcmF0aW9uU3RhdHVzUmVzcG9uc2USaAobTGlzdEJhY2t1cEluc2lnaHRPcGVyYXRpb25zEicuc3RvcmUuYXBpLnYxLlN0b3JlT3BlcmF0aW9uTGlzdFJlcXVlc3QaIC5zdG9yZS5hcGkudjEuU3RvcmVPcGVyYXRpb25QYWdlEocBChxDYW5jZWxCYWNrdXBJbnNpZ2h0T3BlcmF0aW9uEi8uc3RvcmUuaW5zaWdodC52MS5CYWNrdXBJbnNpZ2h0T3BlcmF0aW9uUmVxdWVzdBo2LnN0b3JlLmluc2lnaHQudjEuQmFja3VwSW5zaWdodE9wZXJhdGlvblN0YXR1c1Jlc3BvbnNlEmYKEUdldENhdGFsb2dTdW1tYXJ5Eicuc3RvcmUuaW5zaWdodC52MS5DYXRhbG9nU3VtbWFyeVJlcXVlc3QaKC5zdG9yZS5pbnNpZ2h0LnYxLkNhdGFsb2dTdW1tYXJ5UmVzcG9uc2USZgoVU3RhcnRTdGFsZUhlYWx0aENoZWNrEikuc3RvcmUuaW5zaWdodC52MS5TdGFsZUhlYWx0aENoZWNrUmVxdWVzdBoiLnN0b3JlLmFwaS52MS5TdG9yZU9wZXJhdGlvbkhhbmRsZRJaCg1MaXN0U2NoZWR1bGVzEiUuc3RvcmUuaW5zaWdodC52MS5TY2hlZHVsZUxpc3RSZXF1ZXN0GiIuc3RvcmUuaW5zaWdodC52MS5TY2hlZHVsZUxpc3RQYWdlEmYKF0NvbmZpZ3VyZVNjaGVkdWxlRXh0cmFzEicuc3RvcmUuaW5zaWdodC52MS5TY2hlZHVsZUV4dHJhc1JlcXVlc3QaIi5zdG9yZS5pbnNpZ2h0LnYxLlNjaGVkdWxlT3ZlcnZpZXdiBnByb3RvMw", [file_google_protobuf_duration, file_google_protobuf_timestamp, file_store_api_v1_alias, file_store_api_v1_backup_records, file_store_api_v1_operations]);
+  fileDesc("CiVzdG9yZS9pbnNpZ2h0L3YxL2JhY2t1cF9pbnNpZ2h0LnByb3RvEhBzdG9yZS5pbnNpZ2h0LnYxIusBChVSZXN0b3JlUHJldmlld1JlcXVlc3QSEQoJYmFja3VwX2lkGAEgASgJEhsKDnRhcmdldF90cmVlX2lkGAIgASgJSACIAQESMAoFc2NvcGUYAyABKAsyIS5zdG9yZS5hcGkudjEuQmFja3VwU2NvcGVTZWxlY3RvchIMCgRjb2xkGAQgASgIEiIKFXRyYWNraW5nX29wZXJhdGlvbl9pZBgFIAEoCUgBiAEBOhHypBkNb2luLmJrcHJldnJlcUIRCg9fdGFyZ2V0X3RyZWVfaWRCGAoWX3RyYWNraW5nX29wZXJhdGlvbl9pZCLEAQoRQmFja3VwRGlmZlJlcXVlc3QSFgoOZnJvbV9iYWNrdXBfaWQYASABKAkSFAoMdG9fYmFja3VwX2lkGAIgASgJEjAKBXNjb3BlGAMgASgLMiEuc3RvcmUuYXBpLnYxLkJhY2t1cFNjb3BlU2VsZWN0b3ISIgoVdHJhY2tpbmdfb3BlcmF0aW9uX2lkGAQgASgJSACIAQE6EfKkGQ1vaW4uYmtkaWZmcmVxQhgKFl90cmFja2luZ19vcGVyYXRpb25faWQiiAEKFFJldmVydFByZXZpZXdSZXF1ZXN0EhwKFHJlc3RvcmVfb3BlcmF0aW9uX2lkGAEgASgJEiIKFXRyYWNraW5nX29wZXJhdGlvbl9pZBgCIAEoCUgAiAEBOhTypBkQb2luLmJrcmV2cHJldnJlcUIYChZfdHJhY2tpbmdfb3BlcmF0aW9uX2lkIm4KFkJhY2t1cENvbXBhcmlzb25Db3VudHMSDQoFYWRkZWQYASABKAMSDwoHY2hhbmdlZBgCIAEoAxIPCgdyZW1vdmVkGAMgASgDEhEKCXVuY2hhbmdlZBgEIAEoAzoQ8qQZDG9pbi5ia2NvdW50cyL/AgoWQmFja3VwQ29tcGFyaXNvblJlcG9ydBIUCgxvcGVyYXRpb25faWQYASABKAkSNAoEa2luZBgCIAEoDjImLnN0b3JlLmluc2lnaHQudjEuQmFja3VwQ29tcGFyaXNvbktpbmQSDwoHdHJlZV9pZBgDIAEoCRISCgprZXlfcHJlZml4GAQgASgJEhIKCmZyb21fY2hhaW4YBSADKAkSEAoIdG9fY2hhaW4YBiADKAkSOAoGY291bnRzGAcgASgLMiguc3RvcmUuaW5zaWdodC52MS5CYWNrdXBDb21wYXJpc29uQ291bnRzEhUKDXRyZWVfc2VxdWVuY2UYCCABKAMSLwoLY29tcGFyZWRfYXQYCSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhwKFHJlc3RvcmVfb3BlcmF0aW9uX2lkGAogASgJEhwKFHdyaXRlc19zaW5jZV9yZXN0b3JlGAsgASgDOhDypBkMb2luLmJrcmVwb3J0IkEKF0JhY2t1cENvbXBhcmlzb25SZXF1ZXN0EhQKDG9wZXJhdGlvbl9pZBgBIAEoCToQ8qQZDG9pbi5ia2NtcHJlcSLYAQoYQmFja3VwQ29tcGFyaXNvblJlc3BvbnNlEjgKBnJlcG9ydBgBIAEoCzIoLnN0b3JlLmluc2lnaHQudjEuQmFja3VwQ29tcGFyaXNvblJlcG9ydBIUCgx0cmVlX2NoYW5nZWQYAiABKAgSHQoVY3VycmVudF90cmVlX3NlcXVlbmNlGAMgASgDEjoKB3N0b3JhZ2UYBCABKAsyKS5zdG9yZS5pbnNpZ2h0LnYxLkJhY2t1cERpZmZlcmVuY2VTdG9yYWdlOhHypBkNb2luLmJrY21wcmVzcCK2AQoXQmFja3VwRGlmZmVyZW5jZVN0b3JhZ2USDgoGc3RvcmVkGAEgASgDEhEKCXRydW5jYXRlZBgCIAEoCBIuCgpleHBpcmVzX2F0GAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIMCgRrZXB0GAQgASgIEg8KB2V4cGlyZWQYBSABKAgSFAoMc3RvcmVkX2J5dGVzGAYgASgDOhPypBkPb2luLmJrZGlmZnN0b3JlIloKG0JhY2t1cENvbXBhcmlzb25LZWVwUmVxdWVzdBIUCgxvcGVyYXRpb25faWQYASABKAkSDwoHcmVsZWFzZRgCIAEoCDoU8qQZEG9pbi5ia2NtcGtlZXByZXEi+AEKEEJhY2t1cERpZmZlcmVuY2USCwoDa2V5GAEgASgJEjgKBmNoYW5nZRgCIAEoDjIoLnN0b3JlLmluc2lnaHQudjEuQmFja3VwRGlmZmVyZW5jZUNoYW5nZRIYCgtiZWZvcmVfanNvbhgDIAEoCUgAiAEBEhcKCmFmdGVyX2pzb24YBCABKAlIAYgBARIdChViZWZvcmVfc2NoZW1hX3ZlcnNpb24YBSABKA0SHAoUYWZ0ZXJfc2NoZW1hX3ZlcnNpb24YBiABKA06DvKkGQpvaW4uYmtkaWZmQg4KDF9iZWZvcmVfanNvbkINCgtfYWZ0ZXJfanNvbiKmAQoYQmFja3VwRGlmZmVyZW5jZXNSZXF1ZXN0EhQKDG9wZXJhdGlvbl9pZBgBIAEoCRIRCglwYWdlX3NpemUYAiABKAUSEgoKcGFnZV90b2tlbhgDIAEoCRI5CgdjaGFuZ2VzGAQgAygOMiguc3RvcmUuaW5zaWdodC52MS5CYWNrdXBEaWZmZXJlbmNlQ2hhbmdlOhLypBkOb2luLmJrZGlmZnNyZXEi1QEKFUJhY2t1cERpZmZlcmVuY2VzUGFnZRI3CgtkaWZmZXJlbmNlcxgBIAMoCzIiLnN0b3JlLmluc2lnaHQudjEuQmFja3VwRGlmZmVyZW5jZRIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkSEQoJdHJ1bmNhdGVkGAMgASgIEhQKDHN0b3JlZF9jb3VudBgEIAEoAxITCgt0b3RhbF9jb3VudBgFIAEoAxIXCg92YWx1ZXNfd2l0aGhlbGQYBiABKAg6E/KkGQ9vaW4uYmtkaWZmc3BhZ2UiRgodQmFja3VwSW5zaWdodE9wZXJhdGlvblJlcXVlc3QSFAoMb3BlcmF0aW9uX2lkGAEgASgJOg/ypBkLb2luLmJrb3ByZXEibAokQmFja3VwSW5zaWdodE9wZXJhdGlvblN0YXR1c1Jlc3BvbnNlEjIKBnN0YXR1cxgBIAEoCzIiLnN0b3JlLmFwaS52MS5TdG9yZU9wZXJhdGlvblN0YXR1czoQ8qQZDG9pbi5ia29wc3RhdCJcChVDYXRhbG9nU3VtbWFyeVJlcXVlc3QSLgoLc3RhbGVfYWZ0ZXIYASABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb246E/KkGQ9vaW4uYmtjYXRzdW1yZXEiwgEKGEJhY2t1cFZlcmlmaWNhdGlvbkNvdW50cxIWCg5uZXZlcl92ZXJpZmllZBgBIAEoAxIWCg52ZXJpZmllZF9zdGFsZRgCIAEoAxIZChF2ZXJpZmllZF9yZWNlbnRseRgDIAEoAxIPCgdoZWFsdGh5GAQgASgDEhAKCGRlZ3JhZGVkGAUgASgDEg8KB2NvcnJ1cHQYBiABKAMSDwoHbWlzc2luZxgHIAEoAzoW8qQZEm9pbi5ia3ZlcmlmeWNvdW50cyK1AwoSQ2F0YWxvZ1RyZWVTdW1tYXJ5Eg8KB3RyZWVfaWQYASABKAkSFAoMYmFja3VwX2NvdW50GAIgASgDEhQKDHN0b3JlZF9ieXRlcxgDIAEoAxIzCg9sYXN0X3N1Y2Nlc3NfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjQKEXNjaGVkdWxlX2ludGVydmFsGAUgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uEjQKCnByb3RlY3Rpb24YBiABKA4yIC5zdG9yZS5pbnNpZ2h0LnYxLlRyZWVQcm90ZWN0aW9uEkAKDHZlcmlmaWNhdGlvbhgHIAEoCzIqLnN0b3JlLmluc2lnaHQudjEuQmFja3VwVmVyaWZpY2F0aW9uQ291bnRzEjYKEm9sZGVzdF92ZXJpZmllZF9hdBgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASNAoGZ3Jvd3RoGAkgAygLMiQuc3RvcmUuaW5zaWdodC52MS5DYXRhbG9nR3Jvd3RoUG9pbnQ6EfKkGQ1vaW4uYmtjYXR0cmVlIn4KEkNhdGFsb2dHcm93dGhQb2ludBInCgNkYXkYASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhQKDGJhY2t1cF9jb3VudBgCIAEoAxIUCgxzdG9yZWRfYnl0ZXMYAyABKAM6E/KkGQ9vaW4uYmtjYXRncm93cHQiSQoOUmV0ZW50aW9uRnJlZWQSFAoMYmFja3VwX2NvdW50GAEgASgDEg0KBWJ5dGVzGAIgASgDOhLypBkOb2luLmJrcmV0ZnJlZWQi7wQKFkNhdGFsb2dTdW1tYXJ5UmVzcG9uc2USEgoKdHJlZV9jb3VudBgBIAEoAxIUCgxiYWNrdXBfY291bnQYAiABKAMSFAoMc3RvcmVkX2J5dGVzGAMgASgDEiMKG2NhcHR1cmVzX3N1Y2NlZWRlZF9sYXN0X2RheRgEIAEoAxIgChhjYXB0dXJlc19mYWlsZWRfbGFzdF9kYXkYBSABKAMSHgoWdW5wcm90ZWN0ZWRfdHJlZV9jb3VudBgGIAEoAxJACgx2ZXJpZmljYXRpb24YByABKAsyKi5zdG9yZS5pbnNpZ2h0LnYxLkJhY2t1cFZlcmlmaWNhdGlvbkNvdW50cxIzCgV0cmVlcxgIIAMoCzIkLnN0b3JlLmluc2lnaHQudjEuQ2F0YWxvZ1RyZWVTdW1tYXJ5Ei4KC3N0YWxlX2FmdGVyGAkgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uEi8KC2NvbXB1dGVkX2F0GAogASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI0CgZncm93dGgYCyADKAsyJC5zdG9yZS5pbnNpZ2h0LnYxLkNhdGFsb2dHcm93dGhQb2ludBJCChhyZXRlbnRpb25fZnJlZWRfbGFzdF9kYXkYDCABKAsyIC5zdG9yZS5pbnNpZ2h0LnYxLlJldGVudGlvbkZyZWVkEkYKHHJldGVudGlvbl9mcmVlZF9sYXN0XzMwX2RheXMYDSABKAsyIC5zdG9yZS5pbnNpZ2h0LnYxLlJldGVudGlvbkZyZWVkOhTypBkQb2luLmJrY2F0c3VtcmVzcCK+AQoXU3RhbGVIZWFsdGhDaGVja1JlcXVlc3QSLQoKb2xkZXJfdGhhbhgBIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhIUCgd0cmVlX2lkGAIgASgJSACIAQESIgoVdHJhY2tpbmdfb3BlcmF0aW9uX2lkGAMgASgJSAGIAQE6FPKkGRBvaW4uYmtzdGFsZWhjcmVxQgoKCF90cmVlX2lkQhgKFl90cmFja2luZ19vcGVyYXRpb25faWQiTwoOU2NoZWR1bGVBbmNob3ISEwoLdGltZV9vZl9kYXkYASABKAkSEQoJdGltZV96b25lGAIgASgJOhXypBkRb2luLmJrc2NoZWRhbmNob3IizwEKFVNjaGVkdWxlRXh0cmFzUmVxdWVzdBIwCgVzY29wZRgBIAEoCzIhLnN0b3JlLmFwaS52MS5CYWNrdXBTY29wZVNlbGVjdG9yEjAKBmFuY2hvchgCIAEoCzIgLnN0b3JlLmluc2lnaHQudjEuU2NoZWR1bGVBbmNob3ISFQoNbmFtZV90ZW1wbGF0ZRgDIAEoCRImCh5jYXB0dXJlX3VuY2hhbmdlZF9pbmNyZW1lbnRhbHMYBCABKAg6E/KkGQ9vaW4uYmtzY2hlZHhyZXEihQEKD1NjaGVkdWxlQ2FkZW5jZRIrCghpbnRlcnZhbBgBIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhIxCg1uZXh0X3J1bl90aW1lGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcDoS8qQZDm9pbi5ia3NjaGVkY2FkIoEBChJQbGFubmVkU2NoZWR1bGVSdW4SLAoIcnVuX3RpbWUYASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhMKC2luY3JlbWVudGFsGAIgASgIEhMKC2JhY2t1cF9uYW1lGAMgASgJOhPypBkPb2luLmJrc2NoZWRwbGFuIq8BCg9MYXN0U2NoZWR1bGVSdW4SLAoIcnVuX3RpbWUYASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhMKC2luY3JlbWVudGFsGAIgASgIEjQKB291dGNvbWUYAyABKA4yIy5zdG9yZS5hcGkudjEuQmFja3VwU2NvcGVSdW5PdXRjb21lEg4KBnJlYXNvbhgEIAEoCToT8qQZD29pbi5ia3NjaGVkbGFzdCK5BAoQU2NoZWR1bGVPdmVydmlldxIwCgVzY29wZRgBIAEoCzIhLnN0b3JlLmFwaS52MS5CYWNrdXBTY29wZVNlbGVjdG9yEi8KBGZ1bGwYAiABKAsyIS5zdG9yZS5pbnNpZ2h0LnYxLlNjaGVkdWxlQ2FkZW5jZRI2CgtpbmNyZW1lbnRhbBgDIAEoCzIhLnN0b3JlLmluc2lnaHQudjEuU2NoZWR1bGVDYWRlbmNlEjAKBmFuY2hvchgEIAEoCzIgLnN0b3JlLmluc2lnaHQudjEuU2NoZWR1bGVBbmNob3ISFQoNbmFtZV90ZW1wbGF0ZRgFIAEoCRIdChVkZWZhdWx0X25hbWVfdGVtcGxhdGUYBiABKAgSJgoeY2FwdHVyZV91bmNoYW5nZWRfaW5jcmVtZW50YWxzGAcgASgIEjcKCW5leHRfcnVucxgIIAMoCzIkLnN0b3JlLmluc2lnaHQudjEuUGxhbm5lZFNjaGVkdWxlUnVuEjMKCGxhc3RfcnVuGAkgASgLMiEuc3RvcmUuaW5zaWdodC52MS5MYXN0U2NoZWR1bGVSdW4SEwoLY2hhaW5fZGVwdGgYCiABKAUSHAoPcmV0ZW50aW9uX3J1bGVzGAsgASgJSACIAQESHAoPcHJvdGVjdGVkX2NvdW50GAwgASgFSAGIAQE6E/KkGQ9vaW4uYmtzY2hlZHZpZXdCEgoQX3JldGVudGlvbl9ydWxlc0ISChBfcHJvdGVjdGVkX2NvdW50IoMBChNTY2hlZHVsZUxpc3RSZXF1ZXN0EhEKCXBhZ2Vfc2l6ZRgBIAEoBRISCgpwYWdlX3Rva2VuGAIgASgJEjAKBXNjb3BlGAMgASgLMiEuc3RvcmUuYXBpLnYxLkJhY2t1cFNjb3BlU2VsZWN0b3I6E/KkGQ9vaW4uYmtzY2hlZGxyZXEidwoQU2NoZWR1bGVMaXN0UGFnZRI1CglzY2hlZHVsZXMYASADKAsyIi5zdG9yZS5pbnNpZ2h0LnYxLlNjaGVkdWxlT3ZlcnZpZXcSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJOhPypBkPb2luLmJrc2NoZWRwYWdlKpcHCh5TdG9yZUJhY2t1cEluc2lnaHRBcGlPcGVyYXRpb24SMgouU1RPUkVfQkFDS1VQX0lOU0lHSFRfQVBJX09QRVJBVElPTl9VTlNQRUNJRklFRBAAEjwKOFNUT1JFX0JBQ0tVUF9JTlNJR0hUX0FQSV9PUEVSQVRJT05fU1RBUlRfUkVTVE9SRV9QUkVWSUVXEAESOAo0U1RPUkVfQkFDS1VQX0lOU0lHSFRfQVBJX09QRVJBVElPTl9TVEFSVF9CQUNLVVBfRElGRhACEjwKOFNUT1JFX0JBQ0tVUF9JTlNJR0hUX0FQSV9PUEVSQVRJT05fR0VUX0JBQ0tVUF9DT01QQVJJU09OEAMSPgo6U1RPUkVfQkFDS1VQX0lOU0lHSFRfQVBJX09QRVJBVElPTl9MSVNUX0JBQ0tVUF9ESUZGRVJFTkNFUxAEEkoKRlNUT1JFX0JBQ0tVUF9JTlNJR0hUX0FQSV9PUEVSQVRJT05fR0VUX0JBQ0tVUF9JTlNJR0hUX09QRVJBVElPTl9TVEFUVVMQBRJFCkFTVE9SRV9CQUNLVVBfSU5TSUdIVF9BUElfT1BFUkFUSU9OX0xJU1RfQkFDS1VQX0lOU0lHSFRfT1BFUkFUSU9OUxAGEkYKQlNUT1JFX0JBQ0tVUF9JTlNJR0hUX0FQSV9PUEVSQVRJT05fQ0FOQ0VMX0JBQ0tVUF9JTlNJR0hUX09QRVJBVElPThAHEjsKN1NUT1JFX0JBQ0tVUF9JTlNJR0hUX0FQSV9PUEVSQVRJT05fU1RBUlRfUkVWRVJUX1BSRVZJRVcQCBI6CjZTVE9SRV9CQUNLVVBfSU5TSUdIVF9BUElfT1BFUkFUSU9OX0dFVF9DQVRBTE9HX1NVTU1BUlkQCRI/CjtTVE9SRV9CQUNLVVBfSU5TSUdIVF9BUElfT1BFUkFUSU9OX1NUQVJUX1NUQUxFX0hFQUxUSF9DSEVDSxAKEjUKMVNUT1JFX0JBQ0tVUF9JTlNJR0hUX0FQSV9PUEVSQVRJT05fTElTVF9TQ0hFRFVMRVMQCxJACjxTVE9SRV9CQUNLVVBfSU5TSUdIVF9BUElfT1BFUkFUSU9OX0NPTkZJR1VSRV9TQ0hFRFVMRV9FWFRSQVMQDBI9CjlTVE9SRV9CQUNLVVBfSU5TSUdIVF9BUElfT1BFUkFUSU9OX0tFRVBfQkFDS1VQX0NPTVBBUklTT04QDSq9AQoUQmFja3VwQ29tcGFyaXNvbktpbmQSJgoiQkFDS1VQX0NPTVBBUklTT05fS0lORF9VTlNQRUNJRklFRBAAEioKJkJBQ0tVUF9DT01QQVJJU09OX0tJTkRfUkVTVE9SRV9QUkVWSUVXEAESJgoiQkFDS1VQX0NPTVBBUklTT05fS0lORF9CQUNLVVBfRElGRhACEikKJUJBQ0tVUF9DT01QQVJJU09OX0tJTkRfUkVWRVJUX1BSRVZJRVcQAyqyAQoWQmFja3VwRGlmZmVyZW5jZUNoYW5nZRIoCiRCQUNLVVBfRElGRkVSRU5DRV9DSEFOR0VfVU5TUEVDSUZJRUQQABIiCh5CQUNLVVBfRElGRkVSRU5DRV9DSEFOR0VfQURERUQQARIkCiBCQUNLVVBfRElGRkVSRU5DRV9DSEFOR0VfQ0hBTkdFRBACEiQKIEJBQ0tVUF9ESUZGRVJFTkNFX0NIQU5HRV9SRU1PVkVEEAMqjgEKDlRyZWVQcm90ZWN0aW9uEh8KG1RSRUVfUFJPVEVDVElPTl9VTlNQRUNJRklFRBAAEh0KGVRSRUVfUFJPVEVDVElPTl9QUk9URUNURUQQARIfChtUUkVFX1BST1RFQ1RJT05fTk9fU0NIRURVTEUQAhIbChdUUkVFX1BST1RFQ1RJT05fT1ZFUkRVRRADMpwLChRCYWNrdXBJbnNpZ2h0U2VydmljZRJiChNTdGFydFJlc3RvcmVQcmV2aWV3Eicuc3RvcmUuaW5zaWdodC52MS5SZXN0b3JlUHJldmlld1JlcXVlc3QaIi5zdG9yZS5hcGkudjEuU3RvcmVPcGVyYXRpb25IYW5kbGUSWgoPU3RhcnRCYWNrdXBEaWZmEiMuc3RvcmUuaW5zaWdodC52MS5CYWNrdXBEaWZmUmVxdWVzdBoiLnN0b3JlLmFwaS52MS5TdG9yZU9wZXJhdGlvbkhhbmRsZRJgChJTdGFydFJldmVydFByZXZpZXcSJi5zdG9yZS5pbnNpZ2h0LnYxLlJldmVydFByZXZpZXdSZXF1ZXN0GiIuc3RvcmUuYXBpLnYxLlN0b3JlT3BlcmF0aW9uSGFuZGxlEmwKE0dldEJhY2t1cENvbXBhcmlzb24SKS5zdG9yZS5pbnNpZ2h0LnYxLkJhY2t1cENvbXBhcmlzb25SZXF1ZXN0Giouc3RvcmUuaW5zaWdodC52MS5CYWNrdXBDb21wYXJpc29uUmVzcG9uc2USbAoVTGlzdEJhY2t1cERpZmZlcmVuY2VzEiouc3RvcmUuaW5zaWdodC52MS5CYWNrdXBEaWZmZXJlbmNlc1JlcXVlc3QaJy5zdG9yZS5pbnNpZ2h0LnYxLkJhY2t1cERpZmZlcmVuY2VzUGFnZRKKAQofR2V0QmFja3VwSW5zaWdodE9wZXJhdGlvblN0YXR1cxIvLnN0b3JlLmluc2lnaHQudjEuQmFja3VwSW5zaWdodE9wZXJhdGlvblJlcXVlc3QaNi5zdG9yZS5pbnNpZ2h0LnYxLkJhY2t1cEluc2lnaHRPcGVyYXRpb25TdGF0dXNSZXNwb25zZRJoChtMaXN0QmFja3VwSW5zaWdodE9wZXJhdGlvbnMSJy5zdG9yZS5hcGkudjEuU3RvcmVPcGVyYXRpb25MaXN0UmVxdWVzdBogLnN0b3JlLmFwaS52MS5TdG9yZU9wZXJhdGlvblBhZ2UShwEKHENhbmNlbEJhY2t1cEluc2lnaHRPcGVyYXRpb24SLy5zdG9yZS5pbnNpZ2h0LnYxLkJhY2t1cEluc2lnaHRPcGVyYXRpb25SZXF1ZXN0GjYuc3RvcmUuaW5zaWdodC52MS5CYWNrdXBJbnNpZ2h0T3BlcmF0aW9uU3RhdHVzUmVzcG9uc2USZgoRR2V0Q2F0YWxvZ1N1bW1hcnkSJy5zdG9yZS5pbnNpZ2h0LnYxLkNhdGFsb2dTdW1tYXJ5UmVxdWVzdBooLnN0b3JlLmluc2lnaHQudjEuQ2F0YWxvZ1N1bW1hcnlSZXNwb25zZRJmChVTdGFydFN0YWxlSGVhbHRoQ2hlY2sSKS5zdG9yZS5pbnNpZ2h0LnYxLlN0YWxlSGVhbHRoQ2hlY2tSZXF1ZXN0GiIuc3RvcmUuYXBpLnYxLlN0b3JlT3BlcmF0aW9uSGFuZGxlEloKDUxpc3RTY2hlZHVsZXMSJS5zdG9yZS5pbnNpZ2h0LnYxLlNjaGVkdWxlTGlzdFJlcXVlc3QaIi5zdG9yZS5pbnNpZ2h0LnYxLlNjaGVkdWxlTGlzdFBhZ2USZgoXQ29uZmlndXJlU2NoZWR1bGVFeHRyYXMSJy5zdG9yZS5pbnNpZ2h0LnYxLlNjaGVkdWxlRXh0cmFzUmVxdWVzdBoiLnN0b3JlLmluc2lnaHQudjEuU2NoZWR1bGVPdmVydmlldxJxChRLZWVwQmFja3VwQ29tcGFyaXNvbhItLnN0b3JlLmluc2lnaHQudjEuQmFja3VwQ29tcGFyaXNvbktlZXBSZXF1ZXN0Giouc3RvcmUuaW5zaWdodC52MS5CYWNrdXBDb21wYXJpc29uUmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_duration, file_google_protobuf_timestamp, file_store_api_v1_alias, file_store_api_v1_backup_records, file_store_api_v1_operations]);
 
 /**
  * What a restore of backup_id would do to its target tree as the tree is now.
@@ -295,6 +295,14 @@ export type BackupComparisonResponse = Message<"store.insight.v1.BackupCompariso
    * @generated from field: int64 current_tree_sequence = 3;
    */
   currentTreeSequence: bigint;
+
+  /**
+   * What is stored of the differences (docs/security.md, "Preview storage"); absent for a
+   * comparison that stored none.
+   *
+   * @generated from field: store.insight.v1.BackupDifferenceStorage storage = 4;
+   */
+  storage?: BackupDifferenceStorage | undefined;
 };
 
 /**
@@ -303,6 +311,90 @@ export type BackupComparisonResponse = Message<"store.insight.v1.BackupCompariso
  */
 export const BackupComparisonResponseSchema: GenMessage<BackupComparisonResponse> = /*@__PURE__*/
   messageDesc(file_store_insight_v1_backup_insight, 6);
+
+/**
+ * Preview storage: a comparison stores at most a bounded number of differences and bytes, the
+ * first ones in byte order of key (the counts of the report stay exact), and they expire unless
+ * kept.
+ *
+ * @generated from message store.insight.v1.BackupDifferenceStorage
+ */
+export type BackupDifferenceStorage = Message<"store.insight.v1.BackupDifferenceStorage"> & {
+  /**
+   * Differences stored: the first `stored` of the comparison's differences in byte order of key.
+   *
+   * @generated from field: int64 stored = 1;
+   */
+  stored: bigint;
+
+  /**
+   * More keys differ than are stored (the row or byte cap was reached).
+   *
+   * @generated from field: bool truncated = 2;
+   */
+  truncated: boolean;
+
+  /**
+   * When the stored differences expire; absent while kept.
+   *
+   * @generated from field: google.protobuf.Timestamp expires_at = 3;
+   */
+  expiresAt?: Timestamp | undefined;
+
+  /**
+   * Kept (KeepBackupComparison): the differences last as long as the operation record.
+   *
+   * @generated from field: bool kept = 4;
+   */
+  kept: boolean;
+
+  /**
+   * The differences expired (listing them is FailedPrecondition); the report stays.
+   *
+   * @generated from field: bool expired = 5;
+   */
+  expired: boolean;
+
+  /**
+   * Bytes stored (keys and values, UTF-8), counted against the tenant's preview storage cap.
+   *
+   * @generated from field: int64 stored_bytes = 6;
+   */
+  storedBytes: bigint;
+};
+
+/**
+ * Describes the message store.insight.v1.BackupDifferenceStorage.
+ * Use `create(BackupDifferenceStorageSchema)` to create a new message.
+ */
+export const BackupDifferenceStorageSchema: GenMessage<BackupDifferenceStorage> = /*@__PURE__*/
+  messageDesc(file_store_insight_v1_backup_insight, 7);
+
+/**
+ * Keeps a comparison's stored differences past their expiry (admin), or releases a kept one.
+ *
+ * @generated from message store.insight.v1.BackupComparisonKeepRequest
+ */
+export type BackupComparisonKeepRequest = Message<"store.insight.v1.BackupComparisonKeepRequest"> & {
+  /**
+   * @generated from field: string operation_id = 1;
+   */
+  operationId: string;
+
+  /**
+   * True: stop keeping it; its differences expire one expiry period from now.
+   *
+   * @generated from field: bool release = 2;
+   */
+  release: boolean;
+};
+
+/**
+ * Describes the message store.insight.v1.BackupComparisonKeepRequest.
+ * Use `create(BackupComparisonKeepRequestSchema)` to create a new message.
+ */
+export const BackupComparisonKeepRequestSchema: GenMessage<BackupComparisonKeepRequest> = /*@__PURE__*/
+  messageDesc(file_store_insight_v1_backup_insight, 8);
 
 /**
  * One key whose value differs between the two sides.
@@ -350,7 +442,7 @@ export type BackupDifference = Message<"store.insight.v1.BackupDifference"> & {
  * Use `create(BackupDifferenceSchema)` to create a new message.
  */
 export const BackupDifferenceSchema: GenMessage<BackupDifference> = /*@__PURE__*/
-  messageDesc(file_store_insight_v1_backup_insight, 7);
+  messageDesc(file_store_insight_v1_backup_insight, 9);
 
 /**
  * @generated from message store.insight.v1.BackupDifferencesRequest
@@ -386,7 +478,7 @@ export type BackupDifferencesRequest = Message<"store.insight.v1.BackupDifferenc
  * Use `create(BackupDifferencesRequestSchema)` to create a new message.
  */
 export const BackupDifferencesRequestSchema: GenMessage<BackupDifferencesRequest> = /*@__PURE__*/
-  messageDesc(file_store_insight_v1_backup_insight, 8);
+  messageDesc(file_store_insight_v1_backup_insight, 10);
 
 /**
  * @generated from message store.insight.v1.BackupDifferencesPage
@@ -403,6 +495,34 @@ export type BackupDifferencesPage = Message<"store.insight.v1.BackupDifferencesP
    * @generated from field: string next_page_token = 2;
    */
   nextPageToken: string;
+
+  /**
+   * Only the first stored_count differences (in byte order of key) were stored: the listing
+   * ends there though total_count keys differ (docs/security.md, "Preview storage").
+   *
+   * @generated from field: bool truncated = 3;
+   */
+  truncated: boolean;
+
+  /**
+   * @generated from field: int64 stored_count = 4;
+   */
+  storedCount: bigint;
+
+  /**
+   * Keys that differ (added + changed + removed), whatever was stored.
+   *
+   * @generated from field: int64 total_count = 5;
+   */
+  totalCount: bigint;
+
+  /**
+   * The caller lacks the operator role (the role of ExportArtifact): keys, changes and schema
+   * versions are listed, before_json and after_json are left out.
+   *
+   * @generated from field: bool values_withheld = 6;
+   */
+  valuesWithheld: boolean;
 };
 
 /**
@@ -410,7 +530,7 @@ export type BackupDifferencesPage = Message<"store.insight.v1.BackupDifferencesP
  * Use `create(BackupDifferencesPageSchema)` to create a new message.
  */
 export const BackupDifferencesPageSchema: GenMessage<BackupDifferencesPage> = /*@__PURE__*/
-  messageDesc(file_store_insight_v1_backup_insight, 9);
+  messageDesc(file_store_insight_v1_backup_insight, 11);
 
 /**
  * @generated from message store.insight.v1.BackupInsightOperationRequest
@@ -427,7 +547,7 @@ export type BackupInsightOperationRequest = Message<"store.insight.v1.BackupInsi
  * Use `create(BackupInsightOperationRequestSchema)` to create a new message.
  */
 export const BackupInsightOperationRequestSchema: GenMessage<BackupInsightOperationRequest> = /*@__PURE__*/
-  messageDesc(file_store_insight_v1_backup_insight, 10);
+  messageDesc(file_store_insight_v1_backup_insight, 12);
 
 /**
  * @generated from message store.insight.v1.BackupInsightOperationStatusResponse
@@ -446,7 +566,7 @@ export type BackupInsightOperationStatusResponse = Message<"store.insight.v1.Bac
  * Use `create(BackupInsightOperationStatusResponseSchema)` to create a new message.
  */
 export const BackupInsightOperationStatusResponseSchema: GenMessage<BackupInsightOperationStatusResponse> = /*@__PURE__*/
-  messageDesc(file_store_insight_v1_backup_insight, 11);
+  messageDesc(file_store_insight_v1_backup_insight, 13);
 
 /**
  * The dashboard's numbers in one call: totals, the last day's captures, verification coverage and
@@ -468,7 +588,7 @@ export type CatalogSummaryRequest = Message<"store.insight.v1.CatalogSummaryRequ
  * Use `create(CatalogSummaryRequestSchema)` to create a new message.
  */
 export const CatalogSummaryRequestSchema: GenMessage<CatalogSummaryRequest> = /*@__PURE__*/
-  messageDesc(file_store_insight_v1_backup_insight, 12);
+  messageDesc(file_store_insight_v1_backup_insight, 14);
 
 /**
  * Health verdict counts of a set of backups, by their last health report.
@@ -521,7 +641,7 @@ export type BackupVerificationCounts = Message<"store.insight.v1.BackupVerificat
  * Use `create(BackupVerificationCountsSchema)` to create a new message.
  */
 export const BackupVerificationCountsSchema: GenMessage<BackupVerificationCounts> = /*@__PURE__*/
-  messageDesc(file_store_insight_v1_backup_insight, 13);
+  messageDesc(file_store_insight_v1_backup_insight, 15);
 
 /**
  * @generated from message store.insight.v1.CatalogTreeSummary
@@ -589,7 +709,7 @@ export type CatalogTreeSummary = Message<"store.insight.v1.CatalogTreeSummary"> 
  * Use `create(CatalogTreeSummarySchema)` to create a new message.
  */
 export const CatalogTreeSummarySchema: GenMessage<CatalogTreeSummary> = /*@__PURE__*/
-  messageDesc(file_store_insight_v1_backup_insight, 14);
+  messageDesc(file_store_insight_v1_backup_insight, 16);
 
 /**
  * Catalog growth: one UTC day's end. Rebuilt from the catalog: a backup still in it counts from
@@ -623,7 +743,7 @@ export type CatalogGrowthPoint = Message<"store.insight.v1.CatalogGrowthPoint"> 
  * Use `create(CatalogGrowthPointSchema)` to create a new message.
  */
 export const CatalogGrowthPointSchema: GenMessage<CatalogGrowthPoint> = /*@__PURE__*/
-  messageDesc(file_store_insight_v1_backup_insight, 15);
+  messageDesc(file_store_insight_v1_backup_insight, 17);
 
 /**
  * What retention deleted in a window: backups and their manifest byte sizes.
@@ -647,7 +767,7 @@ export type RetentionFreed = Message<"store.insight.v1.RetentionFreed"> & {
  * Use `create(RetentionFreedSchema)` to create a new message.
  */
 export const RetentionFreedSchema: GenMessage<RetentionFreed> = /*@__PURE__*/
-  messageDesc(file_store_insight_v1_backup_insight, 16);
+  messageDesc(file_store_insight_v1_backup_insight, 18);
 
 /**
  * @generated from message store.insight.v1.CatalogSummaryResponse
@@ -732,7 +852,7 @@ export type CatalogSummaryResponse = Message<"store.insight.v1.CatalogSummaryRes
  * Use `create(CatalogSummaryResponseSchema)` to create a new message.
  */
 export const CatalogSummaryResponseSchema: GenMessage<CatalogSummaryResponse> = /*@__PURE__*/
-  messageDesc(file_store_insight_v1_backup_insight, 17);
+  messageDesc(file_store_insight_v1_backup_insight, 19);
 
 /**
  * "Verify stale backups": one tracked operation (kind STALE_HEALTH_CHECK, operator) that runs the
@@ -767,7 +887,7 @@ export type StaleHealthCheckRequest = Message<"store.insight.v1.StaleHealthCheck
  * Use `create(StaleHealthCheckRequestSchema)` to create a new message.
  */
 export const StaleHealthCheckRequestSchema: GenMessage<StaleHealthCheckRequest> = /*@__PURE__*/
-  messageDesc(file_store_insight_v1_backup_insight, 18);
+  messageDesc(file_store_insight_v1_backup_insight, 20);
 
 /**
  * A time of day that anchors a scope's cadences: runs fall on it (and, for an interval under a
@@ -796,7 +916,7 @@ export type ScheduleAnchor = Message<"store.insight.v1.ScheduleAnchor"> & {
  * Use `create(ScheduleAnchorSchema)` to create a new message.
  */
 export const ScheduleAnchorSchema: GenMessage<ScheduleAnchor> = /*@__PURE__*/
-  messageDesc(file_store_insight_v1_backup_insight, 19);
+  messageDesc(file_store_insight_v1_backup_insight, 21);
 
 /**
  * Replaces a scope's schedule settings (all three at once, as a form sends them).
@@ -841,7 +961,7 @@ export type ScheduleExtrasRequest = Message<"store.insight.v1.ScheduleExtrasRequ
  * Use `create(ScheduleExtrasRequestSchema)` to create a new message.
  */
 export const ScheduleExtrasRequestSchema: GenMessage<ScheduleExtrasRequest> = /*@__PURE__*/
-  messageDesc(file_store_insight_v1_backup_insight, 20);
+  messageDesc(file_store_insight_v1_backup_insight, 22);
 
 /**
  * One cadence of a scope.
@@ -867,7 +987,7 @@ export type ScheduleCadence = Message<"store.insight.v1.ScheduleCadence"> & {
  * Use `create(ScheduleCadenceSchema)` to create a new message.
  */
 export const ScheduleCadenceSchema: GenMessage<ScheduleCadence> = /*@__PURE__*/
-  messageDesc(file_store_insight_v1_backup_insight, 21);
+  messageDesc(file_store_insight_v1_backup_insight, 23);
 
 /**
  * A planned run.
@@ -898,7 +1018,7 @@ export type PlannedScheduleRun = Message<"store.insight.v1.PlannedScheduleRun"> 
  * Use `create(PlannedScheduleRunSchema)` to create a new message.
  */
 export const PlannedScheduleRunSchema: GenMessage<PlannedScheduleRun> = /*@__PURE__*/
-  messageDesc(file_store_insight_v1_backup_insight, 22);
+  messageDesc(file_store_insight_v1_backup_insight, 24);
 
 /**
  * A scope's newest run.
@@ -935,7 +1055,7 @@ export type LastScheduleRun = Message<"store.insight.v1.LastScheduleRun"> & {
  * Use `create(LastScheduleRunSchema)` to create a new message.
  */
 export const LastScheduleRunSchema: GenMessage<LastScheduleRun> = /*@__PURE__*/
-  messageDesc(file_store_insight_v1_backup_insight, 23);
+  messageDesc(file_store_insight_v1_backup_insight, 25);
 
 /**
  * Every schedule setting and the run state of one scope.
@@ -1023,7 +1143,7 @@ export type ScheduleOverview = Message<"store.insight.v1.ScheduleOverview"> & {
  * Use `create(ScheduleOverviewSchema)` to create a new message.
  */
 export const ScheduleOverviewSchema: GenMessage<ScheduleOverview> = /*@__PURE__*/
-  messageDesc(file_store_insight_v1_backup_insight, 24);
+  messageDesc(file_store_insight_v1_backup_insight, 26);
 
 /**
  * @generated from message store.insight.v1.ScheduleListRequest
@@ -1055,7 +1175,7 @@ export type ScheduleListRequest = Message<"store.insight.v1.ScheduleListRequest"
  * Use `create(ScheduleListRequestSchema)` to create a new message.
  */
 export const ScheduleListRequestSchema: GenMessage<ScheduleListRequest> = /*@__PURE__*/
-  messageDesc(file_store_insight_v1_backup_insight, 25);
+  messageDesc(file_store_insight_v1_backup_insight, 27);
 
 /**
  * @generated from message store.insight.v1.ScheduleListPage
@@ -1079,7 +1199,7 @@ export type ScheduleListPage = Message<"store.insight.v1.ScheduleListPage"> & {
  * Use `create(ScheduleListPageSchema)` to create a new message.
  */
 export const ScheduleListPageSchema: GenMessage<ScheduleListPage> = /*@__PURE__*/
-  messageDesc(file_store_insight_v1_backup_insight, 26);
+  messageDesc(file_store_insight_v1_backup_insight, 28);
 
 /**
  * The operation a backup-insight call performs, as presented to the authorizer.
@@ -1151,6 +1271,11 @@ export enum StoreBackupInsightApiOperation {
    * @generated from enum value: STORE_BACKUP_INSIGHT_API_OPERATION_CONFIGURE_SCHEDULE_EXTRAS = 12;
    */
   CONFIGURE_SCHEDULE_EXTRAS = 12,
+
+  /**
+   * @generated from enum value: STORE_BACKUP_INSIGHT_API_OPERATION_KEEP_BACKUP_COMPARISON = 13;
+   */
+  KEEP_BACKUP_COMPARISON = 13,
 }
 
 /**
@@ -1305,7 +1430,8 @@ export const BackupInsightService: GenService<{
     output: typeof BackupComparisonResponseSchema;
   },
   /**
-   * The differences of a succeeded preview or diff, one keyset page at a time.
+   * The differences of a succeeded preview or diff, one keyset page at a time (viewer; the values
+   * need operator, as ExportArtifact). FailedPrecondition once they expired.
    *
    * @generated from rpc store.insight.v1.BackupInsightService.ListBackupDifferences
    */
@@ -1378,6 +1504,17 @@ export const BackupInsightService: GenService<{
     methodKind: "unary";
     input: typeof ScheduleExtrasRequestSchema;
     output: typeof ScheduleOverviewSchema;
+  },
+  /**
+   * Keeps a comparison's stored differences from expiring, or releases them (admin); answers as
+   * GetBackupComparison.
+   *
+   * @generated from rpc store.insight.v1.BackupInsightService.KeepBackupComparison
+   */
+  keepBackupComparison: {
+    methodKind: "unary";
+    input: typeof BackupComparisonKeepRequestSchema;
+    output: typeof BackupComparisonResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_store_insight_v1_backup_insight, 0);

@@ -2,8 +2,8 @@ import {
   countEntryLines,
   streamEntryLines,
   type EntryLineRange,
-} from '../../../storage/entry-lines.js';
-import { resolveTree, type TreeDb } from '../../../storage/tree-store.js';
+} from '../../../storage/data/entry-lines.js';
+import { resolveTree, type TreeDb } from '../../../storage/data/tree-store.js';
 import { notFound } from '../../errors.js';
 import { createEventLoopYielder } from '../../event-loop-yield.js';
 import { createReadPacer } from './read-pacer.js';
@@ -113,10 +113,13 @@ export async function captureScope(
       tombstoneCount += run.tombstones;
       schemaVersion = Math.max(schemaVersion, run.maxSchemaVersion);
       bytes += run.bytes.length;
-      hooks.onProgress(entryCount + tombstoneCount, bytes);
+      // entryCount counts every line, a tombstone included (tombstoneCount is the share of
+      // them): adding the two counted each deletion twice, and an incremental with deletions
+      // ended past its total ("40 of 35 entries").
+      hooks.onProgress(entryCount, bytes);
       for (; entryCount >= nextPage; nextPage += plan.pageSize) await hooks.afterPage?.();
       await yieldToOtherCalls();
-      await pace(entryCount + tombstoneCount);
+      await pace(entryCount);
     }
     if (!hooks.signal.aborted) splitter.end();
     const written = await writer.finish();

@@ -7,12 +7,12 @@ import {
   publishBackups,
   releaseCapture,
   type BackupRow,
-} from '../../../storage/backup-store.js';
-import { withReadSnapshot } from '../../../storage/backup-snapshot.js';
-import { recordScopeRun } from '../../../storage/backup-scope-store.js';
+} from '../../../storage/backup/backup-store.js';
+import { withReadSnapshot } from '../../../storage/backup/backup-snapshot.js';
+import { recordScopeRun } from '../../../storage/backup/backup-scope-store.js';
 import type { Storage } from '../../../storage/database.js';
-import { withoutOwnFlush } from '../../../storage/physical-tree-store.js';
-import { resolveTree, withTransaction } from '../../../storage/tree-store.js';
+import { withoutOwnFlush } from '../../../storage/data/physical-tree-store.js';
+import { resolveTree, withTransaction } from '../../../storage/data/tree-store.js';
 import { failedPrecondition, invalidArgument, notFound } from '../../errors.js';
 import type { ArtifactStore } from '../artifacts/index.js';
 import type {

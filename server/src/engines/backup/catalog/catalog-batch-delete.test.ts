@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DIALECTS, openTestStorage } from '../../../../test/support/test-storage.js';
-import { backupRowValues } from '../../../storage/backup-store.js';
-import { protectBackup } from '../../../storage/backup-protection-store.js';
+import { backupRowValues } from '../../../storage/backup/backup-store.js';
+import { protectBackup } from '../../../storage/backup/lifecycle/backup-protection-store.js';
 import type { Storage } from '../../../storage/database.js';
 import type { ArtifactStore } from '../artifacts/index.js';
 import { makeRecords, tempStore } from '../artifacts/test-fixtures.js';
@@ -110,7 +110,7 @@ describe.each(DIALECTS)('catalog batch delete on %s', (dialect) => {
     await expect(
       deleteBackupBatch(storage, artifacts.store, 't', ['i3', 'i2', 'i1', 'full', 'other']),
     ).rejects.toThrow(
-      'backup i3 is protected by alice on 2026-11-25T10:00:00.000Z (legal hold); unprotect it before deleting it',
+      'backup “i3” is protected by alice since 25 Nov 2026, 10:00 UTC (legal hold); unprotect it before deleting it',
     );
     expect(await storedIds(artifacts.store)).toEqual(['full', 'i1', 'i2', 'i3', 'other']);
     expect(await remaining(storage)).toEqual(['full', 'i1', 'i2', 'i3', 'other']);

@@ -1,10 +1,17 @@
-import { deleteBackupRows } from '../../../storage/backup-store.js';
-import { getProtections, lockBackupRows } from '../../../storage/backup-protection-store.js';
+import { deleteBackupRows } from '../../../storage/backup/backup-store.js';
+import {
+  getProtections,
+  lockBackupRows,
+} from '../../../storage/backup/lifecycle/backup-protection-store.js';
 import type { Storage } from '../../../storage/database.js';
-import { withTransaction, type TreeDb } from '../../../storage/tree-db.js';
+import { withTransaction, type TreeDb } from '../../../storage/data/tree-db.js';
 import type { ArtifactStore, BackupFilesRef } from '../artifacts/index.js';
 import type { BackupManifestDoc } from '../backup-types.js';
-import { protectedRefusal } from '../lifecycle/protection-refusal.js';
+import {
+  protectedRefusal,
+  UNNAMED_SUBJECTS,
+  type SubjectNamer,
+} from '../lifecycle/protection-refusal.js';
 
 /** What one batch delete did. */
 export interface BatchDeleteResult {
@@ -33,9 +40,10 @@ export async function deleteBackupBatch(
   artifacts: ArtifactStore,
   tenant: string,
   ids: readonly string[],
+  names: SubjectNamer = UNNAMED_SUBJECTS,
 ): Promise<BatchDeleteResult> {
   if (ids.length === 0) return { deleted: [], blocked: [] };
-  const { result, files } = await withTransaction(storage, async (tx) => {
+  const outcome = await withTransaction(storage, async (tx) => {
     // Locked first: a protection made meanwhile lands before (and refuses this) or finds the
     // backups gone.
     await lockBackupRows(tx, tenant, ids);
@@ -43,13 +51,18 @@ export async function deleteBackupBatch(
     const blocked = await blockedByOutsiders(tx, tenant, new Set(present.keys()));
     const deleted = ids.filter((id) => present.has(id) && !blocked.has(id));
     const held = await getProtections(tx, tenant, deleted);
-    if (held.length > 0) throw protectedRefusal(held[0]!.backupId, held);
+    if (held.length > 0) return { held };
     await deleteBackupRows(tx, tenant, deleted);
     return {
       result: { deleted, blocked: ids.filter((id) => blocked.has(id)) },
       files: deleted.map((id) => present.get(id)!),
     };
   });
+  // Worded after the transaction: naming a person reads outside it (SQLite has one writer).
+  if (outcome.held) {
+    throw await protectedRefusal(storage, tenant, outcome.held[0]!.backupId, outcome.held, names);
+  }
+  const { result, files } = outcome;
   try {
     await artifacts.deleteManyBackupFiles(tenant, files);
   } catch (error) {

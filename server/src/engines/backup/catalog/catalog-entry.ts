@@ -1,4 +1,4 @@
-import type { BackupRow } from '../../../storage/backup-store.js';
+import type { BackupRow } from '../../../storage/backup/backup-store.js';
 import type { BackupManifestDoc, CatalogEntry, HealthStatus } from '../backup-types.js';
 
 /** The catalog entry of a stored row. */

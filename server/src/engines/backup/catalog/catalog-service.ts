@@ -6,14 +6,22 @@ import {
   listDirectDependants,
   listSetMembers,
   type BackupFilter,
-} from '../../../storage/backup-store.js';
-import { getProtections, lockBackupRows } from '../../../storage/backup-protection-store.js';
-import { withTransaction } from '../../../storage/tree-db.js';
-import { failedPrecondition, invalidArgument } from '../../errors.js';
+} from '../../../storage/backup/backup-store.js';
+import {
+  getProtections,
+  lockBackupRows,
+} from '../../../storage/backup/lifecycle/backup-protection-store.js';
+import { withTransaction } from '../../../storage/data/tree-db.js';
+import { invalidArgument } from '../../errors.js';
 import { validateTreeName } from '../../data/tree-names.js';
 import type { ArtifactStore } from '../artifacts/index.js';
 import type { CatalogEntry } from '../backup-types.js';
-import { protectedRefusal } from '../lifecycle/protection-refusal.js';
+import {
+  protectedRefusal,
+  UNNAMED_SUBJECTS,
+  type SubjectNamer,
+} from '../lifecycle/protection-refusal.js';
+import { dependantsRefusal } from './dependants-refusal.js';
 import {
   DEFAULT_CATALOG_PAGE,
   MAX_CATALOG_PAGE,
@@ -67,6 +75,8 @@ export class CatalogService {
   constructor(
     private readonly storage: Storage,
     private readonly artifacts: ArtifactStore,
+    /** Names the author of a protection in a refusal (a token by its name). */
+    private readonly names: SubjectNamer = UNNAMED_SUBJECTS,
   ) {}
 
   /** A keyset page of the tenant's catalog, newest first. */
@@ -100,6 +110,13 @@ export class CatalogService {
   }
 
   /** A backup with its chain, set members and dependants; undefined when absent. */
+  /** A backup's name, or undefined when the tenant has no such backup (one row read). */
+  async nameOf(tenant: string, backupId: string): Promise<string | undefined> {
+    validateBackupId(backupId);
+    const row = await getBackupRow(this.storage, tenant, backupId);
+    return row ? toCatalogEntry(row).manifest.name : undefined;
+  }
+
   async describe(tenant: string, backupId: string): Promise<DescribedBackup | undefined> {
     validateBackupId(backupId);
     const row = await getBackupRow(this.storage, tenant, backupId);
@@ -148,23 +165,25 @@ export class CatalogService {
     if (!row) return [];
     const dependants = await this.dependantsOf(tenant, backupId);
     if (dependants.length > 0 && !cascade) {
-      throw failedPrecondition(
-        `backup ${backupId} has dependants: ${dependants.join(', ')}; delete them first or cascade`,
-      );
+      throw await dependantsRefusal(this.storage, tenant, row, dependants);
     }
     // Dependants first (deepest last found), so no row ever names a base that is gone.
     const ids = [...dependants.reverse(), backupId];
     // The rows locked first: a protection made meanwhile either lands before (and refuses this)
     // or finds the backup gone.
-    const files = await withTransaction(this.storage, async (tx) => {
+    const outcome = await withTransaction(this.storage, async (tx) => {
       await lockBackupRows(tx, tenant, ids);
       const held = await getProtections(tx, tenant, ids);
-      if (held.length > 0) throw protectedRefusal(backupId, held);
+      if (held.length > 0) return { held };
       const present = await presentFiles(tx, tenant, ids);
       await deleteBackupRows(tx, tenant, ids);
-      return [...present.values()];
+      return { files: [...present.values()] };
     });
-    await this.artifacts.deleteManyBackupFiles(tenant, files);
+    // Worded after the transaction: naming a person reads outside it (SQLite has one writer).
+    if (outcome.held) {
+      throw await protectedRefusal(this.storage, tenant, backupId, outcome.held, this.names);
+    }
+    await this.artifacts.deleteManyBackupFiles(tenant, outcome.files);
     return ids;
   }
 
@@ -173,6 +192,6 @@ export class CatalogService {
    * dependants first); those a backup outside the batch still needs are left and returned.
    */
   deleteBatch(tenant: string, ids: readonly string[]): Promise<BatchDeleteResult> {
-    return deleteBackupBatch(this.storage, this.artifacts, tenant, ids);
+    return deleteBackupBatch(this.storage, this.artifacts, tenant, ids, this.names);
   }
 }

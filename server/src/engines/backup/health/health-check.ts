@@ -1,5 +1,5 @@
-import { getBackupRow, type BackupRow } from '../../../storage/backup-store.js';
-import { saveHealthReport } from '../../../storage/backup-health-store.js';
+import { getBackupRow, type BackupRow } from '../../../storage/backup/backup-store.js';
+import { saveHealthReport } from '../../../storage/backup/backup-health-store.js';
 import type { Storage } from '../../../storage/database.js';
 import { StoreError, notFound } from '../../errors.js';
 import type { ArtifactStore } from '../artifacts/index.js';

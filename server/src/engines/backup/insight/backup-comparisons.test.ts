@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DIALECTS, openTestStorage } from '../../../../test/support/test-storage.js';
-import type { StoredDifference } from '../../../storage/backup-comparison-store.js';
+import type { StoredDifference } from '../../../storage/backup/backup-comparison-store.js';
 import { TreeDataEngine } from '../../data/tree-data-engine.js';
 import { OperationRunner } from '../../operations/operation-runner.js';
 import type { OperationRecord } from '../../operations/types.js';
@@ -131,6 +131,7 @@ describe.each(DIALECTS)('restore previews and backup diffs on %s', (dialect) => 
           pageSize: 4,
           pageToken,
           changes: [],
+          withValues: true,
         });
         out.push(...page.differences);
         pageToken = page.nextPageToken;
@@ -363,6 +364,7 @@ describe.each(DIALECTS)('restore previews and backup diffs on %s', (dialect) => 
       pageSize: 100,
       pageToken: '',
       changes: ['ADDED'],
+      withValues: true,
     });
     expect(added.differences).toEqual(expected.filter((d) => d.change === 'ADDED'));
   });
@@ -394,7 +396,12 @@ describe.each(DIALECTS)('restore previews and backup diffs on %s', (dialect) => 
       .executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(0);
     await expect(
-      env.insight.listDifferences(TENANT, diff.id, { pageSize: 0, pageToken: '', changes: [] }),
+      env.insight.listDifferences(TENANT, diff.id, {
+        pageSize: 0,
+        pageToken: '',
+        changes: [],
+        withValues: true,
+      }),
     ).rejects.toMatchObject({ code: 'failed_precondition' });
   });
 
@@ -460,7 +467,12 @@ describe.each(DIALECTS)('restore previews and backup diffs on %s', (dialect) => 
       env.insight.startDiff(WHO, { fromBackupId: full, toBackupId: otherTree }),
     ).rejects.toMatchObject({ code: 'failed_precondition' });
     await expect(
-      env.insight.listDifferences(TENANT, 'absent', { pageSize: 0, pageToken: '', changes: [] }),
+      env.insight.listDifferences(TENANT, 'absent', {
+        pageSize: 0,
+        pageToken: '',
+        changes: [],
+        withValues: true,
+      }),
     ).rejects.toMatchObject({ code: 'not_found' });
     expect(await env.insight.view(TENANT, 'absent')).toBeUndefined();
   });

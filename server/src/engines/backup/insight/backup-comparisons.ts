@@ -1,16 +1,20 @@
-import { getBackupRow } from '../../../storage/backup-store.js';
+import { getBackupRow } from '../../../storage/backup/backup-store.js';
 import {
   listDifferences,
   pruneOrphanDifferences,
   type DifferenceChange,
   type StoredDifference,
-} from '../../../storage/backup-comparison-store.js';
+} from '../../../storage/backup/backup-comparison-store.js';
 import type { Storage } from '../../../storage/database.js';
-import { resolveTree } from '../../../storage/tree-store.js';
+import {
+  getDifferenceStorage,
+  setDifferenceExpiry,
+} from '../../../storage/backup/difference-storage-store.js';
+import { resolveTree } from '../../../storage/data/tree-store.js';
 import { decodeKeyToken, encodeKeyToken, resolvePageSize } from '../../data/page-tokens.js';
 import { validateTreeName } from '../../data/tree-names.js';
 import { failedPrecondition, invalidArgument, notFound } from '../../errors.js';
-import type { OperationRecord, OperationRunner } from '../../operations/index.js';
+import type { OperationRecord, OperationRunner, OperationState } from '../../operations/index.js';
 import type { ArtifactStore } from '../artifacts/index.js';
 import type { Starter } from '../backup-engine.js';
 import type { BackupManifestDoc } from '../backup-types.js';
@@ -26,7 +30,26 @@ import {
   type PreviewRequest,
   type RevertPreviewRequest,
 } from './comparison-types.js';
+import {
+  DEFAULT_DIFFERENCE_LIMITS,
+  differencesExpired,
+  ensureTenantRoom,
+  expiredAt,
+  storageView,
+  type DifferenceStorageLimits,
+} from './difference-storage.js';
+import { DifferenceSweeper } from './difference-sweeper.js';
 import { revertibleNow, runRevertPreview } from './revert-preview.js';
+
+/** One page of differences and what the comparison stored of them. */
+export interface DifferencePage {
+  differences: StoredDifference[];
+  nextPageToken: string;
+  /** Only the first `storedCount` differences were stored; `totalCount` keys differ. */
+  truncated: boolean;
+  storedCount: number;
+  totalCount: number;
+}
 
 export interface BackupComparisonsOptions {
   storage: Storage;
@@ -41,6 +64,8 @@ export interface BackupComparisonsOptions {
   afterPage?: (() => Promise<void>) | undefined;
   /** Test seam: previews compare every live entry (see comparison-runs.ts `capturedUpTo`). */
   readWholeTree?: boolean | undefined;
+  /** Preview storage caps and expiry; unset ones take DEFAULT_DIFFERENCE_LIMITS. */
+  limits?: Partial<DifferenceStorageLimits> | undefined;
 }
 
 /**
@@ -48,6 +73,14 @@ export interface BackupComparisonsOptions {
  * that change nothing; their differences go to a table a page at a time, their counts to the
  * operation's result. Requests are checked before they are queued, so a bad one fails at once.
  */
+/** A comparison that is not readable yet, in words (no state enum names in messages). */
+const STATE_WORDS: Partial<Record<OperationState, string>> = {
+  QUEUED: 'is still queued',
+  RUNNING: 'is still running',
+  FAILED: 'failed',
+  CANCELLED: 'was cancelled',
+};
+
 export class BackupComparisons {
   private readonly storage: Storage;
   private readonly artifacts: ArtifactStore;
@@ -55,6 +88,8 @@ export class BackupComparisons {
   private readonly deps: ComparisonRunDeps;
   /** The catalog summary and "verify stale backups" (the dashboard and the fleet health table). */
   readonly fleet: FleetHealth;
+  /** Deletes expired differences; the server starts it with its listeners. */
+  readonly sweeper: DifferenceSweeper;
 
   constructor(options: BackupComparisonsOptions) {
     this.storage = options.storage;
@@ -68,6 +103,7 @@ export class BackupComparisons {
       treePageSize: options.treePageSize ?? options.pageSize ?? 5000,
       afterPage: options.afterPage,
       readWholeTree: options.readWholeTree,
+      limits: { ...DEFAULT_DIFFERENCE_LIMITS, ...options.limits },
     };
     // Neither kind resumes: an interrupted comparison ends FAILED and is simply started again.
     this.runner.register<PreviewRequest, unknown>('RESTORE_PREVIEW', {
@@ -82,6 +118,7 @@ export class BackupComparisons {
       resumable: false,
       run: (ctx) => runRevertPreview(this.deps, ctx),
     });
+    this.sweeper = new DifferenceSweeper(options.storage, this.deps.clock);
     this.fleet = new FleetHealth({
       storage: options.storage,
       artifacts: options.artifacts,
@@ -161,41 +198,83 @@ export class BackupComparisons {
       return { report: undefined, treeChanged: false, currentTreeSequence: 0 };
     }
     const report = op.result as ComparisonReport;
+    const stored = await getDifferenceStorage(this.storage, tenant, operationId);
+    const storage = stored && storageView(stored, this.deps.clock());
     if (report.kind === 'BACKUP_DIFF') {
-      return { report, treeChanged: false, currentTreeSequence: 0 };
+      return { report, treeChanged: false, currentTreeSequence: 0, storage };
     }
     const tree = await resolveTree(this.storage, tenant, report.treeId);
     const currentTreeSequence = tree?.lastSequence ?? 0;
     const treeChanged =
       (tree?.physicalTreeId ?? null) !== report.physicalTreeId ||
       currentTreeSequence !== report.treeSequence;
-    return { report, treeChanged, currentTreeSequence };
+    return { report, treeChanged, currentTreeSequence, storage };
   }
 
-  /** One keyset page of a succeeded comparison's differences, in byte order of key. */
+  /**
+   * Keeps a succeeded comparison's differences from expiring (they last as long as its operation
+   * record and still count against the tenant's cap), or with `release` lets them expire one
+   * expiry period from now. FailedPrecondition once they expired.
+   */
+  async keep(
+    tenant: string,
+    operationId: string,
+    change: { by: string; release: boolean },
+  ): Promise<ComparisonView> {
+    const { report } = await this.succeeded(tenant, operationId);
+    const now = this.deps.clock();
+    const stored = await getDifferenceStorage(this.storage, tenant, operationId);
+    const expired = stored && expiredAt(stored, now);
+    if (expired !== undefined) throw differencesExpired(report.kind, expired);
+    const expiry = change.release
+      ? { expiresAt: now + this.deps.limits.ttlMs, keptBy: null }
+      : { expiresAt: null, keptBy: change.by };
+    if (!(await setDifferenceExpiry(this.storage, tenant, operationId, expiry))) {
+      throw failedPrecondition(`comparison ${operationId} stored no differences to keep`);
+    }
+    const view = await this.view(tenant, operationId);
+    if (!view) throw notFound(`comparison ${operationId} does not exist`);
+    return view;
+  }
+
+  /**
+   * One keyset page of a succeeded comparison's stored differences, in byte order of key; the
+   * values only `withValues` (the caller's role allows reading them). FailedPrecondition once
+   * they expired.
+   */
   async listDifferences(
     tenant: string,
     operationId: string,
-    page: { pageSize: number; pageToken: string; changes: readonly DifferenceChange[] },
-  ): Promise<{ differences: StoredDifference[]; nextPageToken: string }> {
+    page: {
+      pageSize: number;
+      pageToken: string;
+      changes: readonly DifferenceChange[];
+      withValues: boolean;
+    },
+  ): Promise<DifferencePage> {
     const limit = resolvePageSize(page.pageSize);
     const afterKey = decodeKeyToken(page.pageToken, () => true);
-    if (!operationId) throw invalidArgument('operation_id', 'is required');
-    const op = await this.runner.get(tenant, operationId, COMPARISON_KINDS);
-    if (!op) throw notFound(`comparison ${operationId} does not exist`);
-    if (op.state !== 'SUCCEEDED') {
-      throw failedPrecondition(`comparison ${operationId} is ${op.state}, not SUCCEEDED`);
-    }
+    const { report } = await this.succeeded(tenant, operationId);
+    const stored = await getDifferenceStorage(this.storage, tenant, operationId);
+    const expired = stored && expiredAt(stored, this.deps.clock());
+    if (expired !== undefined) throw differencesExpired(report.kind, expired);
     const rows = await listDifferences(this.storage, tenant, operationId, {
       afterKey,
       limit: limit + 1,
       changes: page.changes,
+      withValues: page.withValues,
     });
     const shown = rows.slice(0, limit);
     const last = shown.at(-1);
+    const { added, changed, removed } = report.counts;
+    const totalCount = added + changed + removed;
     return {
       differences: shown,
       nextPageToken: rows.length > limit && last ? encodeKeyToken(last.key) : '',
+      // A comparison made before preview storage has no record: it stored every difference.
+      truncated: stored?.truncated ?? false,
+      storedCount: stored?.storedCount ?? totalCount,
+      totalCount,
     };
   }
 
@@ -204,13 +283,29 @@ export class BackupComparisons {
     return pruneOrphanDifferences(this.storage, tenant);
   }
 
+  /** The record and report of a comparison that succeeded: NotFound or FailedPrecondition else. */
+  private async succeeded(tenant: string, operationId: string) {
+    if (!operationId) throw invalidArgument('operation_id', 'is required');
+    const op = await this.runner.get(tenant, operationId, COMPARISON_KINDS);
+    if (!op) throw notFound(`comparison ${operationId} does not exist`);
+    if (op.state !== 'SUCCEEDED') {
+      throw failedPrecondition(
+        `comparison ${operationId} ${STATE_WORDS[op.state] ?? 'has not finished'}; ` +
+          'only one that succeeded can be read',
+      );
+    }
+    return { op, report: op.result as ComparisonReport };
+  }
+
   private async catalogued(tenant: string, backupId: string, field: string) {
     const row = await getBackupRow(this.storage, tenant, backupId);
     if (!row) throw notFound(`${field}: backup ${backupId} does not exist`);
     return JSON.parse(row.manifestJson) as BackupManifestDoc;
   }
 
-  private submit(who: Starter, kind: string, request: unknown, targetId: string) {
+  /** Queues a comparison once the tenant has room to store its differences. */
+  private async submit(who: Starter, kind: string, request: unknown, targetId: string) {
+    await ensureTenantRoom(this.storage, who.tenant, this.deps.limits, this.deps.clock());
     return this.runner.submit({
       tenant: who.tenant,
       kind,

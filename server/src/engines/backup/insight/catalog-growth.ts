@@ -1,4 +1,4 @@
-import type { CreatedOnDay } from '../../../storage/catalog-growth-store.js';
+import type { CreatedOnDay } from '../../../storage/backup/catalog-growth-store.js';
 
 /** Catalog growth: backups and stored bytes at the end of each UTC day. */
 

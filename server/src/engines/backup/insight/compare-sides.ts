@@ -1,5 +1,5 @@
-import type { StoredDifference } from '../../../storage/backup-comparison-store.js';
-import { createEventLoopYielder } from '../../event-loop-yield.js';
+import type { StoredDifference } from '../../../storage/backup/backup-comparison-store.js';
+import { createBackgroundYielder, type BackgroundYielder } from '../../event-loop-yield.js';
 import type { EntryCursor, SideEntry } from './entry-cursor.js';
 import { sameEntry, valueOf } from './entry-line.js';
 import { compareKeys } from './key-order.js';
@@ -13,6 +13,8 @@ export interface ComparisonCounts {
 }
 
 export interface CompareHooks {
+  /** Whose comparison it is: it steps aside for other tenants' calls (event-loop-yield.ts). */
+  tenant: string;
   signal: AbortSignal;
   /** Differences are handed out in key order, at most `pageSize` at a time. */
   pageSize: number;
@@ -22,6 +24,8 @@ export interface CompareHooks {
 }
 
 const CHECK_EVERY = 4096;
+/** 4096 keys of a preview can take 70 ms; the yielder itself waits only once a slice has passed. */
+const YIELD_EVERY = 128;
 
 /**
  * What the "before" side holds: every entry of its state, or only the keys written since the
@@ -44,9 +48,23 @@ export async function compareSides(
   hooks: CompareHooks,
   beforeSide: BeforeSide = 'whole',
 ): Promise<ComparisonCounts> {
+  const background = createBackgroundYielder(hooks.tenant);
+  try {
+    return await compareLoop(before, after, hooks, beforeSide, background);
+  } finally {
+    background.release();
+  }
+}
+
+async function compareLoop(
+  before: EntryCursor,
+  after: EntryCursor,
+  hooks: CompareHooks,
+  beforeSide: BeforeSide,
+  background: BackgroundYielder,
+): Promise<ComparisonCounts> {
   const counts: ComparisonCounts = { added: 0, changed: 0, removed: 0, unchanged: 0 };
   let page: StoredDifference[] = [];
-  const yieldToOtherCalls = createEventLoopYielder();
   let steps = 0;
   for (;;) {
     const b = before.current;
@@ -97,10 +115,10 @@ export async function compareSides(
       await hooks.onDifferences(page);
       page = [];
     }
-    if (++steps % CHECK_EVERY === 0) {
+    if (++steps % YIELD_EVERY === 0) await background.yield();
+    if (steps % CHECK_EVERY === 0) {
       hooks.signal.throwIfAborted();
       hooks.onProgress(counts);
-      await yieldToOtherCalls();
     }
   }
   if (page.length > 0) await hooks.onDifferences(page);

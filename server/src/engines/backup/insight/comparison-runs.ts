@@ -1,11 +1,17 @@
-import { withReadSnapshot } from '../../../storage/backup-snapshot.js';
+import { withReadSnapshot } from '../../../storage/backup/backup-snapshot.js';
 import {
   deleteDifferences,
   insertDifferences,
   pruneOrphanDifferences,
-} from '../../../storage/backup-comparison-store.js';
+} from '../../../storage/backup/backup-comparison-store.js';
 import type { Storage } from '../../../storage/database.js';
-import { resolveTree } from '../../../storage/tree-store.js';
+import {
+  addStoredDifferences,
+  deleteDifferenceStorage,
+  openDifferenceStorage,
+  setDifferenceExpiry,
+} from '../../../storage/backup/difference-storage-store.js';
+import { resolveTree } from '../../../storage/data/tree-store.js';
 import { invalidArgument } from '../../errors.js';
 import type { OperationContext } from '../../operations/index.js';
 import type { ArtifactStore } from '../artifacts/index.js';
@@ -18,6 +24,7 @@ import { narrowest } from '../restore/restore-service.js';
 import { ChainStateCursor } from './chain-cursor.js';
 import { compareSides, type ComparisonCounts } from './compare-sides.js';
 import type { ComparisonReport, DiffRequest, PreviewRequest } from './comparison-types.js';
+import { fitTenantRoom, runBudget, type DifferenceStorageLimits } from './difference-storage.js';
 import { openTreeCursor } from './tree-cursor.js';
 
 export interface ComparisonRunDeps {
@@ -26,6 +33,8 @@ export interface ComparisonRunDeps {
   clock: () => number;
   pageSize: number;
   treePageSize: number;
+  /** Preview storage: what a comparison may store, and for how long. */
+  limits: DifferenceStorageLimits;
   afterPage?: (() => Promise<void>) | undefined;
   /** Compare every live entry even when only the changes since the chain can differ (tests). */
   readWholeTree?: boolean | undefined;
@@ -43,22 +52,47 @@ function lastOf(chain: ManifestChain) {
 
 /**
  * Runs one comparison with its differences stored under the operation id: leftovers of purged
- * operations and of an earlier attempt go first, and a run that fails leaves none behind.
+ * operations and of an earlier attempt go first, and a run that fails leaves none behind. Only
+ * the first differences in key order are stored, within the comparison's row and byte caps and
+ * the tenant's room (difference-storage.ts); the counts come from every key all the same.
  */
 export async function withDifferences<T>(
   deps: ComparisonRunDeps,
   ctx: OperationContext,
   run: (store: (page: Parameters<typeof insertDifferences>[3]) => Promise<void>) => Promise<T>,
 ): Promise<T> {
-  await pruneOrphanDifferences(deps.storage, ctx.tenant);
-  await deleteDifferences(deps.storage, ctx.tenant, ctx.operationId);
+  const { storage, limits } = deps;
+  await pruneOrphanDifferences(storage, ctx.tenant);
+  await deleteDifferences(storage, ctx.tenant, ctx.operationId);
+  await deleteDifferenceStorage(storage, ctx.tenant, ctx.operationId);
+  // The tenant's room is read again as the run starts: others may have filled it meanwhile.
+  const budget = await runBudget(storage, ctx.tenant, limits, deps.clock());
+  await openDifferenceStorage(storage, ctx.tenant, ctx.operationId, deps.clock() + limits.ttlMs);
   try {
-    return await run(async (page) => {
-      await insertDifferences(deps.storage, ctx.tenant, ctx.operationId, page);
+    const result = await run(async (page) => {
+      if (!budget.exhausted) {
+        await fitTenantRoom(budget, storage, ctx.tenant, limits, deps.clock());
+      }
+      const taken = budget.take(page);
+      await insertDifferences(storage, ctx.tenant, ctx.operationId, taken.kept);
+      if (taken.kept.length > 0 || taken.truncated) {
+        await addStoredDifferences(storage, ctx.tenant, ctx.operationId, {
+          count: taken.kept.length,
+          bytes: taken.bytes,
+          truncated: taken.truncated,
+        });
+      }
       await deps.afterPage?.();
     });
+    // The expiry runs from the end of the run, so a long run's differences get their full time.
+    await setDifferenceExpiry(storage, ctx.tenant, ctx.operationId, {
+      expiresAt: deps.clock() + limits.ttlMs,
+      keptBy: null,
+    });
+    return result;
   } catch (error) {
-    await deleteDifferences(deps.storage, ctx.tenant, ctx.operationId).catch(() => undefined);
+    await deleteDifferences(storage, ctx.tenant, ctx.operationId).catch(() => undefined);
+    await deleteDifferenceStorage(storage, ctx.tenant, ctx.operationId).catch(() => undefined);
     throw error;
   }
 }
@@ -134,6 +168,7 @@ export async function runPreview(
           live,
           restored,
           {
+            tenant,
             signal,
             pageSize: deps.pageSize,
             onDifferences: store,
@@ -186,6 +221,7 @@ export async function runDiff(
       after = await ChainStateCursor.open(deps.artifacts, tenant, toChain, prefix, signal);
       const read = () => before.recordsRead + (after?.recordsRead ?? 0);
       const counts = await compareSides(before, after, {
+        tenant,
         signal,
         pageSize: deps.pageSize,
         onDifferences: store,

@@ -1,6 +1,7 @@
 import type { BackupInsightOperationKind } from '../../operation-kinds.js';
 import type { ScopeInput } from '../backup-types.js';
 import type { ComparisonCounts } from './compare-sides.js';
+import type { DifferenceStorageView } from './difference-storage.js';
 
 export type ComparisonKind = Exclude<BackupInsightOperationKind, 'STALE_HEALTH_CHECK'>;
 
@@ -60,4 +61,12 @@ export interface ComparisonView {
   report: ComparisonReport | undefined;
   treeChanged: boolean;
   currentTreeSequence: number;
+  /** What is stored of the differences; undefined when nothing was recorded. */
+  storage?: DifferenceStorageView | undefined;
 }
+
+/** A stored difference as the transport maps it (the storage layer's row, re-exported). */
+export type {
+  DifferenceChange,
+  StoredDifference,
+} from '../../../storage/backup/backup-comparison-store.js';

@@ -4,7 +4,7 @@ import { decodeRecord } from '../artifacts/index.js';
 /**
  * One side's entry of a comparison, kept as its artifact line (encodeRecord's format, without
  * the newline): the backup's line as stored, the live tree's as the database encodes it
- * (storage/entry-lines.ts, byte for byte what a capture writes). An unchanged entry has the same
+ * (storage/data/entry-lines.ts, byte for byte what a capture writes). An unchanged entry has the same
  * line on both sides, so a comparison parses only the lines that differ.
  */
 export interface SideEntry {
@@ -86,7 +86,7 @@ export function valueOf(entry: SideEntry): SideValue {
 }
 
 /**
- * A live entry's line (storage/entry-lines.ts, never a tombstone) whose key is read only when it
+ * A live entry's line (storage/data/entry-lines.ts, never a tombstone) whose key is read only when it
  * is asked for: a preview compares most live lines whole against the backup's, and an equal line
  * needs no key, which spares the live side a million key strings.
  */

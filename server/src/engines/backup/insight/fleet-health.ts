@@ -4,11 +4,11 @@ import {
   countFinishedOperations,
   listStaleBackupIds,
   listTreeNames,
-} from '../../../storage/catalog-summary-store.js';
+} from '../../../storage/backup/catalog-summary-store.js';
 import {
   backupsByCreationDay,
   retentionFreedSince,
-} from '../../../storage/catalog-growth-store.js';
+} from '../../../storage/backup/catalog-growth-store.js';
 import type { Storage } from '../../../storage/database.js';
 import { validateTreeName } from '../../data/tree-names.js';
 import { StoreError, invalidArgument } from '../../errors.js';

@@ -1,11 +1,11 @@
-import { withReadSnapshot } from '../../../storage/backup-snapshot.js';
-import { countLiveEntries, getPhysicalTree } from '../../../storage/physical-tree-store.js';
+import { withReadSnapshot } from '../../../storage/backup/backup-snapshot.js';
+import { countLiveEntries, getPhysicalTree } from '../../../storage/data/physical-tree-store.js';
 import {
   writesSinceRestore,
   type RevertibleRestore,
-} from '../../../storage/restore-revert-store.js';
-import type { TreeDb } from '../../../storage/tree-db.js';
-import { resolveTree } from '../../../storage/tree-store.js';
+} from '../../../storage/backup/restore-revert-store.js';
+import type { TreeDb } from '../../../storage/data/tree-db.js';
+import { resolveTree } from '../../../storage/data/tree-store.js';
 import { failedPrecondition } from '../../errors.js';
 import type { OperationContext } from '../../operations/index.js';
 import { revertibleRestore, storedRestore } from '../restore/revert.js';
@@ -86,6 +86,7 @@ export async function runRevertPreview(
       const tally = { read: 0 };
       try {
         const counts = await compareSides(counting(now, tally), counting(back, tally), {
+          tenant,
           signal,
           pageSize: deps.pageSize,
           onDifferences: store,

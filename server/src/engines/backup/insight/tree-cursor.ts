@@ -1,5 +1,5 @@
-import { streamEntryLineBatches } from '../../../storage/entry-lines.js';
-import type { TreeDb } from '../../../storage/tree-db.js';
+import { streamEntryLineBatches } from '../../../storage/data/entry-lines.js';
+import type { TreeDb } from '../../../storage/data/tree-db.js';
 import { BatchCursor, type EntryCursor, type SideEntry } from './entry-cursor.js';
 import { liveEntryOf, sideEntryOf } from './entry-line.js';
 

@@ -2,16 +2,19 @@ import {
   getRetentionRules,
   putRetentionRules,
   type StoredRetentionRules,
-} from '../../../storage/backup-lifecycle-store.js';
+} from '../../../storage/backup/lifecycle/backup-lifecycle-store.js';
 import {
   getProtections,
   listProtections,
   protectBackup,
   unprotectBackup,
   type Protection,
-} from '../../../storage/backup-protection-store.js';
-import type { ScopeKey } from '../../../storage/backup-scope-store.js';
-import { backupNames } from '../../../storage/retention-catalog-store.js';
+} from '../../../storage/backup/lifecycle/backup-protection-store.js';
+import type { ScopeKey } from '../../../storage/backup/backup-scope-store.js';
+import {
+  backupHealth,
+  backupNames,
+} from '../../../storage/backup/lifecycle/retention-catalog-store.js';
 import type { Storage } from '../../../storage/database.js';
 import { decodeKeyToken, encodeKeyToken, resolvePageSize } from '../../data/page-tokens.js';
 import { validateTreeName } from '../../data/tree-names.js';
@@ -25,6 +28,8 @@ import {
   scopeLabel,
   type RetentionApplyRequest,
   type RetentionDeletionEvent,
+  type RetentionStopEvent,
+  type ScheduledCapture,
 } from './retention-apply.js';
 import { hasAnyRule, validateRules, type RetentionRules } from './retention-rules.js';
 import {
@@ -33,6 +38,7 @@ import {
   type PreviewPageRequest,
 } from './retention-preview.js';
 import { evaluateScope } from './scope-evaluation.js';
+import { UNNAMED_SUBJECTS, type SubjectNamer } from './protection-refusal.js';
 
 export interface BackupLifecycleOptions {
   storage: Storage;
@@ -41,7 +47,21 @@ export interface BackupLifecycleOptions {
   clock?: (() => number) | undefined;
   /** Each retention deletion, for the audit trail. */
   onDeleted?: ((event: RetentionDeletionEvent) => Promise<void>) | undefined;
+  /** Each automatic apply that stopped instead of deleting, for the audit trail. */
+  onStopped?: ((event: RetentionStopEvent) => Promise<void>) | undefined;
+  /**
+   * Of a scope's usable backups, the share an automatic apply may delete before it stops instead
+   * (STORE_RETENTION_AUTO_MAX_SHARE; default half).
+   */
+  autoApplyMaxShare?: number | undefined;
+  /**
+   * "Apply after each scheduled capture" of rules set for the first time without saying
+   * (STORE_RETENTION_APPLY_AFTER_SCHEDULE; default off: running by itself is the admin's choice).
+   */
+  applyAfterScheduleDefault?: boolean | undefined;
   logger?: OperationLogger | undefined;
+  /** Names a protection's author in keep reasons (a token by its name). */
+  subjectNames?: SubjectNamer | undefined;
 }
 
 /** A scope's rules as GetRetentionRules returns them. */
@@ -80,37 +100,57 @@ export class BackupLifecycle {
 
   /** Registers the RETENTION_APPLY kind on the runner. */
   register(): void {
-    const { storage, catalog, onDeleted } = this.options;
+    const { storage, catalog, onDeleted, onStopped, autoApplyMaxShare } = this.options;
     this.options.runner.register<RetentionApplyRequest, unknown>('RETENTION_APPLY', {
       // Not resumable: an interrupted apply leaves claims its successor takes over once the
       // lease lapsed; what it deleted is recorded per backup.
       resumable: false,
-      run: (ctx) => runRetentionApply({ storage, catalog, clock: this.clock, onDeleted }, ctx),
+      run: (ctx) =>
+        runRetentionApply(
+          { storage, catalog, clock: this.clock, onDeleted, onStopped, autoApplyMaxShare },
+          ctx,
+        ),
     });
   }
 
-  /** The rules of a scope (none set: all off, configured false). */
-  async getRules(scope: ScopeKey): Promise<ScopeRules> {
-    const stored = await getRetentionRules(this.options.storage, scope);
-    return toScopeRules(scope, stored);
+  /** "Apply after each scheduled capture" of a scope that has no rules yet. */
+  private get applyAfterScheduleDefault(): boolean {
+    return this.options.applyAfterScheduleDefault ?? false;
   }
 
-  /** Sets the rules of a scope (validated: InvalidArgument naming the field). */
+  /**
+   * The rules of a scope (none set: all off, configured false, and the server's default of
+   * apply-after-schedule, which a rules form starts from).
+   */
+  async getRules(scope: ScopeKey): Promise<ScopeRules> {
+    const stored = await getRetentionRules(this.options.storage, scope);
+    return toScopeRules(scope, stored, this.applyAfterScheduleDefault);
+  }
+
+  /**
+   * Sets the rules of a scope (validated: InvalidArgument naming the field). Apply-after-schedule
+   * left unsaid keeps the scope's setting, or for a scope without rules takes the server's default.
+   */
   async setRules(
     scope: ScopeKey,
     rules: RetentionRules,
-    applyAfterSchedule: boolean,
+    applyAfterSchedule: boolean | undefined,
     by: string,
   ): Promise<ScopeRules> {
     const valid = validateRules(rules);
+    const before =
+      applyAfterSchedule === undefined
+        ? await getRetentionRules(this.options.storage, scope)
+        : undefined;
     const stored: StoredRetentionRules = {
       ...valid,
-      applyAfterSchedule,
+      applyAfterSchedule:
+        applyAfterSchedule ?? before?.applyAfterSchedule ?? this.applyAfterScheduleDefault,
       updatedAt: this.clock(),
       updatedBy: by,
     };
     await putRetentionRules(this.options.storage, scope, stored);
-    return toScopeRules(scope, stored);
+    return toScopeRules(scope, stored, this.applyAfterScheduleDefault);
   }
 
   /**
@@ -125,8 +165,13 @@ export class BackupLifecycle {
     const draft = draftRules && validateRules(draftRules);
     const { storage } = this.options;
     const evaluation = await evaluateScope(storage, scope, this.clock(), draft);
-    return buildPreview(evaluation, page, this.clock(), (ids) =>
-      backupNames(storage, scope.tenant, ids),
+    return buildPreview(
+      evaluation,
+      page,
+      this.clock(),
+      (ids) => backupNames(storage, scope.tenant, ids),
+      (ids) => backupHealth(storage, scope.tenant, ids),
+      (subject) => (this.options.subjectNames ?? UNNAMED_SUBJECTS)(scope.tenant, subject),
     );
   }
 
@@ -154,20 +199,34 @@ export class BackupLifecycle {
 
   /**
    * After a scheduled capture of a scope: applies its rules, when it has rules and their
-   * apply-after-schedule setting is on (the default). The run plans for itself.
+   * apply-after-schedule setting is on (an admin's choice). The run plans for itself, and is
+   * guarded: it deletes nothing, saying why, when its plan would delete the scope's newest healthy
+   * backup or more than the allowed share (auto-apply-guard.ts). A tracked operation like any
+   * other (created by "retention"), so the Operations page and the tray show it with its result.
    */
-  async afterScheduledCapture(tenant: string, scope: { treeName: string; keyPrefix: string }) {
+  async afterScheduledCapture(
+    tenant: string,
+    scope: { treeName: string; keyPrefix: string },
+    capture?: ScheduledCapture,
+  ): Promise<OperationRecord | undefined> {
     const key = { tenant, ...scope };
     const stored = await getRetentionRules(this.options.storage, key);
-    if (!stored?.applyAfterSchedule || !hasAnyRule(stored)) return;
-    await this.submit({ tenant, createdBy: 'retention' }, key, null);
+    if (!stored?.applyAfterSchedule || !hasAnyRule(stored)) return undefined;
+    // Follows a scheduled capture, so the schedule bounds it: a tenant's cap never refuses it.
+    return this.submit({ tenant, createdBy: 'retention', uncapped: true }, key, null, capture);
   }
 
-  private submit(who: Starter, scope: ScopeKey, expectedFingerprint: string | null) {
+  private submit(
+    who: Starter,
+    scope: ScopeKey,
+    expectedFingerprint: string | null,
+    scheduledCapture?: ScheduledCapture,
+  ) {
     const request: RetentionApplyRequest = {
       treeName: scope.treeName,
       keyPrefix: scope.keyPrefix,
       expectedFingerprint,
+      ...(scheduledCapture && { scheduledCapture }),
     };
     return this.options.runner.submit({
       tenant: who.tenant,
@@ -176,6 +235,7 @@ export class BackupLifecycle {
       targetId: scope.treeName,
       trackingId: who.trackingId,
       createdBy: who.createdBy,
+      uncapped: who.uncapped,
     });
   }
 
@@ -241,7 +301,11 @@ function validReason(reason: string): string {
   return trimmed;
 }
 
-function toScopeRules(scope: ScopeKey, stored: StoredRetentionRules | undefined): ScopeRules {
+function toScopeRules(
+  scope: ScopeKey,
+  stored: StoredRetentionRules | undefined,
+  applyAfterScheduleDefault: boolean,
+): ScopeRules {
   if (!stored) {
     return {
       scope,
@@ -255,7 +319,7 @@ function toScopeRules(scope: ScopeKey, stored: StoredRetentionRules | undefined)
         keepWithinMs: 0,
         timeZone: 'UTC',
       },
-      applyAfterSchedule: true,
+      applyAfterSchedule: applyAfterScheduleDefault,
       configured: false,
       updatedAt: null,
       updatedBy: '',
@@ -264,3 +328,6 @@ function toScopeRules(scope: ScopeKey, stored: StoredRetentionRules | undefined)
   const { applyAfterSchedule, updatedAt, updatedBy, ...rules } = stored;
   return { scope, rules, applyAfterSchedule, configured: true, updatedAt, updatedBy };
 }
+
+/** A protection as the transport maps it (the storage layer's row, re-exported). */
+export type { Protection } from '../../../storage/backup/lifecycle/backup-protection-store.js';

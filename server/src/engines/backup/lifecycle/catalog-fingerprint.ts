@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ScopeKey } from '../../../storage/backup-scope-store.js';
+import type { ScopeKey } from '../../../storage/backup/backup-scope-store.js';
 import type { RetentionCatalog } from './retention-catalog.js';
 import type { RetentionRules } from './retention-rules.js';
 
@@ -7,7 +7,9 @@ const bytesOf = (a: Float64Array | Int32Array) => Buffer.from(a.buffer, a.byteOf
 
 /**
  * sha256 of what a scope's plan depends on: its key, its rules and every backup's id, time, base,
- * set and protection, in the catalog's order.
+ * set and protection, in the catalog's order, and the damage checks found (which backup, what
+ * and since when): a check that finds a backup damaged changes the plan, so a preview taken
+ * before it is stale.
  */
 export function catalogFingerprint(
   scope: Pick<ScopeKey, 'treeName' | 'keyPrefix'>,
@@ -23,12 +25,18 @@ export function catalogFingerprint(
     if (b < 0 && catalog.baseIds[k]) outsideBases.push(`${k}:${catalog.baseIds[k]}`);
   });
   const protectedPositions = [...catalog.protections.keys()].sort((a, b) => a - b);
-  return createHash('sha256')
+  const damage = [...catalog.damaged.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([k, d]) => `${k}:${d.status}:${d.since}`);
+  const hash = createHash('sha256')
     .update(JSON.stringify([scope.treeName, scope.keyPrefix, rules, catalog.ids.length]))
     .update(`\n${catalog.ids.join(',')}\n`)
     .update(bytesOf(catalog.createdAt))
     .update(bytesOf(catalog.base))
     .update(`\n${outsideBases.join(',')}\n${catalog.setIds.join(',')}`)
-    .update(`\n${protectedPositions.join(',')}`)
-    .digest('hex');
+    .update(`\n${protectedPositions.join(',')}`);
+  // Only when there is damage: a catalog without any keeps the fingerprint it had before damage
+  // counted (a preview taken by the previous version of a replica still applies).
+  if (damage.length > 0) hash.update(`\n!damage\n${damage.join(',')}`);
+  return hash.digest('hex');
 }

@@ -3,13 +3,25 @@ import {
   claimedForDeletion,
   markDeleted,
   releaseDeletion,
-} from '../../../storage/retention-claim-store.js';
-import type { ScopeKey } from '../../../storage/backup-scope-store.js';
+} from '../../../storage/backup/lifecycle/retention-claim-store.js';
+import type { ScopeKey } from '../../../storage/backup/backup-scope-store.js';
 import type { Storage } from '../../../storage/database.js';
 import { failedPrecondition, isStoreError } from '../../errors.js';
 import type { OperationContext } from '../../operations/index.js';
 import type { CatalogService } from '../catalog/catalog-service.js';
-import { deletionFacts, evaluateScope } from './scope-evaluation.js';
+import {
+  backupHealth,
+  backupNames,
+  newestVerifiedHealthy,
+} from '../../../storage/backup/lifecycle/retention-catalog-store.js';
+import {
+  autoApplyStop,
+  autoApplyStopWords,
+  DEFAULT_AUTO_APPLY_MAX_SHARE,
+  newestHealthyPosition,
+} from './auto-apply-guard.js';
+import type { DamageStatus } from './retention-catalog.js';
+import { deletionFacts, evaluateScope, type ScopeEvaluation } from './scope-evaluation.js';
 
 /** What a retention apply operation is asked. */
 export interface RetentionApplyRequest {
@@ -17,6 +29,16 @@ export interface RetentionApplyRequest {
   keyPrefix: string;
   /** The preview's fingerprint; null for the run after a scheduled capture (it plans itself). */
   expectedFingerprint: string | null;
+  /** The run after a scheduled capture: that capture (absent in requests stored before). */
+  scheduledCapture?: ScheduledCapture | undefined;
+}
+
+/** The scheduled capture an automatic apply followed: its schedule and the backup it made. */
+export interface ScheduledCapture {
+  /** The backup's name, as the schedule's name template made it. */
+  name: string;
+  /** Which schedule of the scope fired: the full or the incremental one. */
+  incremental: boolean;
 }
 
 /** What it did: the result stored with the operation. */
@@ -37,12 +59,34 @@ export interface RetentionApplyResult {
   firstDeleted?: DeletedBackup[];
   /** Ran by itself after a scheduled capture (planned itself), not from a preview. */
   afterScheduledCapture?: boolean;
+  /**
+   * The first FIRST_DELETED_NAMED backups kept because a check found them damaged (never counted,
+   * never deleted by a rule), and how many there were. Absent from results stored before.
+   */
+  keptDamaged?: KeptDamagedBackup[];
+  keptDamagedCount?: number;
+  /**
+   * Set when an automatic apply stopped instead of deleting (its guard: the scope's newest healthy
+   * backup, or more than the allowed share): why, in words. Nothing was deleted.
+   */
+  stoppedReason?: string;
+  /** The scheduled capture an automatic apply followed. */
+  scheduledCapture?: ScheduledCapture;
 }
 
 export interface DeletedBackup {
   backupId: string;
   name: string;
   byteSize: number;
+  /** What the last check found before the deletion; null: never checked. */
+  health?: 'HEALTHY' | null;
+}
+
+export interface KeptDamagedBackup {
+  backupId: string;
+  name: string;
+  status: DamageStatus;
+  since: number;
 }
 
 /** How many deletions a result names (the ids of all of them are kept). */
@@ -57,6 +101,17 @@ export interface RetentionDeletionEvent {
   backupName: string;
   byteSize: number;
   scope: ScopeKey;
+  /** The scheduled capture an automatic apply followed; absent for an apply from a preview. */
+  scheduledCapture?: ScheduledCapture | undefined;
+}
+
+/** An automatic apply that stopped instead of deleting, for the audit trail. */
+export interface RetentionStopEvent {
+  tenant: string;
+  operationId: string;
+  scope: ScopeKey;
+  reason: string;
+  scheduledCapture?: ScheduledCapture | undefined;
 }
 
 export interface ApplyDeps {
@@ -64,6 +119,9 @@ export interface ApplyDeps {
   catalog: CatalogService;
   clock: () => number;
   onDeleted?: ((event: RetentionDeletionEvent) => Promise<void>) | undefined;
+  onStopped?: ((event: RetentionStopEvent) => Promise<void>) | undefined;
+  /** Of a scope's usable backups, the share an automatic apply may delete (default: half). */
+  autoApplyMaxShare?: number | undefined;
 }
 
 const WAIT_FOR_DEPENDANTS_MS = 30_000;
@@ -102,6 +160,35 @@ export async function runRetentionApply(
         'preview again and apply that preview',
     );
   }
+  const keptDamaged = await keptDamagedOf(storage, evaluation);
+  const scheduledCapture = expected === null ? ctx.request.scheduledCapture : undefined;
+  if (expected === null) {
+    const stopped = await guardAutomaticApply(deps, evaluation);
+    if (stopped !== undefined) {
+      await deps.onStopped?.({
+        tenant: ctx.tenant,
+        operationId: ctx.operationId,
+        scope,
+        reason: stopped,
+        scheduledCapture,
+      });
+      return {
+        treeName: scope.treeName,
+        keyPrefix: scope.keyPrefix,
+        fingerprint: evaluation.fingerprint,
+        deletedBackupIds: [],
+        bytesFreed: 0,
+        deletedElsewhere: [],
+        keptCount: evaluation.catalog.ids.length,
+        firstDeleted: [],
+        afterScheduledCapture: true,
+        keptDamaged,
+        keptDamagedCount: evaluation.catalog.damaged.size,
+        stoppedReason: stopped,
+        ...(scheduledCapture && { scheduledCapture }),
+      };
+    }
+  }
   const rowById = await deletionFacts(storage, evaluation);
   const planned = evaluation.deletedIds;
   const held = await claimDeletions(
@@ -127,6 +214,9 @@ export async function runRetentionApply(
     keptCount: evaluation.plan.kept.length,
     firstDeleted: [],
     afterScheduledCapture: expected === null,
+    keptDamaged,
+    keptDamagedCount: evaluation.catalog.damaged.size,
+    ...(scheduledCapture && { scheduledCapture }),
   };
   // Audit records are written behind the deletions, and "deleted" marks once per batch (a claim
   // left unmarked by a crash is taken over, and its delete finds the backup gone); both are
@@ -152,6 +242,7 @@ export async function runRetentionApply(
         backupId: id,
         name: row?.name ?? '',
         byteSize: row?.byteSize ?? 0,
+        health: healthOf.get(id)?.status === 'HEALTHY' ? 'HEALTHY' : null,
       });
     }
     const recorded = deps.onDeleted?.({
@@ -162,10 +253,18 @@ export async function runRetentionApply(
       backupName: row?.name ?? '',
       byteSize: row?.byteSize ?? 0,
       scope,
+      scheduledCapture,
     });
     if (recorded) records.push(recorded);
   };
   const mine = planned.filter((id) => held.has(id));
+  // The first batch holds every named deletion (a batch deletes its own before the next starts):
+  // their health is read before they are gone. The plan deleted none a check found damaged.
+  const healthOf = await backupHealth(
+    storage,
+    ctx.tenant,
+    mine.slice(0, Math.max(DELETE_BATCH, FIRST_DELETED_NAMED)),
+  );
   let done = 0;
   // Batches in plan order (dependants first): each batch's rows go in one transaction. A backup
   // another replica's dependant still needs is left by the batch and deleted alone, waiting.
@@ -218,6 +317,52 @@ export async function runRetentionApply(
   await markAll();
   await Promise.all(records);
   return result;
+}
+
+/**
+ * The guard of an apply nobody previewed (after a scheduled capture): why it must delete nothing
+ * (auto-apply-guard.ts), in words, or undefined when its plan may go ahead.
+ */
+async function guardAutomaticApply(
+  deps: ApplyDeps,
+  evaluation: ScopeEvaluation,
+): Promise<string | undefined> {
+  const { catalog, plan, scope } = evaluation;
+  if (plan.deleted.length === 0) return undefined;
+  const verified = await newestVerifiedHealthy(deps.storage, scope);
+  const verifiedPosition = verified ? catalog.ids.indexOf(verified.backupId) : -1;
+  const stop = autoApplyStop(
+    catalog,
+    plan,
+    newestHealthyPosition(catalog, verifiedPosition),
+    deps.autoApplyMaxShare ?? DEFAULT_AUTO_APPLY_MAX_SHARE,
+  );
+  if (stop === undefined) return undefined;
+  const named = stop.kind === 'newest_healthy' ? [catalog.ids[stop.position]!] : [];
+  const names = await backupNames(deps.storage, scope.tenant, named);
+  return autoApplyStopWords(stop, scopeLabel(scope), (k) => {
+    const id = catalog.ids[k]!;
+    return names.get(id) || id;
+  });
+}
+
+/** The first FIRST_DELETED_NAMED damaged backups the plan kept, newest first, with names. */
+async function keptDamagedOf(
+  storage: Storage,
+  evaluation: ScopeEvaluation,
+): Promise<KeptDamagedBackup[]> {
+  const { catalog } = evaluation;
+  const positions = [...catalog.damaged.keys()].sort((a, b) => a - b).slice(0, FIRST_DELETED_NAMED);
+  const names = await backupNames(
+    storage,
+    evaluation.scope.tenant,
+    positions.map((k) => catalog.ids[k]!),
+  );
+  return positions.map((k) => {
+    const damage = catalog.damaged.get(k)!;
+    const id = catalog.ids[k]!;
+    return { backupId: id, name: names.get(id) ?? '', status: damage.status, since: damage.since };
+  });
 }
 
 /**

@@ -8,7 +8,18 @@ export interface RetentionCandidate {
   byteSize: number;
   /** Set while the backup is protected (pinned): who protected it and why. */
   protection?: { by: string; reason: string } | undefined;
+  /** Set when its last check found it damaged: rules never count it. */
+  damage?: CatalogDamage | undefined;
 }
+
+/** A backup a check found damaged: never counted by a rule, kept until deleted by hand. */
+export interface CatalogDamage {
+  status: DamageStatus;
+  /** When a check first found it damaged. */
+  since: number;
+}
+
+export type DamageStatus = 'CORRUPT' | 'MISSING' | 'DEGRADED';
 
 /** Who protected a backup and why, as its keep reason tells. */
 export interface CatalogProtection {
@@ -27,6 +38,8 @@ export interface CatalogColumns {
   byteSizes: ArrayLike<number>;
   /** By backup id; ids not in the catalog are ignored. */
   protections: ReadonlyMap<string, CatalogProtection>;
+  /** Damaged backups by id (none when absent); ids not in the catalog are ignored. */
+  damaged?: ReadonlyMap<string, CatalogDamage> | undefined;
 }
 
 /**
@@ -44,6 +57,8 @@ export interface RetentionCatalog {
   byteSizes: Float64Array;
   /** The protected backups, by position. */
   protections: Map<number, CatalogProtection>;
+  /** The damaged backups, by position. */
+  damaged: Map<number, CatalogDamage>;
   /** Where each backup was in the input columns. */
   source: Int32Array;
 }
@@ -71,6 +86,7 @@ export function buildCatalog(columns: CatalogColumns): RetentionCatalog {
     setIds: new Array<string | null>(n),
     byteSizes: new Float64Array(n),
     protections: new Map(),
+    damaged: new Map(),
     source: Int32Array.from(order),
   };
   for (let k = 0; k < n; k++) {
@@ -104,13 +120,24 @@ export function buildCatalog(columns: CatalogColumns): RetentionCatalog {
       if (protection) catalog.protections.set(k, protection);
     }
   }
+  const damaged = columns.damaged;
+  if (damaged && damaged.size > 0) {
+    for (let k = 0; k < n; k++) {
+      const damage = damaged.get(catalog.ids[k]!);
+      if (damage) catalog.damaged.set(k, damage);
+    }
+  }
   return catalog;
 }
 
 /** The catalog of candidate objects (tests and small callers). */
 export function catalogOfCandidates(candidates: readonly RetentionCandidate[]): RetentionCatalog {
   const protections = new Map<string, CatalogProtection>();
-  for (const c of candidates) if (c.protection) protections.set(c.id, c.protection);
+  const damaged = new Map<string, CatalogDamage>();
+  for (const c of candidates) {
+    if (c.protection) protections.set(c.id, c.protection);
+    if (c.damage) damaged.set(c.id, c.damage);
+  }
   return buildCatalog({
     ids: candidates.map((c) => c.id),
     createdAt: candidates.map((c) => c.createdAt),
@@ -118,5 +145,6 @@ export function catalogOfCandidates(candidates: readonly RetentionCandidate[]): 
     setIds: candidates.map((c) => c.setId),
     byteSizes: candidates.map((c) => c.byteSize),
     protections,
+    damaged,
   });
 }

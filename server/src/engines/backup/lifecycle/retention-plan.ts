@@ -1,5 +1,7 @@
 import {
   catalogOfCandidates,
+  type CatalogDamage,
+  type DamageStatus,
   type RetentionCandidate,
   type RetentionCatalog,
 } from './retention-catalog.js';
@@ -14,6 +16,8 @@ export { describeDuration } from './rule-reasons.js';
 export interface KeepReason {
   kind: KeepReasonKind;
   text: string;
+  /** A damaged reason's: when a check first found the damage. */
+  since?: number;
 }
 
 export interface KeptBackup {
@@ -53,9 +57,28 @@ export interface PlanOptions {
 
 const NO_RULES_REASON: PlanReason = { kind: 'no_rules', text: 'no retention rules' };
 
+const DAMAGE_WORDS: Record<DamageStatus, string> = {
+  CORRUPT: 'corrupt',
+  MISSING: 'files missing',
+  DEGRADED: 'degraded (its chain or manifest is damaged)',
+};
+
+/**
+ * The reason a damaged backup stays: rules never count it, and retention never deletes it either
+ * (the admin decides, after looking at it); the console adds since when.
+ */
+export function damagedReason(damage: CatalogDamage): PlanReason {
+  return {
+    kind: 'damaged',
+    text: `${DAMAGE_WORDS[damage.status]}: kept until deleted by hand, never counted by a rule`,
+    since: damage.since,
+  };
+}
+
 /**
  * Evaluates retention rules over one scope's backups. On top of the rules: a protected backup is
- * kept; whole chains are kept (every link of a kept incremental down to its full, each named as
+ * kept; a damaged backup (its last check found it corrupt, missing or degraded) is never counted
+ * by a rule and never deleted: it is kept by a reason naming the damage; whole chains are kept (every link of a kept incremental down to its full, each named as
  * the base of the link above it), so no kept incremental ever loses a link; a set with a kept
  * member keeps all its members (here and, through `keptSetsElsewhere`, across scopes). What is
  * left is deleted, incrementals before their bases. Pure: no clock, no I/O.
@@ -76,6 +99,11 @@ export function planRetention(
   };
 }
 
+/** A protected backup's keep reason: "protected by Release bot: legal hold". */
+export function protectedReason(by: string, reason: string): string {
+  return `protected by ${by}${reason ? `: ${reason}` : ''}`;
+}
+
 /** The keep reasons of the backup at `position`, with the names base and set reasons end with. */
 export function keepReasons(
   plan: CatalogPlan,
@@ -85,6 +113,7 @@ export function keepReasons(
   return (plan.reasons[position] ?? []).map((r) => ({
     kind: r.kind,
     text: r.named === undefined ? r.text : r.text + nameOf(r.named),
+    ...(r.since !== undefined && { since: r.since }),
   }));
 }
 
@@ -110,11 +139,13 @@ export function planCatalog(
     return true;
   };
   if (hasAnyRule(rules)) ruleReasons(catalog, rules, options.now, add);
-  else for (let k = 0; k < n; k++) add(k, NO_RULES_REASON);
+  else for (let k = 0; k < n; k++) if (!catalog.damaged.has(k)) add(k, NO_RULES_REASON);
+  for (const position of [...catalog.damaged.keys()].sort((a, b) => a - b)) {
+    add(position, damagedReason(catalog.damaged.get(position)!));
+  }
   for (const position of [...catalog.protections.keys()].sort((a, b) => a - b)) {
     const p = catalog.protections.get(position)!;
-    const why = p.reason ? `: ${p.reason}` : '';
-    add(position, { kind: 'protected', text: `protected by ${p.by}${why}` });
+    add(position, { kind: 'protected', text: protectedReason(p.by, p.reason) });
   }
   const membersOf = new Map<string, number[]>();
   for (let k = 0; k < n; k++) {

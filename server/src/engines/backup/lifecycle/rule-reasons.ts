@@ -3,7 +3,15 @@ import type { RetentionCatalog } from './retention-catalog.js';
 import type { RetentionRules } from './retention-rules.js';
 
 export type KeepReasonKind =
-  'last' | BucketPeriod | 'oldest' | 'within' | 'protected' | 'base' | 'set' | 'no_rules';
+  | 'last'
+  | BucketPeriod
+  | 'oldest'
+  | 'within'
+  | 'protected'
+  | 'base'
+  | 'set'
+  | 'no_rules'
+  | 'damaged';
 
 /**
  * A keep reason as the plan records it. Base and set reasons end with a backup's name ("base of
@@ -14,6 +22,8 @@ export interface PlanReason {
   kind: KeepReasonKind;
   text: string;
   named?: number;
+  /** A damaged reason's: when a check first found the damage (the console shows the date). */
+  since?: number;
 }
 
 const PERIODS: ReadonlyArray<[BucketPeriod, keyof RetentionRules]> = [
@@ -29,7 +39,9 @@ const PERIODS: ReadonlyArray<[BucketPeriod, keyof RetentionRules]> = [
  * N; each period rule keeps a backup whose bucket differs from the last one it kept, while its
  * count lasts, and the oldest backup too when the count was not used up (restic ≥ 0.17: the
  * longest history the counts allow); keep-within keeps what is newer than newest − duration.
- * `add` receives each (position, reason) in walking order.
+ * `add` receives each (position, reason) in walking order. Damaged backups are not walked at
+ * all: the rules choose among healthy and not-yet-verified backups only, so a corrupt one never
+ * takes the place of a good one (planCatalog keeps it by a reason of its own).
  */
 export function ruleReasons(
   catalog: RetentionCatalog,
@@ -37,13 +49,14 @@ export function ruleReasons(
   now: number,
   add: (position: number, reason: PlanReason) => void,
 ): void {
-  const { createdAt } = catalog;
-  const n = createdAt.length;
+  const { createdAt, damaged } = catalog;
+  const positions = countedPositions(createdAt.length, damaged);
+  const n = positions.length;
   const calendar = ZoneCalendar.of(rules.timeZone);
   let newest = now;
   for (let i = 0; i < n; i++) {
-    if (createdAt[i]! <= now) {
-      newest = createdAt[i]!;
+    if (createdAt[positions[i]!]! <= now) {
+      newest = createdAt[positions[i]!]!;
       break;
     }
   }
@@ -59,17 +72,18 @@ export function ruleReasons(
   }));
   // Past keep-last and keep-within, a backup only matters to counters that still count.
   let counting = counters.filter((c) => c.left > 0);
-  for (let position = 0; position < n; position++) {
+  for (let i = 0; i < n; i++) {
+    const position = positions[i]!;
     const at = createdAt[position]!;
-    if (position < rules.keepLast) {
-      add(position, { kind: 'last', text: `last ${position + 1} of ${rules.keepLast}` });
+    if (i < rules.keepLast) {
+      add(position, { kind: 'last', text: `last ${i + 1} of ${rules.keepLast}` });
     }
     if (rules.keepWithinMs > 0 && at > withinFrom) add(position, within);
     if (counting.length === 0) {
-      if (position >= rules.keepLast && (rules.keepWithinMs === 0 || at <= withinFrom)) break;
+      if (i >= rules.keepLast && (rules.keepWithinMs === 0 || at <= withinFrom)) break;
       continue;
     }
-    const oldest = position === n - 1;
+    const oldest = i === n - 1;
     for (const counter of counting) {
       const bucket = calendar.bucket(at, counter.period);
       if (bucket !== counter.last) {
@@ -84,6 +98,14 @@ export function ruleReasons(
     }
     if (counting.some((c) => c.left <= 0)) counting = counting.filter((c) => c.left > 0);
   }
+}
+
+/** The positions the rules walk, newest first: all but the damaged ones. */
+function countedPositions(n: number, damaged: ReadonlyMap<number, unknown>): Int32Array {
+  const positions = new Int32Array(n - damaged.size);
+  let i = 0;
+  for (let k = 0; k < n; k++) if (!damaged.has(k)) positions[i++] = k;
+  return positions;
 }
 
 /** "36h", "7d", "1d 2h 30m" for keep-within reasons. */

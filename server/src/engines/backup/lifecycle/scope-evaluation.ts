@@ -3,14 +3,19 @@ import {
   getRetentionRules,
   scopesOfSets,
   type StoredRetentionRules,
-} from '../../../storage/backup-lifecycle-store.js';
-import type { ScopeKey } from '../../../storage/backup-scope-store.js';
-import { backupNames, readScopeCatalog } from '../../../storage/retention-catalog-store.js';
-import type { TreeDb } from '../../../storage/tree-db.js';
+} from '../../../storage/backup/lifecycle/backup-lifecycle-store.js';
+import type { ScopeKey } from '../../../storage/backup/backup-scope-store.js';
+import {
+  backupNames,
+  readScopeCatalog,
+} from '../../../storage/backup/lifecycle/retention-catalog-store.js';
+import type { TreeDb } from '../../../storage/data/tree-db.js';
 import { catalogFingerprint } from './catalog-fingerprint.js';
 import {
   buildCatalog,
+  type CatalogDamage,
   type CatalogProtection,
+  type DamageStatus,
   type RetentionCatalog,
 } from './retention-catalog.js';
 import { planCatalog, type CatalogPlan } from './retention-plan.js';
@@ -27,7 +32,7 @@ export interface ScopeEvaluation {
   deletedIds: string[];
   /**
    * sha256 of everything the plan depends on: the rules, every backup of the scope (id, time,
-   * base, set, protection) and the same of each other scope sharing a set with it. Equal
+   * base, set, protection, damage found by checks) and the same of each other scope sharing a set with it. Equal
    * fingerprints mean an equal plan (evaluation is deterministic).
    */
   fingerprint: string;
@@ -52,7 +57,11 @@ async function catalogOf(storage: TreeDb, scope: ScopeKey): Promise<RetentionCat
   for (const p of columns.protections) {
     protections.set(p.backupId, { by: p.protectedBy, reason: p.reason });
   }
-  return buildCatalog({ ...columns, protections });
+  const damaged = new Map<string, CatalogDamage>();
+  for (const d of columns.damaged) {
+    damaged.set(d.backupId, { status: d.status as DamageStatus, since: d.since });
+  }
+  return buildCatalog({ ...columns, protections, damaged });
 }
 
 /**

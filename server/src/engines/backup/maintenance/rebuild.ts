@@ -1,4 +1,4 @@
-import { insertBackupIfAbsent } from '../../../storage/backup-store.js';
+import { insertBackupIfAbsent } from '../../../storage/backup/backup-store.js';
 import type { Storage } from '../../../storage/database.js';
 import type { ArtifactStore } from '../artifacts/index.js';
 import type { BackupManifestDoc, RebuildResult } from '../backup-types.js';

@@ -2,10 +2,10 @@ import {
   listAllBackupRows,
   liveCaptureIds,
   releaseCapture,
-} from '../../../storage/backup-store.js';
+} from '../../../storage/backup/backup-store.js';
 import type { Storage } from '../../../storage/database.js';
-import { dropPhysicalTree } from '../../../storage/physical-tree-store.js';
-import { leftoverRestoreTrees } from '../../../storage/restore-leftovers-store.js';
+import { dropPhysicalTree } from '../../../storage/data/physical-tree-store.js';
+import { leftoverRestoreTrees } from '../../../storage/backup/restore-leftovers-store.js';
 import type { ArtifactStore } from '../artifacts/index.js';
 import type { BackupManifestDoc, ScrubFinding, ScrubResult } from '../backup-types.js';
 

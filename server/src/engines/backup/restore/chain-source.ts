@@ -1,4 +1,4 @@
-import { getBackupRow } from '../../../storage/backup-store.js';
+import { getBackupRow } from '../../../storage/backup/backup-store.js';
 import type { Storage } from '../../../storage/database.js';
 import { StoreError, failedPrecondition, notFound } from '../../errors.js';
 import type { ArtifactStore } from '../artifacts/index.js';

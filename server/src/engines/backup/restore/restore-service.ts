@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { getRestore } from '../../../storage/backup-restore-store.js';
+import { getRestore } from '../../../storage/backup/backup-restore-store.js';
 import type { Storage } from '../../../storage/database.js';
 import {
   bulkInsertEntries,
@@ -7,10 +7,10 @@ import {
   createPhysicalTree,
   dropPhysicalTree,
   type EntryToInsert,
-} from '../../../storage/physical-tree-store.js';
-import { installRestoredTree } from '../../../storage/restore-install-store.js';
-import { openHiddenTreeLoader } from '../../../storage/tree-loader.js';
-import { resolveTree } from '../../../storage/tree-store.js';
+} from '../../../storage/data/physical-tree-store.js';
+import { installRestoredTree } from '../../../storage/backup/restore-install-store.js';
+import { openHiddenTreeLoader } from '../../../storage/data/tree-loader.js';
+import { resolveTree } from '../../../storage/data/tree-store.js';
 import { validateTreeName } from '../../data/tree-names.js';
 import { StoreError, failedPrecondition, invalidArgument } from '../../errors.js';
 import type { ArtifactRecord, ArtifactStore } from '../artifacts/index.js';
@@ -36,7 +36,7 @@ export function validateRestoreRequest(request: RestoreRequest): void {
   if (request.targetTreeId !== undefined && request.targetTreeId !== '') {
     validateTreeName(request.targetTreeId, 'target_tree_id');
   } else if (request.mode === 'NEW_TREE') {
-    throw invalidArgument('target_tree_id', 'is required for a NEW_TREE restore');
+    throw invalidArgument('target_tree_id', 'is required for a restore into a new tree');
   }
   if (request.scope) validateScope(request.scope);
   stepSize(request.applyBatchSize, 'apply_batch_size');
@@ -104,7 +104,9 @@ export class RestoreService {
     const current = await resolveTree(this.storage, ctx.tenant, targetTree);
     if (request.mode === 'NEW_TREE' && current) {
       if ((await countLiveEntries(this.storage, current.physicalTreeId)) > 0) {
-        throw failedPrecondition(`tree ${targetTree} is not empty; NEW_TREE needs an empty tree`);
+        throw failedPrecondition(
+          `tree ${targetTree} is not empty; a restore into a new tree needs an empty one`,
+        );
       }
     }
     if (current?.writeLockedBy && current.writeLockedBy !== ctx.lockedBy) {
@@ -162,7 +164,9 @@ export class RestoreService {
         return JSON.parse(outcome.existing.resultJson) as RestoreResult;
       }
       if (outcome.status === 'not_empty') {
-        throw failedPrecondition(`tree ${targetTree} is not empty; NEW_TREE needs an empty tree`);
+        throw failedPrecondition(
+          `tree ${targetTree} is not empty; a restore into a new tree needs an empty one`,
+        );
       }
       if (outcome.status === 'locked') {
         throw failedPrecondition(`tree ${targetTree} is locked by operation ${outcome.lockedBy}`);

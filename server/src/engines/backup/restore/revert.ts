@@ -1,11 +1,11 @@
-import { getRestore, type RestoreRow } from '../../../storage/backup-restore-store.js';
+import { getRestore, type RestoreRow } from '../../../storage/backup/backup-restore-store.js';
 import type { Storage } from '../../../storage/database.js';
-import type { TreeDb } from '../../../storage/tree-db.js';
+import type { TreeDb } from '../../../storage/data/tree-db.js';
 import {
   revertRestoredTree,
   type RevertAcknowledgment,
   type RevertibleRestore,
-} from '../../../storage/restore-revert-store.js';
+} from '../../../storage/backup/restore-revert-store.js';
 import { failedPrecondition, invalidArgument, notFound } from '../../errors.js';
 import type { RestoreResult } from '../backup-types.js';
 
@@ -34,7 +34,10 @@ export async function storedRestore(
 /** A stored restore that a revert could still undo; FailedPrecondition saying why not. */
 export function revertibleRestore(stored: RestoreRow): RevertibleRestore {
   if (stored.mode !== 'IN_PLACE') {
-    throw failedPrecondition(`only an IN_PLACE restore can be reverted, not ${stored.mode}`);
+    const what = stored.mode === 'NEW_TREE' ? 'filled a new tree' : 'restored beside the tree';
+    throw failedPrecondition(
+      `only a restore in place can be reverted; this one ${what} and left the tree as it was`,
+    );
   }
   if (stored.revertedAt !== null) throw failedPrecondition('the restore was already reverted');
   if (stored.previousPhysicalTreeId === null) {
@@ -99,6 +102,7 @@ export async function revertRestore(
   response: RestoreResult,
   fields: RevertAcknowledgmentFields,
   now: number,
+  by: string,
 ): Promise<RevertOutcome> {
   const acknowledgment = checkedAcknowledgment(fields);
   const stored = await storedRestore(storage, tenant, response.operationId);
@@ -115,7 +119,7 @@ export async function revertRestore(
     throw failedPrecondition('the restore response does not match the stored restore');
   }
   const restore = revertibleRestore(stored);
-  const outcome = await revertRestoredTree(storage, { restore, acknowledgment, now });
+  const outcome = await revertRestoredTree(storage, { restore, acknowledgment, now, by });
   const tree = stored.targetTree;
   switch (outcome.status) {
     case 'previous_gone':

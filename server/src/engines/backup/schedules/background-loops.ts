@@ -1,15 +1,18 @@
-import { claimHealthCheck, listDueHealthChecks } from '../../../storage/backup-health-store.js';
+import {
+  claimHealthCheck,
+  listDueHealthChecks,
+} from '../../../storage/backup/backup-health-store.js';
 import {
   activeCapturePrefixes,
   claimScheduledRun,
   listDueSchedules,
   recordScopeRun,
   type DueSchedule,
-} from '../../../storage/backup-scope-store.js';
-import { latestBackupOfTree } from '../../../storage/backup-store.js';
+} from '../../../storage/backup/backup-scope-store.js';
+import { latestBackupOfTree } from '../../../storage/backup/backup-store.js';
 import type { Storage } from '../../../storage/database.js';
-import { scopeChangedSince } from '../../../storage/schedule-settings-store.js';
-import { resolveTree } from '../../../storage/tree-store.js';
+import { scopeChangedSince } from '../../../storage/backup/schedule-settings-store.js';
+import { resolveTree } from '../../../storage/data/tree-store.js';
 import type { OperationLogger, OperationRunner } from '../../operations/index.js';
 import type { CaptureRequest } from '../backup-types.js';
 import { DEFAULT_NAME_TEMPLATE, renderBackupName } from './name-template.js';
@@ -87,6 +90,8 @@ export class BackupBackground {
         request: { backupId: due.backupId },
         targetId: due.backupId,
         createdBy: 'health-monitor',
+        // Bounded by the backups' health-check interval, not by a caller: never refused.
+        uncapped: true,
       });
     }
   }
@@ -142,6 +147,8 @@ export class BackupBackground {
       request,
       targetId: due.treeName,
       createdBy: 'scheduler',
+      // Bounded by the scope's schedule, not by a caller: a tenant's cap never drops a run.
+      uncapped: true,
     });
   }
 }

@@ -4,19 +4,19 @@ import {
   type ScheduleSettings,
   type ScopeRow,
   type StoredAnchor,
-} from '../../../storage/backup-scope-store.js';
+} from '../../../storage/backup/backup-scope-store.js';
 import type { Storage } from '../../../storage/database.js';
 import {
   getRetentionRules,
   type StoredRetentionRules,
-} from '../../../storage/backup-lifecycle-store.js';
+} from '../../../storage/backup/lifecycle/backup-lifecycle-store.js';
 import {
   countProtectedOfScope,
   listScheduledScopes,
   setScheduleSettings,
   type ScopeCursor,
-} from '../../../storage/schedule-settings-store.js';
-import { resolveTree } from '../../../storage/tree-store.js';
+} from '../../../storage/backup/schedule-settings-store.js';
+import { resolveTree } from '../../../storage/data/tree-store.js';
 import { invalidArgument, notFound } from '../../errors.js';
 import type { ScopeInput } from '../backup-types.js';
 import { validateScope } from '../validation.js';

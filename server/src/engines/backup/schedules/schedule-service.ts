@@ -3,10 +3,10 @@ import {
   getScope,
   setSchedule,
   type ScopeRow,
-} from '../../../storage/backup-scope-store.js';
-import { getBackupRow, latestBackupOfTree } from '../../../storage/backup-store.js';
+} from '../../../storage/backup/backup-scope-store.js';
+import { getBackupRow, latestBackupOfTree } from '../../../storage/backup/backup-store.js';
 import type { Storage } from '../../../storage/database.js';
-import { resolveTree } from '../../../storage/tree-store.js';
+import { resolveTree } from '../../../storage/data/tree-store.js';
 import { notFound } from '../../errors.js';
 import type { ScopeInput } from '../backup-types.js';
 import { validateInterval, validateScope } from '../validation.js';

@@ -6,6 +6,7 @@ export { UINT32_MAX, isUint32 } from './uint32.js';
 export {
   DEFAULT_VIOLATION_LIMIT,
   VALIDATOR_CACHE_SIZE,
+  checkPolicyFields,
   clearValidatorCache,
   compilePolicy,
   compileSchema,
@@ -31,6 +32,11 @@ export {
   type MigrationResult,
   type StepObserver,
 } from './migration.js';
+export {
+  MAX_POLICY_SCHEMA_BRANCHES,
+  MAX_POLICY_SCHEMA_EXPANDED,
+  checkSchemaLimits,
+} from './schema-limits.js';
 export { decideRemediation, type RemediationDecision } from './remediation.js';
 export {
   ComplianceAccumulator,

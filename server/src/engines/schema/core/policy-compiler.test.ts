@@ -138,10 +138,12 @@ describe('violations', () => {
     expect(messages).toContain('must be equal to constant: 3');
   });
 
-  it('limits violations with firstViolations', () => {
+  it('copies out at most DEFAULT_VIOLATION_LIMIT violations unless asked for more', () => {
     const validator = compileSchema('{"type":"array","items":{"type":"string"}}');
     const value = Array.from({ length: 150 }, (_, i) => i);
-    expect(validator.validate(value)).toHaveLength(150);
+    expect(validator.validate(value)).toHaveLength(100);
+    expect(validator.validate(value, 1000)).toHaveLength(150);
+    expect(validator.explain(value, 2)).toHaveLength(2);
     expect(firstViolations(validator, value)).toHaveLength(100);
     expect(firstViolations(validator, value, 3).map((v) => v.path)).toEqual(['/0', '/1', '/2']);
   });

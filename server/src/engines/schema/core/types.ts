@@ -51,3 +51,13 @@ export interface Violation {
 
 /** Why a value was set aside instead of written (the reasons the core can decide). */
 export type CoreDeadLetterReason = 'SCHEMA_VIOLATION' | 'MIGRATION_FAILED' | 'TRANSFORM_FAILED';
+
+/**
+ * A value's verdict from the validation pool: it passed, failed (with its first violations, or
+ * none when only the verdict was asked), or was over the validation budget (docs/security.md,
+ * "Validation budget") and could not be judged.
+ */
+export type ValueVerdict =
+  | { readonly kind: 'pass' }
+  | { readonly kind: 'fail'; readonly violations: readonly Violation[] }
+  | { readonly kind: 'over_budget'; readonly reason: string };

@@ -3,9 +3,10 @@ import {
   discardLetters,
   purgeDiscardedLetters,
   type PendingLetterSet,
-} from '../../../storage/dead-letter-discard-store.js';
-import { getDeadLetterRecord } from '../../../storage/dead-letter-replay-store.js';
+} from '../../../storage/schema/dead-letter-discard-store.js';
+import { getDeadLetterRecord } from '../../../storage/schema/dead-letter-replay-store.js';
 import { failedPrecondition, invalidArgument, notFound } from '../../errors.js';
+import { momentWords } from '../../words.js';
 import { checkTree, type SchemaEngine } from '../schema-engine.js';
 import { checkId } from './dead-letter-replay.js';
 import type { DeadLetterFilter } from './schema-insight.js';
@@ -124,7 +125,7 @@ export function describeSelection(selection: DiscardSelection): string {
   const parts = [
     reasons.length > 0 && `reasons ${reasons.join(', ')}`,
     keyPrefix && `key prefix ${JSON.stringify(keyPrefix)}`,
-    before !== undefined && `dead-lettered before ${new Date(before).toISOString()}`,
+    before !== undefined && `dead-lettered before ${momentWords(before)}`,
     ids.length > 0 && `ids ${ids.join(', ')}`,
   ].filter((part): part is string => typeof part === 'string' && part !== '');
   return parts.length === 0 ? 'filter (none: all pending)' : `filter (${parts.join('; ')})`;

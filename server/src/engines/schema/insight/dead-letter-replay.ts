@@ -5,7 +5,7 @@ import {
   writeReplayedLetter,
   type DeadLetterRecordRow,
   type DeadLetterSelection,
-} from '../../../storage/dead-letter-replay-store.js';
+} from '../../../storage/schema/dead-letter-replay-store.js';
 import { canonicaliseJsonText, MAX_JSON_DEPTH } from '../../data/canonical-json.js';
 import { DEFAULT_MAX_VALUE_BYTES } from '../../data/tree-data-engine.js';
 import { StoreError, failedPrecondition, invalidArgument, notFound } from '../../errors.js';

@@ -1,4 +1,5 @@
-import { compileSchema } from '../core/index.js';
+import type { KeywordViolation } from '../core/index.js';
+import type { ValueVerdict } from '../validation/validation-pool.js';
 import type { RunControl } from '../records.js';
 import { checkTree, type SchemaEngine } from '../schema-engine.js';
 import { liveEntryCount, treePages } from '../tree-pages.js';
@@ -25,22 +26,27 @@ export async function dryRunPolicy(
 ): Promise<PolicyDryRunReport> {
   const { tenant, treeName } = target;
   checkTree(tenant, treeName);
-  const validator = compileSchema(draft.jsonSchema, 'json_schema');
+  const { schemaHash } = await engine.validation.compile(tenant, draft.jsonSchema, 'json_schema');
   const total = await liveEntryCount(engine.storage, tenant, treeName);
   const accumulator = new DryRunAccumulator(draft.sampleLimit);
   control.progress(0, total);
   for await (const page of treePages(engine.storage, tenant, treeName, engine.pageSize)) {
     control.throwIfCancelled();
+    const keys: string[] = [];
+    const values: unknown[] = [];
     for (const entry of page.entries) {
-      let value: unknown;
       try {
-        value = JSON.parse(entry.valueJson ?? 'null');
+        values.push(JSON.parse(entry.valueJson ?? 'null'));
+        keys.push(entry.key);
       } catch (error) {
         accumulator.addUnparseable(entry.key, (error as Error).message);
-        continue;
       }
-      accumulator.add(entry.key, validator.explain(value));
     }
+    // One round trip per page; a value over the validation budget fails with the budget named.
+    const verdicts = await engine.validateMany({ tenant, jsonSchema: draft.jsonSchema }, values);
+    verdicts.forEach((verdict, index) => {
+      accumulator.add(keys[index]!, violationsOf(verdict));
+    });
     const done = accumulator.scanned;
     // The tree may grow while the run reads it: never report more done than total.
     control.progress(done, Math.max(total, done));
@@ -48,8 +54,14 @@ export async function dryRunPolicy(
   control.throwIfCancelled();
   return {
     treeId: treeName,
-    schemaHash: validator.schemaHash,
+    schemaHash,
     evaluatedAt: engine.clock(),
     ...accumulator.report(),
   };
+}
+
+function violationsOf(verdict: ValueVerdict): readonly KeywordViolation[] {
+  if (verdict.kind === 'pass') return [];
+  if (verdict.kind === 'fail') return verdict.violations;
+  return [{ keyword: 'budget', path: '', message: verdict.reason }];
 }

@@ -22,7 +22,7 @@ function traced(before: object): { after: object; trace: StepTrace[] } {
 
 describe('MigrationPreviewAccumulator', () => {
   it('counts every changed entry but keeps only the sample limit, and a version-only step changes nothing', () => {
-    const tally = new MigrationPreviewAccumulator([ADD, BUMP], 2, undefined);
+    const tally = new MigrationPreviewAccumulator([ADD, BUMP], 2);
     for (const key of ['a', 'b', 'c']) {
       const { after, trace } = traced({ key });
       tally.add(key, { kind: 'write', value: after, schemaVersion: 3 }, trace);
@@ -43,7 +43,7 @@ describe('MigrationPreviewAccumulator', () => {
 
   it('blames the failing step, dead-letters an unstorable result as the run would, and counts policy failures', () => {
     const policy = compileSchema(JSON.stringify({ properties: { v: { maximum: 1 } } }));
-    const tally = new MigrationPreviewAccumulator([ADD, BUMP], 20, policy);
+    const tally = new MigrationPreviewAccumulator([ADD, BUMP], 20);
     tally.add(
       'gap',
       {
@@ -68,7 +68,11 @@ describe('MigrationPreviewAccumulator', () => {
     );
     tally.add('unstorable', { kind: 'write', value: undefined, schemaVersion: 3 }, []);
     const { after, trace } = traced({});
-    tally.add('refused', { kind: 'write', value: after, schemaVersion: 3 }, trace);
+    const violations = policy.validate(after);
+    tally.add('refused', { kind: 'write', value: after, schemaVersion: 3 }, trace, {
+      kind: 'fail',
+      violations,
+    });
     const report = tally.report();
     expect(report).toMatchObject({ wouldChange: 1, wouldDeadLetter: 3, policyRefused: 1 });
     expect(report.failures.map((f) => [f.key, f.reason, f.fromVersion, f.toVersion])).toEqual([

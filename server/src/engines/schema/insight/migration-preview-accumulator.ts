@@ -1,10 +1,5 @@
 import { canonicalJson } from '../../data/canonical-json.js';
-import {
-  firstViolations,
-  formatViolation,
-  type MigrationStep,
-  type PolicyValidator,
-} from '../core/index.js';
+import { formatViolation, type MigrationStep, type ValueVerdict } from '../core/index.js';
 import type { EntryDecision } from '../tree-rewrite.js';
 import type { FailingSample } from './dry-run-accumulator.js';
 
@@ -81,14 +76,21 @@ export class MigrationPreviewAccumulator {
   constructor(
     plannedSteps: readonly MigrationStep[],
     private readonly sampleLimit: number,
-    private readonly policy: PolicyValidator | undefined,
   ) {
     // The planned chain is listed even where no entry goes through a step.
     for (const step of plannedSteps) this.#stepOf(step);
   }
 
-  /** One live entry: the run's decision for it and the steps its value went through. */
-  add(key: string, decision: EntryDecision, trace: readonly StepTrace[]): void {
+  /**
+   * One live entry: the run's decision for it, the steps its value went through, and the policy
+   * in force's verdict on the migrated value (undefined: no policy, or nothing written).
+   */
+  add(
+    key: string,
+    decision: EntryDecision,
+    trace: readonly StepTrace[],
+    policyVerdict?: ValueVerdict,
+  ): void {
     this.#scanned += 1;
     for (const { step, before, after } of trace) this.#addStep(key, step, before, after);
     if (decision.kind === 'keep') {
@@ -113,9 +115,11 @@ export class MigrationPreviewAccumulator {
       return;
     }
     this.#wouldChange += 1;
-    if (!this.policy) return;
-    const violations = firstViolations(this.policy, decision.value);
-    if (violations.length === 0) return;
+    if (!policyVerdict || policyVerdict.kind === 'pass') return;
+    const violations =
+      policyVerdict.kind === 'fail'
+        ? policyVerdict.violations
+        : [{ path: '', message: policyVerdict.reason }];
     this.#policyRefused += 1;
     if (this.#policySamples.length < this.sampleLimit) {
       this.#policySamples.push({ key, reasons: violations.slice(0, 5).map(formatViolation) });

@@ -1,11 +1,7 @@
 import { createHash } from 'node:crypto';
-import { resolveTree } from '../../../storage/tree-store.js';
-import {
-  compileSchema,
-  planMigration,
-  type MigrationStep,
-  type VersionConfig,
-} from '../core/index.js';
+import { resolveTree } from '../../../storage/data/tree-store.js';
+import { canonicalJson } from '../../data/canonical-json.js';
+import { planMigration, type MigrationStep, type VersionConfig } from '../core/index.js';
 import type { RunControl, StoredPolicy } from '../records.js';
 import { checkTree, type SchemaEngine } from '../schema-engine.js';
 import { decideMigration } from '../schema-runs.js';
@@ -84,18 +80,29 @@ export async function previewMigration(
   // Read before the entries: any write while the preview reads makes it stale, never fresh.
   const tree = await resolveTree(engine.storage, tenant, treeName);
   const total = await liveEntryCount(engine.storage, tenant, treeName);
-  const validator = policy ? compileSchema(policy.jsonSchema) : undefined;
-  const accumulator = new MigrationPreviewAccumulator(plan.steps, input.sampleLimit, validator);
+  const accumulator = new MigrationPreviewAccumulator(plan.steps, input.sampleLimit);
   const fromVersion = plan.config.currentVersion;
   control.progress(0, total);
   for await (const page of treePages(engine.storage, tenant, treeName, engine.pageSize)) {
     control.throwIfCancelled();
-    for (const entry of page.entries) {
+    const decided = page.entries.map((entry) => {
       const trace: StepTrace[] = [];
       const decision = decideMigration(entry, fromVersion, plan.chain, (step, before, after) =>
         trace.push({ step, before, after }),
       );
-      accumulator.add(entry.key, decision, trace);
+      return { key: entry.key, decision, trace };
+    });
+    // The migrated values the policy in force would judge: one round trip per page.
+    const written = decided.flatMap(({ decision }) =>
+      decision.kind === 'write' && storable(decision.value) ? [decision.value] : [],
+    );
+    const verdicts = policy
+      ? await engine.validateMany({ tenant, jsonSchema: policy.jsonSchema }, written)
+      : [];
+    let next = 0;
+    for (const { key, decision, trace } of decided) {
+      const judged = decision.kind === 'write' && storable(decision.value);
+      accumulator.add(key, decision, trace, judged ? verdicts[next++] : undefined);
     }
     const done = accumulator.scanned;
     control.progress(done, Math.max(total, done));
@@ -148,4 +155,14 @@ function planHash(config: VersionConfig, policy: StoredPolicy | null): string {
     policy: policy && [policy.jsonSchema, policy.mode, policy.version],
   };
   return createHash('sha256').update(JSON.stringify(read)).digest('hex');
+}
+
+// The accumulator reports a migrated value that is not storable JSON as TRANSFORM_FAILED.
+function storable(value: unknown): boolean {
+  try {
+    canonicalJson(value);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { finished, useRunners } from '../../../../test/operations/runner-fixture.js';
 import { seedTree, testControl } from '../../../../test/support/schema-fixtures.js';
 import { DIALECTS } from '../../../../test/support/test-storage.js';
-import { listLiveEntries } from '../../../storage/tree-store.js';
+import { listLiveEntries } from '../../../storage/data/tree-store.js';
 import { TreeDataEngine } from '../../data/tree-data-engine.js';
 import { inlineControl } from '../records.js';
 import { SchemaEngine } from '../schema-engine.js';

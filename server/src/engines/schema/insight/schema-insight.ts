@@ -1,16 +1,17 @@
-import type { DeadLetterRecordRow } from '../../../storage/dead-letter-replay-store.js';
-import { listDeadLetterRecords } from '../../../storage/dead-letter-replay-store.js';
+import type { DeadLetterRecordRow } from '../../../storage/schema/dead-letter-replay-store.js';
+import { listDeadLetterRecords } from '../../../storage/schema/dead-letter-replay-store.js';
 import { canonicaliseJsonText } from '../../data/canonical-json.js';
 import { resolvePageSize } from '../../data/page-tokens.js';
 import { validateKeyPrefix } from '../../data/tree-names.js';
 import { invalidArgument } from '../../errors.js';
 import type { OperationRunner } from '../../operations/operation-runner.js';
 import type { OperationRecord } from '../../operations/types.js';
-import { compileSchema, type KeywordViolation } from '../core/index.js';
+import type { KeywordViolation } from '../core/index.js';
+import { overBudgetError } from '../validation/validation-pool.js';
 import type { StoredPolicy } from '../records.js';
 import { checkTree, type SchemaEngine } from '../schema-engine.js';
 import { controlOf, type StartContext } from '../schema-tracked.js';
-import type { PendingLetterSet } from '../../../storage/dead-letter-discard-store.js';
+import type { PendingLetterSet } from '../../../storage/schema/dead-letter-discard-store.js';
 import {
   DeadLetterDiscarder,
   type ConfirmedDiscard,
@@ -130,7 +131,7 @@ export class SchemaInsight {
     draft: { jsonSchema: string; sampleLimit: number },
   ): Promise<OperationRecord> {
     checkTree(start.tenant, treeName);
-    compileSchema(draft.jsonSchema, 'json_schema');
+    await this.engine.validation.compile(start.tenant, draft.jsonSchema, 'json_schema');
     const limit = draft.sampleLimit;
     if (!Number.isInteger(limit) || limit < 0 || limit > MAX_DRY_RUN_SAMPLES) {
       throw invalidArgument('sample_limit', `must be between 0 and ${MAX_DRY_RUN_SAMPLES}`);
@@ -192,7 +193,17 @@ export class SchemaInsight {
     }
     const policy = await this.engine.getPolicy(tenant, treeName);
     if (!policy) return { policy: undefined, accepted: true, violations: [] };
-    const violations = compileSchema(policy.jsonSchema).explain(value);
+    const [verdict] = await this.engine.validateMany({ tenant, jsonSchema: policy.jsonSchema }, [
+      value,
+    ]);
+    // Over the budget: ENFORCE would refuse the write (ResourceExhausted), so the check does too;
+    // AUDIT would store it and report it failing, so the check answers accepted with the reason.
+    if (verdict?.kind === 'over_budget') {
+      if (policy.mode === 'ENFORCE') throw overBudgetError(verdict.reason);
+      const violations = [{ keyword: 'budget', path: '', message: verdict.reason }];
+      return { policy, accepted: true, violations };
+    }
+    const violations = verdict?.kind === 'fail' ? [...verdict.violations] : [];
     return { policy, accepted: policy.mode === 'AUDIT' || violations.length === 0, violations };
   }
 
@@ -296,3 +307,6 @@ function decodeIdToken(token: string): number | undefined {
   }
   return id;
 }
+
+/** A dead letter as the transport maps it (the storage layer's row, re-exported). */
+export type { DeadLetterRecordRow } from '../../../storage/schema/dead-letter-replay-store.js';

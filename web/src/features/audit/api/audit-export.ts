@@ -31,17 +31,47 @@ export async function fetchAllAuditRecords(
   return records;
 }
 
+/** The server's limit of subjects per ResolveSubjects call. */
+const RESOLVE_BATCH = 200;
+
+type Resolve = (subjects: string[]) => Promise<{ subject: string; displayName: string }[]>;
+
+/**
+ * People's names for the records' subjects (ResolveSubjects, 200 at a time): what the table's
+ * "Who" column shows, so the export names people too. A server without the RPC, or one that
+ * refuses it, leaves the names out (the raw subject column is always there).
+ */
+export async function resolveSubjectNames(
+  resolve: Resolve,
+  records: readonly AuditRecord[],
+): Promise<ReadonlyMap<string, string>> {
+  const subjects = [...new Set(records.map((r) => r.subject).filter((s) => s !== ''))];
+  const names = new Map<string, string>();
+  try {
+    for (let i = 0; i < subjects.length; i += RESOLVE_BATCH) {
+      for (const named of await resolve(subjects.slice(i, i + RESOLVE_BATCH))) {
+        names.set(named.subject, named.displayName);
+      }
+    }
+  } catch {
+    return new Map();
+  }
+  return names;
+}
+
 /** One record as an export row: raw values for machines, words beside them for people. */
-function exportRow(record: AuditRecord) {
+function exportRow(record: AuditRecord, names: ReadonlyMap<string, string>) {
   return {
     time: record.time ? timestampDate(record.time).toISOString() : '',
     recordId: record.recordId,
     tenant: record.tenantId,
     subject: record.subject,
+    subjectName: names.get(record.subject) ?? '',
     service: record.service,
     method: record.method,
     action: rpcMethodWords(record.method).words,
     target: record.targetId ?? '',
+    targetName: record.targetName ?? '',
     outcome: record.outcome,
     outcomeWords: statusCodeWords(record.outcome).words,
     clientAddress: record.clientAddress,
@@ -54,34 +84,50 @@ const CSV_COLUMNS: readonly (keyof ReturnType<typeof exportRow>)[] = [
   'recordId',
   'tenant',
   'subject',
+  'subjectName',
   'service',
   'method',
   'action',
   'target',
+  'targetName',
   'outcome',
   'outcomeWords',
   'clientAddress',
   'detail',
 ];
 
-/** RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled. */
-function csvField(value: string): string {
-  // A leading = + - @ would be a formula to a spreadsheet: a quote mark keeps it text.
-  const safe = /^[=+\-@]/.test(value) ? `'${value}` : value;
+/**
+ * A cell a spreadsheet would read as a formula: one starting with = + - @, tab or carriage return
+ * (OWASP, "CSV Injection": a tab or CR before the = still makes a formula in some spreadsheets).
+ */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/**
+ * RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled. A formula cell is
+ * neutralised as OWASP advises: a leading single quote keeps it text.
+ */
+export function csvField(value: string): string {
+  const safe = FORMULA_START.test(value) ? `'${value}` : value;
   return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
 }
 
-export function auditCsv(records: readonly AuditRecord[]): string {
+export function auditCsv(
+  records: readonly AuditRecord[],
+  names: ReadonlyMap<string, string> = new Map(),
+): string {
   const lines = [CSV_COLUMNS.join(',')];
   for (const record of records) {
-    const row = exportRow(record);
+    const row = exportRow(record, names);
     lines.push(CSV_COLUMNS.map((column) => csvField(row[column])).join(','));
   }
   return `${lines.join('\r\n')}\r\n`;
 }
 
-export function auditJsonLines(records: readonly AuditRecord[]): string {
-  return records.map((record) => `${JSON.stringify(exportRow(record))}\n`).join('');
+export function auditJsonLines(
+  records: readonly AuditRecord[],
+  names: ReadonlyMap<string, string> = new Map(),
+): string {
+  return records.map((record) => `${JSON.stringify(exportRow(record, names))}\n`).join('');
 }
 
 /** "audit-acme-2026-05-01.csv": the tenant and the day of the export. */

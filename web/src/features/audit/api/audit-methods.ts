@@ -1,6 +1,7 @@
 import {
   BackupControlService,
   BackupInsightService,
+  BackupLifecycleService,
   IdentityService,
   SchemaControlService,
   TreeDataService,
@@ -16,7 +17,14 @@ const AUDITED_SERVICES = [
   BackupInsightService,
   SchemaInsightService,
   IdentityService,
+  BackupLifecycleService,
 ];
+
+/**
+ * Records the server writes about work it did by itself, not calls: each backup retention
+ * deleted, and each automatic retention apply that stopped instead of deleting.
+ */
+const SERVER_RECORDS = ['RetentionDelete', 'RetentionApplyStopped'];
 
 export interface MethodChoice {
   /** The RPC name the server filters on ("StartAdvanceAndMigrate"). */
@@ -27,7 +35,12 @@ export interface MethodChoice {
 
 /** Every audited RPC, once each, by its words (two RPCs with the same words show their name). */
 export function auditMethodChoices(): MethodChoice[] {
-  const names = [...new Set(AUDITED_SERVICES.flatMap((s) => s.methods.map((m) => m.name)))];
+  const names = [
+    ...new Set([
+      ...AUDITED_SERVICES.flatMap((s) => s.methods.map((m) => m.name)),
+      ...SERVER_RECORDS,
+    ]),
+  ];
   const choices = names.map((name) => ({ value: name, label: rpcMethodWords(name).words }));
   const seen = new Map<string, number>();
   for (const choice of choices) seen.set(choice.label, (seen.get(choice.label) ?? 0) + 1);

@@ -8,6 +8,7 @@ import {
   auditJsonLines,
   exportFileName,
   fetchAllAuditRecords,
+  resolveSubjectNames,
   type AuditExportFormat,
 } from '../api/audit-export';
 import type { AuditFilters } from '../api/audit-filters';
@@ -44,9 +45,13 @@ export function AuditExport({ filters }: { filters: AuditFilters }) {
         filters,
         setRead,
       );
+      const names = await resolveSubjectNames(
+        async (subjects) => (await api.identity.resolveSubjects({ subjects })).subjects,
+        records,
+      );
       const fileName = exportFileName(tenant, format);
-      if (format === 'csv') download(auditCsv(records), fileName, 'text/csv');
-      else download(auditJsonLines(records), fileName, 'application/x-ndjson');
+      if (format === 'csv') download(auditCsv(records, names), fileName, 'text/csv');
+      else download(auditJsonLines(records, names), fileName, 'application/x-ndjson');
       const noun = records.length === 1 ? 'record' : 'records';
       setDone(`${formatCount(records.length)} ${noun} saved as ${fileName}.`);
     } catch (caught) {

@@ -28,7 +28,19 @@ const record = (id: string, method: string, outcome = 'OK') => ({
   detail: outcome === 'OK' ? '' : 'PutEntry is not permitted for this caller',
 });
 
-function server(roles: string[] = ['admin']) {
+/** A DeleteBackup record the server named: target_name beside the backup id. */
+const deleteBackupRecord = () => ({
+  ...record('r-9', 'DeleteBackup', 'FAILED_PRECONDITION'),
+  service: 'store.backup.v1.BackupControlService',
+  targetId: 'b-7f3a9c',
+  targetName: 'full ledger',
+  detail: 'backup “full ledger” is protected',
+});
+
+function server(
+  roles: string[] = ['admin'],
+  firstPage = () => [record('r-2', 'DeleteEntry', 'PERMISSION_DENIED'), record('r-1', 'PutEntry')],
+) {
   const requests: ListAuditRecordsRequest[] = [];
   const routes = (router: ConnectRouter) => {
     router.service(IdentityService, {
@@ -39,10 +51,7 @@ function server(roles: string[] = ['admin']) {
           throw new ConnectError('not permitted', Code.PermissionDenied);
         }
         return create(ListAuditRecordsResponseSchema, {
-          records:
-            req.pageToken === ''
-              ? [record('r-2', 'DeleteEntry', 'PERMISSION_DENIED'), record('r-1', 'PutEntry')]
-              : [record('r-0', 'SetPolicy')],
+          records: req.pageToken === '' ? firstPage() : [record('r-0', 'SetPolicy')],
           nextPageToken: req.pageToken === '' ? 'page-2' : '',
         });
       },
@@ -117,6 +126,40 @@ describe('audit page', () => {
       'r-1',
       'r-0',
     ]);
+  });
+
+  it('shows a target the server named by its name, the id on hover and in the detail; the export has both', async () => {
+    const { app } = server(['admin'], () => [deleteBackupRecord(), record('r-1', 'PutEntry')]);
+    renderApp(app, '/audit');
+    const table = await screen.findByRole('table');
+    const [, named, unnamed] = within(table).getAllByRole('row');
+    const target = within(named!).getByText('full ledger');
+    expect(target.getAttribute('title')).toBe('full ledger (b-7f3a9c)');
+    expect(named!.textContent).not.toContain('b-7f3a9c');
+    // A target the server did not name (a tree) shows as recorded.
+    expect(within(unnamed!).getByText('orders')).toBeTruthy();
+
+    fireEvent.click(within(named!).getByRole('button', { name: /^Detail/ }));
+    const facts = (await within(table).findByText('Request')).closest('dl')!;
+    expect(facts.textContent).toContain('Delete backup on “full ledger” (backup control)');
+    expect(facts.textContent).toContain('full ledger b-7f3a9c');
+
+    const saved: Blob[] = [];
+    const create = URL.createObjectURL;
+    URL.createObjectURL = (blob: Blob) => {
+      saved.push(blob);
+      return 'blob:audit';
+    };
+    try {
+      fireEvent.click(screen.getByRole('button', { name: 'Export CSV' }));
+      expect(await screen.findByText(/3 records saved as audit-acme-/)).toBeTruthy();
+    } finally {
+      URL.createObjectURL = create;
+    }
+    const lines = (await saved[0]!.text()).trimEnd().split('\r\n');
+    expect(lines[0]).toContain(',target,targetName,');
+    expect(lines[1]).toContain(',b-7f3a9c,full ledger,FAILED_PRECONDITION,');
+    expect(lines[2]).toContain(',orders,,OK,');
   });
 
   it('sends the URL filters and writes new ones back to the URL', async () => {

@@ -8,6 +8,7 @@ import { rpcMethodWords, rpcServiceWords, statusCodeWords } from '../../../lib/w
 export function requestSummary(record: AuditRecord): string {
   const action = rpcMethodWords(record.method).words;
   const service = rpcServiceWords(record.service).words.toLowerCase();
+  if (record.targetName) return `${action} on “${record.targetName}” (${service})`;
   return record.targetId
     ? `${action} on ${record.targetId} (${service})`
     : `${action} (${service}), no single target`;
@@ -35,7 +36,13 @@ export function AuditRecordDetail({ record }: { record: AuditRecord }) {
         </span>
       </dd>
       <dt>Target</dt>
-      <dd className="mono">{record.targetId || '—'}</dd>
+      {record.targetName ? (
+        <dd>
+          {record.targetName} <span className="mono muted">{record.targetId}</span>
+        </dd>
+      ) : (
+        <dd className="mono">{record.targetId || '—'}</dd>
+      )}
       <dt>Outcome</dt>
       <dd>
         <Term term={statusCodeWords(record.outcome)} />{' '}

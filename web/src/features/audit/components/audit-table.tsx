@@ -1,6 +1,7 @@
 import type { AuditRecord } from '@store/contract';
 import { Fragment, useState } from 'react';
 import { SubjectName } from '../../../components/identity/subject-name';
+import { useSubjectName } from '../../../lib/identity/use-subject-name';
 import { Badge, type BadgeTone } from '../../../components/ui/badge';
 import { Term } from '../../../components/ui/term';
 import { Time } from '../../../components/ui/time';
@@ -55,9 +56,7 @@ export function AuditTable({ records }: { records: readonly AuditRecord[] }) {
                     <Term term={rpcMethodWords(`${r.service}/${r.method}`)} />
                   </td>
                   <td data-label="Target">
-                    <span className="truncate mono" title={r.targetId || undefined}>
-                      {r.targetId || '—'}
-                    </span>
+                    <AuditTarget record={r} />
                   </td>
                   <td data-label="Outcome">
                     <span title={r.detail || undefined}>
@@ -77,7 +76,8 @@ export function AuditTable({ records }: { records: readonly AuditRecord[] }) {
                       {expanded ? 'Hide detail' : 'Detail'}
                       <span className="visually-hidden">
                         {' '}
-                        of {rpcMethodWords(r.method).words} by {r.subject || 'an unknown caller'}
+                        of {rpcMethodWords(r.method).words} by{' '}
+                        {r.subject ? <SubjectText subject={r.subject} /> : 'an unknown caller'}
                       </span>
                     </button>
                   </td>
@@ -96,4 +96,26 @@ export function AuditTable({ records }: { records: readonly AuditRecord[] }) {
       </table>
     </div>
   );
+}
+
+/** The record's target by name when the server named it (its id on hover), else its id. */
+function AuditTarget({ record }: { record: AuditRecord }) {
+  if (!record.targetId) return <span className="muted">—</span>;
+  if (record.targetName) {
+    return (
+      <span className="truncate" title={`${record.targetName} (${record.targetId})`}>
+        {record.targetName}
+      </span>
+    );
+  }
+  return (
+    <span className="truncate mono" title={record.targetId}>
+      {record.targetId}
+    </span>
+  );
+}
+
+/** A subject's name as plain text (the hidden part of a "Detail" button's name). */
+function SubjectText({ subject }: { subject: string }) {
+  return <>{useSubjectName(subject).name}</>;
 }

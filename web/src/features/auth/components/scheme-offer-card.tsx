@@ -8,8 +8,9 @@ export function SchemeOfferCard({ offer }: { offer: SchemeOffer }) {
   const title = offer.scheme.displayName || offer.scheme.schemeId;
   return (
     <section className="scheme">
-      <h2 className="scheme__title">{title}</h2>
-      {offer.kind === 'bearer' && <TokenForm offer={offer} />}
+      {/* A token form's one field is labelled by the scheme's name, shown once as its heading. */}
+      {offer.kind !== 'bearer' && <h2 className="scheme__title">{title}</h2>}
+      {offer.kind === 'bearer' && <TokenForm offer={offer} title={title} />}
       {offer.kind === 'oidc' && <OidcSignIn offer={offer} />}
       {offer.kind === 'unavailable' && (
         <GuardedButton allowed={false} reason={offer.reason}>

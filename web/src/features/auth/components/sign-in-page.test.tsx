@@ -82,6 +82,13 @@ describe('sign-in scheme list', () => {
     expect(state.schemeCalls.every((h) => h.get('authorization') === null)).toBe(true);
   });
 
+  it('says "API token" once: the card’s heading is the token field’s label', async () => {
+    await signInPage({ backupSchemes: [bearerScheme], schemaSchemes: [] });
+    const heading = screen.getByRole('heading', { name: 'API token' });
+    expect(screen.getAllByText('API token')).toHaveLength(1);
+    expect(heading.querySelector('label')?.htmlFor).toBe(screen.getByLabelText('API token').id);
+  });
+
   it('offers nothing that is not advertised', async () => {
     await signInPage({ backupSchemes: [bearerScheme], schemaSchemes: [] });
     expect(screen.getAllByRole('listitem')).toHaveLength(1);

@@ -10,10 +10,11 @@ import { useVerifyCredentialMutation } from '../hooks/use-verify-credential-muta
 type BearerOffer = Extract<SchemeOffer, { kind: 'bearer' }>;
 
 /**
- * The API-token form. The token is checked here first (not empty, one word) and then by the
+ * The API-token form, its field labelled by the scheme's name (the server calls it "API token")
+ * shown as the card's heading, so the words appear once. The token is checked here first (not empty, one word) and then by the
  * server (WhoAmI) before the console keeps it; a refusal says what happened and what to do, the server's code and message under Details.
  */
-export function TokenForm({ offer }: { offer: BearerOffer }) {
+export function TokenForm({ offer, title }: { offer: BearerOffer; title: string }) {
   const [token, setToken] = useState('');
   const [tenant, setTenant] = useState('');
   const [askTenant, setAskTenant] = useState(false);
@@ -50,7 +51,8 @@ export function TokenForm({ offer }: { offer: BearerOffer }) {
   return (
     <form className="stack" onSubmit={submit} noValidate>
       <Field
-        label="API token"
+        label={title}
+        labelHeading="scheme__title"
         hint="Kept in this browser tab only, and sent to the server with each call."
         error={problem}
       >

@@ -1,4 +1,5 @@
 /** Field checks shared by the start and restore forms; they mirror the server's own checks. */
+import { overLengthError } from '../../../lib/forms/length-limit';
 
 /** Capture page_size and restore apply_batch_size: blank → the server default, else 1–10 000. */
 export const MAX_STEP = 10_000;
@@ -13,6 +14,8 @@ const TREE_NAME = /^[A-Za-z0-9._-]{1,128}$/;
 /** A tenant-local tree name: 1–128 of A–Z a–z 0–9 . _ -, not "." or "..". */
 export function treeNameError(value: string, what = 'Tree'): string | undefined {
   if (value === '') return `${what} is required`;
+  const tooLong = overLengthError(value, TREE_NAME_MAX, `${what} name`);
+  if (tooLong) return tooLong;
   if (!TREE_NAME.test(value) || value === '.' || value === '..') {
     return `${what} must be 1–128 characters of A–Z, a–z, 0–9, '.', '_' or '-'`;
   }
@@ -47,7 +50,8 @@ export function throttleError(text: string): string | undefined {
 /** A backup name: 1–200 characters, not only spaces. */
 export function backupNameError(value: string): string | undefined {
   if (value.trim() === '') return 'Name is required';
-  if (value.length > BACKUP_NAME_MAX) return `Name must be at most ${BACKUP_NAME_MAX} characters`;
+  const tooLong = overLengthError(value, BACKUP_NAME_MAX, 'A backup name');
+  if (tooLong) return tooLong;
   return undefined;
 }
 

@@ -14,6 +14,14 @@ describe('start backup form checks', () => {
     expect(checkCapture({ ...bad, treeId: 'orders' })).toEqual({});
   });
 
+  it('a name or tree over its limit is refused with both lengths, never cut (issue 33)', () => {
+    const long = { ...emptyCaptureDraft('full', 'a'.repeat(175)), name: 'n'.repeat(201) };
+    expect(checkCapture(long)).toEqual({
+      name: 'A backup name holds at most 200 characters; this one has 201 (nothing was cut)',
+      treeId: 'Tree name holds at most 128 characters; this one has 175 (nothing was cut)',
+    });
+  });
+
   it('page size is blank (server default) or 1 to 10 000', () => {
     const draft = { ...emptyCaptureDraft('full', 'orders'), name: 'n' };
     for (const ok of ['', '1', '10000']) {
@@ -76,25 +84,40 @@ describe('start backup form checks', () => {
 });
 
 describe('restore form checks', () => {
+  it('a new draft restores into a new tree, never in place', () => {
+    expect(EMPTY_RESTORE.mode).toBe(StoreRestoreMode.NEW_TREE);
+    expect(EMPTY_RESTORE.targetTreeId).toBe('');
+  });
+
   it('NEW_TREE needs a valid target tree; IN_PLACE and SHADOW do not', () => {
-    expect(checkRestore(EMPTY_RESTORE, false)).toEqual({});
+    const inPlace = { ...EMPTY_RESTORE, mode: StoreRestoreMode.IN_PLACE };
+    expect(checkRestore(inPlace, false)).toEqual({});
     expect(checkRestore({ ...EMPTY_RESTORE, mode: StoreRestoreMode.SHADOW }, false)).toEqual({});
     const newTree = { ...EMPTY_RESTORE, mode: StoreRestoreMode.NEW_TREE };
     expect(checkRestore(newTree, false).targetTreeId).toBe('Target tree is required');
     expect(checkRestore({ ...newTree, targetTreeId: 'a b' }, false).targetTreeId).toMatch(/A–Z/);
     expect(checkRestore({ ...newTree, targetTreeId: 'copy' }, false)).toEqual({});
+    expect(checkRestore({ ...newTree, targetTreeId: 'c'.repeat(129) }, false).targetTreeId).toBe(
+      'Target tree name holds at most 128 characters; this one has 129 (nothing was cut)',
+    );
   });
 
   it('the batch size is checked like the page size, the override only when needed', () => {
     expect(checkRestore({ ...EMPTY_RESTORE, applyBatchSize: '20000' }, false).applyBatchSize).toBe(
       'Apply batch size must be a whole number from 1 to 10,000',
     );
-    expect(checkRestore(EMPTY_RESTORE, true).healthOverride).toMatch(/failed its health check/);
-    expect(checkRestore({ ...EMPTY_RESTORE, healthOverride: true }, true)).toEqual({});
+    const inPlace = { ...EMPTY_RESTORE, mode: StoreRestoreMode.IN_PLACE };
+    expect(checkRestore(inPlace, true).healthOverride).toMatch(/failed its health check/);
+    expect(checkRestore({ ...inPlace, healthOverride: true }, true)).toEqual({});
   });
 
   it('the request scopes the key prefix to the backup’s tree and names only a NEW_TREE target', () => {
-    const draft = { ...EMPTY_RESTORE, keyPrefix: 'users/', applyBatchSize: '500' };
+    const draft = {
+      ...EMPTY_RESTORE,
+      mode: StoreRestoreMode.IN_PLACE,
+      keyPrefix: 'users/',
+      applyBatchSize: '500',
+    };
     expect(restoreRequest('bk-1', 'orders', draft)).toEqual({
       backupId: 'bk-1',
       mode: StoreRestoreMode.IN_PLACE,

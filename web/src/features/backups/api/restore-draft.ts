@@ -19,8 +19,9 @@ export interface RestoreDraft {
 export type RestoreField = 'targetTreeId' | 'applyBatchSize' | 'keyPrefix' | 'healthOverride';
 export type RestoreErrors = Partial<Record<RestoreField, string>>;
 
+/** A new dialog's draft: into a new tree, so replacing the live tree is a deliberate choice. */
 export const EMPTY_RESTORE: RestoreDraft = {
-  mode: StoreRestoreMode.IN_PLACE,
+  mode: StoreRestoreMode.NEW_TREE,
   targetTreeId: '',
   applyBatchSize: '',
   keyPrefix: '',

@@ -1,7 +1,14 @@
 import { create } from '@bufbuild/protobuf';
-import { BackupHealthStatus, StoreRestoreMode, backupV1 } from '@store/contract';
+import {
+  BackupHealthStatus,
+  StoreOperationKind,
+  StoreOperationState,
+  StoreRestoreMode,
+  backupV1,
+} from '@store/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { operation } from '../../../testing/fixtures';
 import { renderApp } from '../../../testing/render-app';
 import { backupsServer, manifest } from './backups-test-server';
 
@@ -92,7 +99,7 @@ describe('backup detail', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Delete backup' }));
     expect(
       await within(dialog).findByText(
-        /^This cannot be done in the current state: backup bk-1 has dependants/,
+        /^This cannot be done in the current state: backup “nightly” cannot be deleted alone: a newer incremental backup depends on it/,
       ),
     ).toBeTruthy();
 
@@ -100,6 +107,22 @@ describe('backup detail', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Delete 2 backups' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/backups'));
     expect(calls.deletes.map((d) => d.cascade)).toEqual([false, true]);
+  });
+
+  it('the restore dialog opens on a new tree; in place is a deliberate choice', async () => {
+    const { app } = backupsServer({ described: described() });
+    renderApp(app, '/backups/bk-1');
+    fireEvent.click(await enabledButton('Restore'));
+    const dialog = screen.getByRole('dialog');
+    const newTree = within(dialog).getByRole('radio', { name: /Into a new tree/ });
+    const inPlace = within(dialog).getByRole('radio', { name: /In place/ });
+    expect((newTree as HTMLInputElement).checked).toBe(true);
+    expect((inPlace as HTMLInputElement).checked).toBe(false);
+    expect(within(dialog).getByLabelText('Target tree')).toBeTruthy();
+    expect(within(dialog).getByRole('button', { name: 'Start restore' })).toBeTruthy();
+    fireEvent.click(inPlace);
+    expect(within(dialog).queryByLabelText('Target tree')).toBeNull();
+    expect(within(dialog).getByRole('button', { name: 'Continue' })).toBeTruthy();
   });
 
   it('asks to confirm an in-place restore naming tenant and tree, and sends the options', async () => {
@@ -110,6 +133,7 @@ describe('backup detail', () => {
     const { router } = renderApp(app, '/backups/bk-1');
     fireEvent.click(await enabledButton('Restore'));
     const dialog = screen.getByRole('dialog');
+    fireEvent.click(within(dialog).getByRole('radio', { name: /In place/ }));
     fireEvent.change(within(dialog).getByLabelText('Apply batch size (optional)'), {
       target: { value: '0' },
     });
@@ -173,19 +197,27 @@ describe('backup detail', () => {
     afterEach(() => vi.restoreAllMocks());
 
     async function exportWith(exported: Uint8Array[]) {
-      const { app } = backupsServer({
+      const { app, calls } = backupsServer({
         described: described(BackupHealthStatus.HEALTHY, expected),
         exported,
       });
       renderApp(app, '/backups/bk-1');
-      fireEvent.click(await enabledButton('Export part-00001'));
+      const button = await enabledButton('Export part-00001');
+      const describesBefore = calls.describes;
+      fireEvent.click(button);
+      return { calls, describesBefore };
     }
 
-    it('bytes whose SHA-256 matches are saved, and the toast says they were verified', async () => {
-      await exportWith([ARTIFACT_BYTES.subarray(0, 2), ARTIFACT_BYTES.subarray(2)]);
+    it('bytes whose SHA-256 matches are saved, the toast says they were verified, and the backup is read again', async () => {
+      const { calls, describesBefore } = await exportWith([
+        ARTIFACT_BYTES.subarray(0, 2),
+        ARTIFACT_BYTES.subarray(2),
+      ]);
       expect(await screen.findByText(/SHA-256 verified against the manifest/)).toBeTruthy();
       expect(saved).toHaveLength(1);
       expect(new Uint8Array(await saved[0]!.arrayBuffer())).toEqual(ARTIFACT_BYTES);
+      // The server may have recorded the export as the backup's check: its last-verified shows.
+      await waitFor(() => expect(calls.describes).toBeGreaterThan(describesBefore));
     });
 
     it('bytes of the right size with another SHA-256 are refused and not saved', async () => {
@@ -215,5 +247,50 @@ describe('backup detail', () => {
     expect(dialog.textContent).toContain('missing');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Export anyway' }));
     expect(within(dialog).getByText('Tick the box to export it anyway.')).toBeTruthy();
+  });
+
+  it('"Verify now" starts a health check of this backup, followed in the tray, its finding in the toast', async () => {
+    const { app, calls } = backupsServer({
+      described: described(),
+      healthCheck: operation({
+        operationId: 'op-health',
+        kind: StoreOperationKind.BACKUP_HEALTH_CHECK,
+        targetId: 'bk-1',
+        state: StoreOperationState.SUCCEEDED,
+        result: {
+          case: 'healthReport',
+          value: { backupId: 'bk-1', status: BackupHealthStatus.CORRUPT, issues: [{}] },
+        },
+      }),
+    });
+    renderApp(app, '/backups/bk-1');
+    fireEvent.click(await enabledButton('Verify now'));
+    await waitFor(() => expect(calls.healthChecks.map((c) => c.backupId)).toEqual(['bk-1']));
+    expect(await screen.findByText('Started health check')).toBeTruthy();
+    const tray = screen.getByRole('complementary', { name: 'Operations tray' });
+    fireEvent.click(within(tray).getByRole('button', { name: /^Operations:/ }));
+    expect(await within(tray).findByText('Succeeded — corrupt')).toBeTruthy();
+    expect(await screen.findByText('Health check succeeded — corrupt')).toBeTruthy();
+  });
+
+  it('a viewer sees "Verify now" disabled, with the reason', async () => {
+    // The server's probe allows a viewer no start; the console names the role that would.
+    const { app, calls } = backupsServer({
+      described: described(),
+      roles: ['viewer'],
+      allowed: [],
+    });
+    renderApp(app, '/backups/bk-1');
+    const reason = 'Needs the operator role (you are a viewer in tenant acme).';
+    const button = await waitFor(() => {
+      const found = screen.getByRole('button', { name: 'Verify now' }) as HTMLButtonElement;
+      expect(found.title).toBe(reason);
+      return found;
+    });
+    expect(button.disabled).toBe(true);
+    // Said as text beside the button too, not only as a tooltip.
+    expect(screen.getAllByText(reason).length).toBeGreaterThan(0);
+    fireEvent.click(button);
+    expect(calls.healthChecks).toEqual([]);
   });
 });

@@ -14,9 +14,11 @@ import { useActiveTenant } from '../../../lib/services';
 import { emptyCaptureDraft } from '../api/capture-draft';
 import { useDescribeBackupQuery } from '../hooks/use-describe-backup-query';
 import { useListTreesQuery } from '../hooks/use-list-trees-query';
+import { useVerifyBackupMutation } from '../hooks/use-verify-backup-mutation';
 import { ArtifactsPanel } from './artifacts-panel';
 import { BackupChain } from './backup-chain';
 import { DeleteBackupDialog } from './delete-backup-dialog';
+import { useDeleteGuard } from '../hooks/use-delete-guard';
 import { ManifestFacts } from './manifest-facts';
 import { ProtectionPanel } from './protection-panel';
 import { RestoreDialog } from './restore-dialog';
@@ -65,6 +67,12 @@ function BackupDetail({ described }: { described: backupV1.BackupChainResponse }
   const trees = useListTreesQuery();
   const [dialog, setDialog] = useState<Dialog>(null);
   const close = () => setDialog(null);
+  const verify = useVerifyBackupMutation();
+  const deleteGuard = useDeleteGuard(
+    caps.guard(StoreBackupApiOperation.DELETE_BACKUP),
+    manifest.backupId,
+    described.dependantBackupIds,
+  );
 
   return (
     <>
@@ -85,6 +93,13 @@ function BackupDetail({ described }: { described: backupV1.BackupChainResponse }
               Start incremental
             </GuardedButton>
             <GuardedButton
+              {...caps.guard(StoreBackupApiOperation.START_BACKUP_HEALTH_CHECK)}
+              busy={verify.isPending}
+              onClick={() => verify.mutate(manifest.backupId)}
+            >
+              Verify now
+            </GuardedButton>
+            <GuardedButton
               variant="primary"
               {...caps.guard(StoreBackupApiOperation.START_RESTORE)}
               onClick={() => setDialog('restore')}
@@ -93,7 +108,7 @@ function BackupDetail({ described }: { described: backupV1.BackupChainResponse }
             </GuardedButton>
             <GuardedButton
               variant="danger"
-              {...caps.guard(StoreBackupApiOperation.DELETE_BACKUP)}
+              {...deleteGuard.guard}
               onClick={() => setDialog('delete')}
             >
               Delete
@@ -131,6 +146,7 @@ function BackupDetail({ described }: { described: backupV1.BackupChainResponse }
         backupId={manifest.backupId}
         name={manifest.name}
         dependants={described.dependantBackupIds}
+        protectedDependant={deleteGuard.protectedDependant}
         onClose={close}
       />
     </>

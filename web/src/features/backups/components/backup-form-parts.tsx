@@ -1,4 +1,5 @@
 import { Button } from '../../../components/ui/button';
+import { DialogActions } from '../../../components/ui/dialog-actions';
 import { ErrorBanner } from '../../../components/ui/error-banner';
 import { Field } from '../../../components/ui/field';
 import { DEFAULT_STEP, MAX_STEP } from '../api/form-checks';
@@ -83,14 +84,18 @@ export function FormFooter({ error, errorTitle, pending, submitLabel, onCancel }
   return (
     <>
       {error && <ErrorBanner title={errorTitle} error={error} />}
-      <div className="bk-actions">
-        <Button onClick={onCancel} disabled={pending}>
-          Cancel
-        </Button>
-        <Button type="submit" variant="primary" busy={pending}>
-          {submitLabel}
-        </Button>
-      </div>
+      <DialogActions
+        dismiss={
+          <Button onClick={onCancel} disabled={pending}>
+            Cancel
+          </Button>
+        }
+        primary={
+          <Button type="submit" variant="primary" busy={pending}>
+            {submitLabel}
+          </Button>
+        }
+      />
     </>
   );
 }

@@ -18,6 +18,7 @@ import {
   TreeDataService,
   type BackupCatalogRequest,
   type RestorePreviewRequest,
+  type StoreOperationStatus,
   type BackupManifest,
   type backupV1,
 } from '@store/contract';
@@ -63,6 +64,8 @@ export function backupsServer(
     lifecycle?: Partial<ServiceImpl<typeof BackupLifecycleService>>;
     /** WhoAmI's roles in tenant acme (default admin). */
     roles?: string[];
+    /** What GetBackupOperationStatus says of the health check StartBackupHealthCheck starts. */
+    healthCheck?: StoreOperationStatus;
   } = {},
 ) {
   const calls = {
@@ -72,6 +75,8 @@ export function backupsServer(
     startRestore: [] as backupV1.RestoreRequestMessage[],
     deletes: [] as backupV1.BackupDeleteRequest[],
     previews: [] as RestorePreviewRequest[],
+    healthChecks: [] as backupV1.BackupHealthCheckRequestMessage[],
+    describes: 0,
   };
   const pages = options.pages ?? {};
   const routes = (router: ConnectRouter) => {
@@ -97,6 +102,7 @@ export function backupsServer(
         allowedOperations: options.allowed ?? ALL_OPS,
       }),
       describeBackup: ({ backupId }) => {
+        calls.describes += 1;
         const known = options.names?.[backupId];
         if (known !== undefined) {
           return { found: true, manifest: manifest({ backupId, name: known }) };
@@ -122,7 +128,8 @@ export function backupsServer(
         calls.deletes.push(request);
         if (options.refuseDelete && !request.cascade) {
           throw new ConnectError(
-            `backup ${request.backupId} has dependants: bk-inc; delete them first or cascade`,
+            'backup “nightly” cannot be deleted alone: a newer incremental backup depends on it ' +
+              '(“inc”); delete that first, or delete it with them (cascade)',
             Code.FailedPrecondition,
           );
         }
@@ -131,7 +138,12 @@ export function backupsServer(
       async *exportArtifact() {
         for (const data of options.exported ?? []) yield { data };
       },
-      getBackupOperationStatus: () => ({}),
+      startBackupHealthCheck: (request) => {
+        calls.healthChecks.push(request);
+        return { operationId: 'op-health', kind: StoreOperationKind.BACKUP_HEALTH_CHECK };
+      },
+      getBackupOperationStatus: ({ operationId }) =>
+        operationId === 'op-health' && options.healthCheck ? { status: options.healthCheck } : {},
       listBackupOperations: () => create(StoreOperationPageSchema, {}),
     });
     router.service(SchemaControlService, {

@@ -2,12 +2,14 @@ import { Code, ConnectError } from '@connectrpc/connect';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Button } from '../../../components/ui/button';
+import { DialogActions } from '../../../components/ui/dialog-actions';
 import { Dialog } from '../../../components/ui/dialog';
 import { ErrorBanner } from '../../../components/ui/error-banner';
 import { paths } from '../../../lib/paths';
 import { useActiveTenant } from '../../../lib/services';
 import { useBackupNames } from '../../../lib/backups/use-backup-names';
 import { useDeleteBackupMutation } from '../hooks/use-delete-backup-mutation';
+import type { ProtectedDependant } from '../hooks/use-delete-guard';
 
 export interface DeleteBackupDialogProps {
   open: boolean;
@@ -16,6 +18,8 @@ export interface DeleteBackupDialogProps {
   name?: string;
   /** Backups whose chain runs through this one, from DescribeBackup. */
   dependants: readonly string[];
+  /** A dependant that is protected: cascade would delete it, so cascade is not offered. */
+  protectedDependant?: ProtectedDependant | undefined;
   onClose: () => void;
 }
 
@@ -29,6 +33,7 @@ export function DeleteBackupDialog({
   backupId,
   name,
   dependants,
+  protectedDependant,
   onClose,
 }: DeleteBackupDialogProps) {
   const names = useBackupNames(open ? dependants : []);
@@ -37,7 +42,8 @@ export function DeleteBackupDialog({
   const navigate = useNavigate();
   const remove = useDeleteBackupMutation();
   const [cascade, setCascade] = useState(false);
-  // A protected backup is refused with the same code; cascade would not help there.
+  // A protected backup is refused with the same code, its message naming the protection;
+  // cascade would not help there.
   const refusal = remove.error === null ? null : ConnectError.from(remove.error);
   const refusedForDependants =
     refusal !== null &&
@@ -66,14 +72,18 @@ export function DeleteBackupDialog({
       title={cascade ? 'Delete this backup and its dependants?' : 'Delete this backup?'}
       onClose={close}
       footer={
-        <>
-          <Button onClick={close} disabled={remove.isPending} autoFocus>
-            Keep it
-          </Button>
-          <Button variant="danger" onClick={confirm} busy={remove.isPending}>
-            {cascade ? `Delete ${dependants.length + 1} backups` : 'Delete backup'}
-          </Button>
-        </>
+        <DialogActions
+          dismiss={
+            <Button onClick={close} disabled={remove.isPending} autoFocus>
+              Keep it
+            </Button>
+          }
+          primary={
+            <Button variant="danger" onClick={confirm} busy={remove.isPending}>
+              {cascade ? `Delete ${dependants.length + 1} backups` : 'Delete backup'}
+            </Button>
+          }
+        />
       }
     >
       <div className="dialog__message">
@@ -97,6 +107,8 @@ export function DeleteBackupDialog({
             <input
               type="checkbox"
               checked={cascade}
+              disabled={protectedDependant !== undefined}
+              aria-describedby={protectedDependant ? 'cascade-protected' : undefined}
               onChange={(e) => setCascade(e.target.checked)}
             />
             <span>
@@ -104,6 +116,16 @@ export function DeleteBackupDialog({
               {dependants.length > 0 && <>: {dependantNames}</>}
             </span>
           </label>
+        )}
+        {protectedDependant && (
+          <p id="cascade-protected" className="muted" data-testid="cascade-protected">
+            Cascade is not possible:{' '}
+            {names.get(protectedDependant.protection.backupId) ??
+              protectedDependant.protection.backupId}{' '}
+            is protected by {protectedDependant.by}
+            {protectedDependant.protection.reason && ` (${protectedDependant.protection.reason})`},
+            and the backups it needs are kept with it.
+          </p>
         )}
       </div>
     </Dialog>

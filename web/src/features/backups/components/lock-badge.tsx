@@ -1,5 +1,6 @@
 import type { BackupProtection } from '@store/contract';
 import { Badge } from '../../../components/ui/badge';
+import { useSubjectName } from '../../../lib/identity/use-subject-name';
 
 /** A padlock; the word beside it says what it means, so the drawing is hidden from readers. */
 function LockIcon() {
@@ -20,10 +21,15 @@ function LockIcon() {
   );
 }
 
-/** "Protected", with why in the tooltip: a protected backup and its chain are never deleted. */
+/**
+ * "Protected", with who (by name, not subject) and why in the tooltip: a protected backup and its
+ * chain are never deleted.
+ */
 export function LockBadge({ protection }: { protection: BackupProtection }) {
+  const by = useSubjectName(protection.protectedBy).name;
+  const why = protection.reason ? `: ${protection.reason}` : '';
   return (
-    <span title={`Protected: ${protection.reason}`} data-testid="lock-badge">
+    <span title={`Protected by ${by}${why}`} data-testid="lock-badge">
       <Badge tone="warning">
         <LockIcon />
         Protected

@@ -71,7 +71,8 @@ describe('backup protection', () => {
     renderApp(app, '/backups');
     const badge = await screen.findByTestId('lock-badge');
     expect(badge.closest('tr')?.textContent).toContain('two');
-    expect(badge.title).toBe('Protected: legal hold 42');
+    // Who protected it by name, not by subject.
+    expect(badge.title).toBe('Protected by Alice Admin (you): legal hold 42');
     expect(screen.getAllByTestId('lock-badge')).toHaveLength(1);
     expect(lifecycle.lists).toHaveLength(1);
     expect(lifecycle.lists[0]?.backupIds).toEqual(['bk-1', 'bk-2']);
@@ -129,5 +130,62 @@ describe('backup protection', () => {
     expect(
       (within(panel).getByRole('button', { name: 'Protect' }) as HTMLButtonElement).disabled,
     ).toBe(true);
+  });
+
+  it('Delete is not offered on a protected backup: disabled, saying by whom and how to lift it', async () => {
+    const { app, calls } = backupsServer({
+      described: detail,
+      lifecycle: protections({ 'bk-1': 'legal hold 42' }).service,
+    });
+    renderApp(app, '/backups/bk-1');
+    const panel = await screen.findByRole('region', { name: 'Protection' });
+    await within(panel).findByTestId('protection-facts');
+    const remove = await waitFor(() => {
+      const button = screen.getByRole('button', { name: 'Delete' }) as HTMLButtonElement;
+      expect(button.disabled).toBe(true);
+      return button;
+    });
+    const reason = 'Protected by Alice Admin (you) — “legal hold 42”. Unprotect it to delete it.';
+    expect(remove.title).toBe(reason);
+    expect(screen.getByText(reason)).toBeTruthy();
+    expect(remove.title).not.toContain('token:');
+    fireEvent.click(remove);
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(calls.deletes).toEqual([]);
+  });
+
+  it('Delete stays offered on an unprotected backup once its protections are known', async () => {
+    const { app } = backupsServer({ described: detail, lifecycle: protections().service });
+    renderApp(app, '/backups/bk-1');
+    await waitFor(() => {
+      const button = screen.getByRole('button', { name: 'Delete' }) as HTMLButtonElement;
+      expect(button.disabled).toBe(false);
+    });
+  });
+
+  it('a protected dependant: cascade is not offered, and the dialog says which and by whom', async () => {
+    const withDependant = create(backupV1.BackupChainResponseSchema, {
+      found: true,
+      manifest: manifest({ backupId: 'bk-1', name: 'nightly' }),
+      chainBackupIds: ['bk-1'],
+      dependantBackupIds: ['bk-inc'],
+    });
+    const { app } = backupsServer({
+      described: withDependant,
+      lifecycle: protections({ 'bk-inc': 'audit 2026' }).service,
+    });
+    renderApp(app, '/backups/bk-1');
+    const remove = await waitFor(() => {
+      const button = screen.getByRole('button', { name: 'Delete' }) as HTMLButtonElement;
+      expect(button.disabled).toBe(false);
+      return button;
+    });
+    fireEvent.click(remove);
+    const dialog = await screen.findByRole('dialog');
+    const cascade = within(dialog).getByRole('checkbox', { name: /cascade/ }) as HTMLInputElement;
+    await waitFor(() => expect(cascade.disabled).toBe(true));
+    expect(within(dialog).getByTestId('cascade-protected').textContent).toMatch(
+      /^Cascade is not possible: .+ is protected by Alice Admin \(you\) \(audit 2026\), and the backups it needs are kept with it\.$/,
+    );
   });
 });

@@ -1,6 +1,7 @@
 import type { BackupManifest } from '@store/contract';
 import { useState } from 'react';
 import { Button } from '../../../components/ui/button';
+import { DialogActions } from '../../../components/ui/dialog-actions';
 import { Dialog } from '../../../components/ui/dialog';
 import { ErrorText } from '../../../components/ui/error-text';
 import { Field } from '../../../components/ui/field';
@@ -135,19 +136,23 @@ function ReasonDialog({
       title={mode === 'protect' ? 'Protect this backup?' : 'Lift the protection?'}
       onClose={onClose}
       footer={
-        <>
-          <Button onClick={onClose} disabled={mutation.isPending}>
-            Cancel
-          </Button>
-          <Button
-            variant="primary"
-            onClick={submit}
-            busy={mutation.isPending}
-            disabled={trimmed === '' || tooLong}
-          >
-            {mode === 'protect' ? 'Protect' : 'Unprotect'}
-          </Button>
-        </>
+        <DialogActions
+          dismiss={
+            <Button onClick={onClose} disabled={mutation.isPending}>
+              Cancel
+            </Button>
+          }
+          primary={
+            <Button
+              variant="primary"
+              onClick={submit}
+              busy={mutation.isPending}
+              disabled={trimmed === '' || tooLong}
+            >
+              {mode === 'protect' ? 'Protect' : 'Unprotect'}
+            </Button>
+          }
+        />
       }
     >
       <div className="dialog__message">

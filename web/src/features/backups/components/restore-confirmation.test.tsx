@@ -20,6 +20,7 @@ async function openConfirmation(keyPrefix = '') {
     }),
   );
   const dialog = screen.getByRole('dialog');
+  fireEvent.click(within(dialog).getByRole('radio', { name: /In place/ }));
   if (keyPrefix) {
     fireEvent.change(within(dialog).getByLabelText('Key prefix scope (optional)'), {
       target: { value: keyPrefix },

@@ -1,6 +1,7 @@
 import type { BackupManifest } from '@store/contract';
 import { useCallback, useId, useMemo, useState } from 'react';
 import { Button } from '../../../components/ui/button';
+import { DialogActions } from '../../../components/ui/dialog-actions';
 import { ErrorBanner } from '../../../components/ui/error-banner';
 import { formatCount } from '../../../lib/format';
 import type { RestoreDraft } from '../api/restore-draft';
@@ -143,21 +144,27 @@ export function RestoreConfirmation(props: RestoreConfirmationProps) {
           {gate.reason}
         </p>
       )}
-      <div className="bk-actions">
-        <Button onClick={onBack} disabled={pending} autoFocus>
-          Back
-        </Button>
-        {!gate.open && gate.previewAgain && <Button onClick={previewAgain}>Preview again</Button>}
-        <Button
-          variant="danger"
-          onClick={() => void restore()}
-          busy={pending || checking}
-          disabled={!gate.open}
-          aria-describedby={gate.open ? undefined : reasonId}
-        >
-          Restore in place
-        </Button>
-      </div>
+      <DialogActions
+        dismiss={
+          <Button onClick={onBack} disabled={pending} autoFocus>
+            Back
+          </Button>
+        }
+        others={
+          !gate.open && gate.previewAgain && <Button onClick={previewAgain}>Preview again</Button>
+        }
+        primary={
+          <Button
+            variant="danger"
+            onClick={() => void restore()}
+            busy={pending || checking}
+            disabled={!gate.open}
+            aria-describedby={gate.open ? undefined : reasonId}
+          >
+            Restore in place
+          </Button>
+        }
+      />
     </div>
   );
 }

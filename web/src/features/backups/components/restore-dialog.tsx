@@ -28,21 +28,23 @@ export interface RestoreDialogProps {
   onClose: () => void;
 }
 
+// The safe choice first and chosen: a restore opens on a new tree; replacing the live tree in
+// place is a deliberate choice, and then a second step names the tenant and the tree.
 const MODES: { mode: StoreRestoreMode; label: string; hint: string }[] = [
-  {
-    mode: StoreRestoreMode.IN_PLACE,
-    label: 'In place',
-    hint: 'Replaces the tree’s contents atomically; can be reverted afterwards.',
-  },
   {
     mode: StoreRestoreMode.NEW_TREE,
     label: 'Into a new tree',
-    hint: 'Fills another tree, which must be empty.',
+    hint: 'Fills another tree, which must be empty; the live tree is not touched.',
   },
   {
     mode: StoreRestoreMode.SHADOW,
     label: 'Shadow',
     hint: 'Restores beside the tree without swapping, for inspection.',
+  },
+  {
+    mode: StoreRestoreMode.IN_PLACE,
+    label: 'In place',
+    hint: 'Replaces the tree’s contents atomically; can be reverted afterwards.',
   },
 ];
 
@@ -138,7 +140,6 @@ function RestoreForm({ manifest, coldAllowed, onClose }: Omit<RestoreDialogProps
               {...control}
               className="input"
               aria-required="true"
-              maxLength={TREE_NAME_MAX}
               value={draft.targetTreeId}
               onChange={(e) => update({ targetTreeId: e.target.value })}
             />

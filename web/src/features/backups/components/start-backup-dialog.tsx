@@ -1,6 +1,7 @@
 import { useState, type SubmitEvent } from 'react';
 import { Link } from 'react-router';
 import { Button } from '../../../components/ui/button';
+import { DialogActions } from '../../../components/ui/dialog-actions';
 import { Dialog } from '../../../components/ui/dialog';
 import { Field } from '../../../components/ui/field';
 import { paths } from '../../../lib/paths';
@@ -67,9 +68,7 @@ function NoTreesNotice({ onClose }: { onClose: () => void }) {
         </Link>{' '}
         (or write entries through the data API), then start the backup here.
       </p>
-      <div className="bk-actions">
-        <Button onClick={onClose}>Close</Button>
-      </div>
+      <DialogActions dismiss={<Button onClick={onClose}>Close</Button>} />
     </div>
   );
 }
@@ -129,7 +128,6 @@ function StartBackupForm({
             {...control}
             className="input"
             aria-required="true"
-            maxLength={BACKUP_NAME_MAX}
             value={draft.name}
             onChange={(e) => update({ name: e.target.value })}
           />

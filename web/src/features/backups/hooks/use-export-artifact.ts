@@ -1,6 +1,8 @@
-import { useMutation } from '@tanstack/react-query';
+import { BackupControlService } from '@store/contract';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { formatBytes } from '../../../lib/format';
+import { serviceKey } from '../../../lib/query-keys';
 import { useApi, useToast } from '../../../lib/services';
 import {
   artifactFileName,
@@ -27,11 +29,13 @@ function atMostEvery(ms: number, report: (bytes: number) => void): (bytes: numbe
 /**
  * Streams one artifact through ExportArtifact into a browser download, with the bytes received
  * so far for a progress bar. The bytes are saved only when their size and SHA-256 are the
- * manifest's; otherwise the export fails with what differed.
+ * manifest's; otherwise the export fails with what differed. The server hashes them too as it
+ * streams, and records a full backup's verified export as a check of the backup.
  */
 export function useExportArtifact(backupId: string) {
   const api = useApi();
   const toast = useToast();
+  const queryClient = useQueryClient();
   const [bytesReceived, setBytesReceived] = useState(0);
   const mutation = useMutation({
     mutationFn: async (artifact: ExpectedArtifact) => {
@@ -46,12 +50,16 @@ export function useExportArtifact(backupId: string) {
       return download.blob.size;
     },
     meta: { errorTitle: 'Export failed' },
-    onSuccess: (size, artifact) =>
+    onSuccess: (size, artifact) => {
       toast({
         tone: 'success',
         title: `Downloaded ${artifact.artifactId}`,
         detail: `${formatBytes(size)}, SHA-256 verified against the manifest`,
-      }),
+      });
+      // The server may have recorded the export as the backup's check (a full backup's only
+      // artifact): the page's "last verified" and health report are read again.
+      void queryClient.invalidateQueries({ queryKey: serviceKey(BackupControlService) });
+    },
   });
   return { ...mutation, bytesReceived };
 }

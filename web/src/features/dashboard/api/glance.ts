@@ -1,6 +1,7 @@
 import { durationToMs, type CatalogSummaryResponse } from '@store/contract';
 import type { BadgeTone } from '../../../components/ui/badge';
 import { formatBytes, formatCount, formatDuration } from '../../../lib/format';
+import { counted } from '../../../lib/words/counted';
 
 /** One number of the dashboard's "at a glance" row. */
 export interface GlanceTile {
@@ -105,8 +106,8 @@ export function glanceTiles(summary: CatalogSummaryResponse): GlanceTile[] {
       value: formatCount(coverage.unhealthy),
       tone: coverage.unhealthy > 0 ? 'danger' : coverage.complete ? 'success' : 'neutral',
       note: coverage.complete
-        ? `All ${formatCount(backups)} backups verified within ${staleWindow}`
-        : `Only ${formatCount(coverage.recent)} of ${formatCount(backups)} backups verified within ${staleWindow}`,
+        ? `All ${counted(backups, 'backup')} verified within ${staleWindow}`
+        : `Only ${formatCount(coverage.recent)} of ${counted(backups, 'backup')} verified within ${staleWindow}`,
     },
   ];
 }

@@ -10,6 +10,7 @@ import { healthStatusWords } from '../../../lib/words';
 import type { verificationCoverage } from '../api/glance';
 import type { useUnhealthyBackups } from '../hooks/use-backup-attention';
 import { DashboardSection } from './dashboard-section';
+import { counted } from '../../../lib/words/counted';
 
 const columns: readonly Column<BackupManifest>[] = [
   {
@@ -67,7 +68,7 @@ export function BackupHealthSection({
       emptyText={
         unchecked > 0 ? (
           <>
-            {formatCount(unchecked)} of {formatCount(coverage?.backups ?? 0)} backups were not
+            {formatCount(unchecked)} of {counted(coverage?.backups ?? 0, 'backup')} were not
             verified recently, so this says little about them.{' '}
             <Link to={`${paths.health}#verify-stale`}>Verify stale backups</Link>
           </>

@@ -1,7 +1,8 @@
 import { StoreOperationState, type StoreOperationStatus } from '@store/contract';
 import { Link } from 'react-router';
 import { formatDuration, formatLocal } from '../../../lib/format';
-import { kindLabel, stateLabel } from '../../../lib/operations/operation-kinds';
+import { kindLabel } from '../../../lib/operations/operation-kinds';
+import { operationOutcome } from '../../../lib/operations/operation-outcome';
 import { paths } from '../../../lib/paths';
 import { useOperationTargetName } from '../../../components/operations/operation-target';
 import { operationDurations } from '../api/attention';
@@ -72,7 +73,7 @@ export function OperationDurationsChart({
             >
               <title>
                 {`${kindLabel(point.operation.kind)} ${point.operationId}: ${formatDuration(point.durationMs)}, ` +
-                  `${stateLabel(point.operation.state).toLowerCase()} ${formatLocal(new Date(point.finishedMs))}`}
+                  `${operationOutcome(point.operation).label.toLowerCase()} ${formatLocal(new Date(point.finishedMs))}`}
               </title>
             </rect>
           );

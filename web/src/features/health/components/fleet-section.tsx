@@ -1,10 +1,10 @@
 import { EmptyState } from '../../../components/ui/empty-state';
 import { ErrorBanner } from '../../../components/ui/error-banner';
 import { Spinner } from '../../../components/ui/spinner';
-import { formatCount } from '../../../lib/format';
 import { useNow } from '../../../lib/use-now';
 import { useFleetBackupsQuery } from '../hooks/use-fleet-health';
 import { FleetTable } from './fleet-table';
+import { counted } from '../../../lib/words/counted';
 
 /** Every backup of the tenant with its last verdict and how long ago it was verified. */
 export function FleetSection() {
@@ -31,7 +31,7 @@ export function FleetSection() {
           <FleetTable backups={fleet.data.backups} now={now} />
           {fleet.data.truncated && (
             <p className="muted">
-              Showing the newest {formatCount(fleet.data.backups.length)} backups.
+              Showing the newest {counted(fleet.data.backups.length, 'backup')}.
             </p>
           )}
         </>

@@ -5,7 +5,6 @@ import { Link } from 'react-router';
 import { Badge, type BadgeTone } from '../../../components/ui/badge';
 import { Term } from '../../../components/ui/term';
 import { Time } from '../../../components/ui/time';
-import { formatCount } from '../../../lib/format';
 import { healthStatusWords } from '../../../lib/words';
 import {
   ageOf,
@@ -15,6 +14,7 @@ import {
   type FleetSort,
   type FleetSortKey,
 } from '../api/fleet-rows';
+import { counted } from '../../../lib/words/counted';
 
 const TONE: Record<BackupHealthStatus, BadgeTone> = {
   [BackupHealthStatus.UNSPECIFIED]: 'neutral',
@@ -114,7 +114,7 @@ export function FleetTable({ backups, now }: { backups: readonly BackupManifest[
           })}
         </tbody>
       </table>
-      <p className="muted fleet-table__count">{formatCount(rows.length)} backups</p>
+      <p className="muted fleet-table__count">{counted(rows.length, 'backup')}</p>
     </div>
   );
 }

@@ -21,25 +21,43 @@ import { createTestApp, renderApp, testSession } from '../../../testing/render-a
 
 const MIN_MS = 60_000;
 
-function server(options: { available?: boolean } = {}) {
+function server(options: { available?: boolean; unhealthyFound?: string[] } = {}) {
   const configured: { enabled: boolean; ms: number }[] = [];
   let stored: { enabled: boolean; ms: number } | undefined;
   const staleStarts: StaleHealthCheckRequest[] = [];
   const routes = (router: ConnectRouter) => {
     router.service(BackupInsightService, {
       listBackupInsightOperations: () =>
-        staleStarts.length === 0
-          ? {}
-          : {
+        options.unhealthyFound
+          ? {
               operations: [
                 {
-                  operationId: 'stale-1',
+                  operationId: 'stale-0',
                   kind: StoreOperationKind.STALE_HEALTH_CHECK,
-                  state: StoreOperationState.RUNNING,
-                  progress: { done: 1n, total: 4n, unit: 'backups' },
+                  state: StoreOperationState.SUCCEEDED,
+                  result: {
+                    case: 'staleHealthCheck',
+                    value: {
+                      selected: 2n,
+                      corrupt: 2n,
+                      unhealthyBackupIds: options.unhealthyFound,
+                    },
+                  },
                 },
               ],
-            },
+            }
+          : staleStarts.length === 0
+            ? {}
+            : {
+                operations: [
+                  {
+                    operationId: 'stale-1',
+                    kind: StoreOperationKind.STALE_HEALTH_CHECK,
+                    state: StoreOperationState.RUNNING,
+                    progress: { done: 1n, total: 4n, unit: 'backups' },
+                  },
+                ],
+              },
       startStaleHealthCheck: (req) => {
         staleStarts.push(req);
         return { operationId: 'stale-1', kind: StoreOperationKind.STALE_HEALTH_CHECK };
@@ -164,6 +182,15 @@ describe('health page', () => {
     fireEvent.click(within(panel).getByRole('button', { name: 'Verify stale backups' }));
     expect(await within(panel).findByText('Latest run')).toBeTruthy();
     expect(staleStarts.map((req) => Number(req.olderThan?.seconds))).toEqual([3 * 86_400]);
+  });
+
+  it('names the unhealthy backups a stale check found (the id on hover); a backup gone since keeps its id', async () => {
+    const { app } = server({ unhealthyFound: ['bk-1', 'bk-gone'] });
+    renderApp(app, '/health');
+    const panel = await screen.findByRole('region', { name: 'Verify stale backups' });
+    const named = await within(panel).findByRole('link', { name: 'nightly' });
+    expect(named.getAttribute('title')).toBe('bk-1');
+    expect(within(panel).getByRole('link', { name: 'bk-gone' })).toBeTruthy();
   });
 
   it('says when the backup does not exist, and when monitoring is not offered', async () => {

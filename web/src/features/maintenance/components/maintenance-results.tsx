@@ -4,6 +4,7 @@ import { Table } from '../../../components/ui/table';
 import { formatCount } from '../../../lib/format';
 import { paths } from '../../../lib/paths';
 import { damagedBackupCount, groupFindings, type ScrubFinding } from '../api/scrub-findings';
+import { counted } from '../../../lib/words/counted';
 
 const DAMAGED_COLUMNS = [
   {
@@ -40,7 +41,7 @@ export function ScrubResult({ result }: { result: StoreCatalogScrubResult }) {
       <p className={clean ? 'notice notice--success' : 'notice notice--warning'} role="status">
         {clean
           ? 'Clean: every catalog row has its artifacts and no orphan artifact was found.'
-          : `${formatCount(damagedBackupCount(result.findings))} backups with missing or corrupt artifacts, ${formatCount(result.orphansFound)} orphan artifacts.`}
+          : `${counted(damagedBackupCount(result.findings), 'backup')} with missing or corrupt artifacts, ${counted(result.orphansFound, 'orphan artifact')}.`}
       </p>
       <dl className="facts">
         <dt>Checked</dt>

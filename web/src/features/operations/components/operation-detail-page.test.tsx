@@ -127,6 +127,39 @@ describe('operation detail', () => {
     ).toBe('/retention?tree=inventory&prefix=sku%2F');
   });
 
+  it('for an automatic retention apply that stopped, says why, which scheduled capture it followed, and that nothing was deleted', async () => {
+    const reason =
+      'Stopped, nothing deleted: the rules would have deleted 3 of the 4 usable backups of tree inventory (75 %), more than the 50 % an automatic apply may delete. Preview and apply by hand to delete them.';
+    const apply = operation({
+      operationId: 'op-stop',
+      kind: StoreOperationKind.RETENTION_APPLY,
+      state: StoreOperationState.SUCCEEDED,
+      targetId: 'inventory',
+      createdBy: 'retention',
+      result: {
+        case: 'retentionApply',
+        value: {
+          scope: { treeId: 'inventory' },
+          keptCount: 4n,
+          afterScheduledCapture: true,
+          stoppedReason: reason,
+          scheduledCapture: { backupName: 'inventory 2026-11-27 21:00', incremental: true },
+        },
+      },
+    });
+    const { app } = server({ lifecycle: apply });
+    renderApp(app, '/operations/op-stop');
+    const summary = await screen.findByTestId('retention-apply-summary');
+    expect(within(summary).getByTestId('retention-stopped-reason').textContent).toBe(reason);
+    expect(summary.textContent).toContain(
+      'run by itself after the scheduled incremental capture “inventory 2026-11-27 21:00”',
+    );
+    expect(summary.textContent).toContain('0 backups, 0 B freed');
+    expect(
+      (await screen.findAllByText('Succeeded — stopped, nothing deleted')).length,
+    ).toBeGreaterThan(0);
+  });
+
   it("names a running restore's target tree: the one its request named, else its backup's tree", async () => {
     const running = (operationId: string, targetTreeId?: string) =>
       operation({

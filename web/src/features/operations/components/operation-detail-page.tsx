@@ -1,4 +1,5 @@
 import { Link, useParams } from 'react-router';
+import { RunAgainButton } from './run-again-button';
 import { OperationErrorNotice } from '../../../components/operations/operation-error-notice';
 import { OperationProgress } from '../../../components/operations/operation-progress';
 import { OperationStateBadge } from '../../../components/operations/operation-state-badge';
@@ -14,7 +15,7 @@ import { Spinner } from '../../../components/ui/spinner';
 import { isCancellation } from '../../../lib/errors';
 import { isActiveState, kindLabel } from '../../../lib/operations/operation-kinds';
 import { paths } from '../../../lib/paths';
-import { useActiveTenant } from '../../../lib/services';
+import { useActiveTenant, useConnectivity } from '../../../lib/services';
 import { useGetOperationQuery } from '../hooks/use-get-operation-query';
 import { CancelOperationButton } from './cancel-operation-button';
 import { OperationResult } from './operation-result';
@@ -25,6 +26,7 @@ export function OperationDetailPage() {
   const { operationId = '' } = useParams();
   const tenant = useActiveTenant();
   const query = useGetOperationQuery(operationId);
+  const unreachable = useConnectivity().unreachableSince !== null;
 
   if (query.isPending) return <Spinner label="Loading the operation…" />;
   if (query.isError) {
@@ -73,6 +75,7 @@ export function OperationDetailPage() {
           <OperationStateBadge
             state={operation.state}
             cancelRequested={operation.cancelRequested}
+            operation={operation}
           />
         </h2>
         <dl className="facts">
@@ -88,7 +91,13 @@ export function OperationDetailPage() {
           <dd>{tenant}</dd>
         </dl>
         {(active || operation.progress) && <OperationProgress operation={operation} />}
-        {active && <p className="muted">Updating every second until it finishes.</p>}
+        {active && (
+          <p className="muted">
+            {unreachable
+              ? 'Not updating while the server cannot be reached: this is how it last was.'
+              : 'Updating every second until it finishes.'}
+          </p>
+        )}
       </section>
       <section className="panel" aria-labelledby="op-timings">
         <h2 id="op-timings" className="panel__title">
@@ -110,6 +119,7 @@ export function OperationDetailPage() {
             What went wrong
           </h2>
           <ErrorText operationError={operation.error} />
+          <RunAgainButton operation={operation} />
         </section>
       )}
       <section className="panel" aria-labelledby="op-result">

@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { CatalogRebuildFacts } from '../../../components/operations/catalog-rebuild-facts';
 import { RetentionApplySummary } from '../../../components/operations/retention-apply-summary';
 import { StaleCheckSummary } from '../../../components/operations/stale-check-summary';
+import { RestoreReverted } from '../../../components/operations/restore-reverted';
 import { CopyableId } from '../../../components/ui/copyable-id';
 import { useBackupNames } from '../../../lib/backups/use-backup-names';
 import type { ConsoleOperation } from '../../../lib/operations/schema-insight-operations';
@@ -46,6 +47,11 @@ export function OperationResult({ operation }: { operation: ConsoleOperation }) 
       const restore = result.value;
       return (
         <>
+          {restore.revertedAt && (
+            <p className="notice">
+              <RestoreReverted operation={operation} className="" />.
+            </p>
+          )}
           <dl className="facts">
             <dt>Target tree</dt>
             <dd>

@@ -118,6 +118,36 @@ describe('operations page', () => {
     expect(screen.getByRole('row', { name: /capture-1/ })).toBeTruthy();
   });
 
+  it('shows a stale-backup check that found corrupt and missing backups as a warning, a clean one green', async () => {
+    const stale = (operationId: string, day: number, corrupt: bigint, missing: bigint) =>
+      operation({
+        operationId,
+        kind: StoreOperationKind.STALE_HEALTH_CHECK,
+        state: StoreOperationState.SUCCEEDED,
+        createdAt: timestampFromMs(Date.UTC(2026, 0, day)),
+        result: {
+          case: 'staleHealthCheck',
+          value: { selected: 4n, checked: 4n, healthy: 4n - corrupt - missing, corrupt, missing },
+        },
+      });
+    const routes = (router: ConnectRouter) => {
+      router.service(IdentityService, { whoAmI: () => whoAmI() });
+      router.service(BackupControlService, { listBackupOperations: () => ({}) });
+      router.service(SchemaControlService, { listSchemaOperations: () => ({}) });
+      router.service(BackupInsightService, {
+        listBackupInsightOperations: () => ({
+          operations: [stale('stale-bad', 3, 1n, 2n), stale('stale-good', 2, 0n, 0n)],
+        }),
+      });
+    };
+    renderApp(createTestApp(routes, { session: testSession }), '/operations');
+    const bad = await screen.findByRole('row', { name: /stale-bad/ });
+    const warning = within(bad).getByText('Succeeded — 1 corrupt, 2 missing');
+    expect(warning.className).toContain('badge--warning');
+    const good = screen.getByRole('row', { name: /stale-good/ });
+    expect(within(good).getByText('Succeeded').className).toContain('badge--success');
+  });
+
   it('lists retention applies beside captures, with what each deleted and freed', async () => {
     const routes = (router: ConnectRouter) => {
       router.service(IdentityService, { whoAmI: () => whoAmI() });

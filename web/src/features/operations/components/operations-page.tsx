@@ -4,7 +4,7 @@ import { ErrorBanner } from '../../../components/ui/error-banner';
 import { PageHeader } from '../../../components/ui/page-header';
 import { Spinner } from '../../../components/ui/spinner';
 import { FAST_POLL_MS } from '../../../lib/polling';
-import { useActiveTenant } from '../../../lib/services';
+import { useActiveTenant, useConnectivity } from '../../../lib/services';
 import { MAX_LIMIT, PAGE_SIZE } from '../api/operation-filters';
 import { useListOperationsQuery } from '../hooks/use-list-operations-query';
 import { useOperationFilters } from '../hooks/use-operation-filters';
@@ -16,6 +16,7 @@ export function OperationsPage() {
   const tenant = useActiveTenant();
   const [filters, setFilters] = useOperationFilters();
   const list = useListOperationsQuery(filters);
+  const unreachable = useConnectivity().unreachableSince !== null;
   const filtered = filters.states.length > 0 || filters.kinds.length > 0 || !!filters.targetId;
 
   return (
@@ -26,9 +27,11 @@ export function OperationsPage() {
           <>
             Tracked operations of tenant <strong>{tenant}</strong>, newest first.{' '}
             <span className="muted">
-              {list.pollMs === FAST_POLL_MS
-                ? 'Updating every second while operations run.'
-                : 'Checking for new operations every 15 seconds.'}
+              {unreachable
+                ? 'Not updating while the server cannot be reached: the list is as it last was.'
+                : list.pollMs === FAST_POLL_MS
+                  ? 'Updating every second while operations run.'
+                  : 'Checking for new operations every 15 seconds.'}
             </span>
           </>
         }

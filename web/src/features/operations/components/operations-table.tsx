@@ -7,6 +7,7 @@ import {
 import { SubjectName } from '../../../components/identity/subject-name';
 import { useCancelledText } from '../../../components/operations/operation-error-notice';
 import { OperationStateBadge } from '../../../components/operations/operation-state-badge';
+import { RestoreReverted } from '../../../components/operations/restore-reverted';
 import { ProgressBar } from '../../../components/ui/progress-bar';
 import { Table, type Column } from '../../../components/ui/table';
 import { explainOperationError, isCancellation } from '../../../lib/errors';
@@ -28,7 +29,7 @@ const columns: readonly Column<StoreOperationStatus>[] = [
     header: 'State',
     cell: (op) => (
       <div className="operations-list__state">
-        <OperationStateBadge state={op.state} cancelRequested={op.cancelRequested} />
+        <OperationStateBadge state={op.state} cancelRequested={op.cancelRequested} operation={op} />
         {isActiveState(op.state) ? (
           <ProgressBar
             label={`${kindLabel(op.kind)} ${op.operationId} progress`}
@@ -73,10 +74,18 @@ export function OperationsTable({ operations }: { operations: readonly StoreOper
   );
 }
 
-/** A finished operation's last word: who cancelled it (by name), what went wrong, or its last message. */
+/**
+ * A finished operation's last word: who cancelled it (by name), what went wrong, or its last
+ * message; a reverted restore says by whom and when below it.
+ */
 function FinishedNote({ op }: { op: StoreOperationStatus }) {
   const cancelled = useCancelledText(op);
-  return <span className="muted">{finishedNote(op, cancelled)}</span>;
+  return (
+    <>
+      <span className="muted">{finishedNote(op, cancelled)}</span>
+      <RestoreReverted operation={op} className="muted table__sub" />
+    </>
+  );
 }
 
 function finishedNote(op: StoreOperationStatus, cancelled: string): string {

@@ -2,6 +2,8 @@ import { create } from '@bufbuild/protobuf';
 import type { ConnectRouter } from '@connectrpc/connect';
 import {
   BackupControlService,
+  BackupHealthReportSchema,
+  BackupHealthStatus,
   BackupLifecycleService,
   IdentityService,
   SchemaControlService,
@@ -11,7 +13,7 @@ import {
   StoreRetentionApplyResultSchema,
   type StoreOperationStatus,
 } from '@store/contract';
-import { act, fireEvent, renderHook, screen, within } from '@testing-library/react';
+import { act, fireEvent, renderHook, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useTrackOperation } from '../../../lib/operations/use-track-operation';
 import { TRAY_STORAGE_KEY } from '../../../lib/operations/tracked-operations-store';
@@ -141,6 +143,102 @@ describe('operations tray', () => {
     expect(await within(tray()).findByText(brief)).toBeTruthy();
     const toast = (await screen.findByText('Retention apply succeeded')).closest('[role]');
     expect(toast?.textContent).toContain(brief);
+  });
+  it('shows a health check that succeeded but found the backup corrupt as a warning, never green', async () => {
+    const { state, routes } = server(
+      operation({
+        operationId: 'op-hc',
+        kind: StoreOperationKind.BACKUP_HEALTH_CHECK,
+        targetId: 'b-7',
+      }),
+    );
+    const app = createTestApp(routes, { session: testSession });
+    renderApp(app, '/');
+    expect(await within(tray()).findByText('Operations: 1 running')).toBeTruthy();
+    fireEvent.click(pill());
+    state.op = {
+      ...state.op,
+      state: StoreOperationState.SUCCEEDED,
+      result: {
+        case: 'healthReport',
+        value: create(BackupHealthReportSchema, {
+          backupId: 'b-7',
+          status: BackupHealthStatus.CORRUPT,
+          issues: [{ problem: 'checksum_mismatch', artifactId: 'b-7' }],
+        }),
+      },
+    };
+    await act(() => app.queryClient.invalidateQueries());
+    const badge = await within(tray()).findByText('Succeeded — corrupt');
+    expect(badge.className).toContain('badge--warning');
+    expect(within(tray()).queryByText('Succeeded')).toBeNull();
+    const toast = (await screen.findByText('Health check succeeded — corrupt')).closest('.toast');
+    expect(toast?.className).toContain('toast--warning');
+  });
+});
+
+describe('operations tray and automatic retention', () => {
+  it('shows an automatic retention apply that began and ended between two polls, with its result: a stopped one as a warning saying why', async () => {
+    const stopped = operation({
+      operationId: 'op-auto',
+      kind: StoreOperationKind.RETENTION_APPLY,
+      state: StoreOperationState.SUCCEEDED,
+      targetId: 'inventory',
+      createdBy: 'retention',
+      result: {
+        case: 'retentionApply',
+        value: create(StoreRetentionApplyResultSchema, {
+          scope: { treeId: 'inventory' },
+          keptCount: 4n,
+          afterScheduledCapture: true,
+          stoppedReason:
+            'Stopped, nothing deleted: the rules would have deleted “full 3”, the newest backup of tree inventory a health check found healthy. Verify the newer backups, or preview and apply by hand.',
+          scheduledCapture: { backupName: 'inventory nightly', incremental: false },
+        }),
+      },
+    });
+    // Before the console opened: not news.
+    const earlier = operation({
+      operationId: 'op-earlier',
+      kind: StoreOperationKind.RETENTION_APPLY,
+      state: StoreOperationState.SUCCEEDED,
+      createdBy: 'retention',
+    });
+    const recent = [earlier];
+    let recentAsked = 0;
+    const page = (operations: StoreOperationStatus[]) =>
+      create(StoreOperationPageSchema, { operations });
+    const routes = (router: ConnectRouter) => {
+      router.service(IdentityService, { whoAmI: () => whoAmI() });
+      router.service(BackupControlService, { listBackupOperations: () => page([]) });
+      router.service(SchemaControlService, { listSchemaOperations: () => page([]) });
+      router.service(BackupLifecycleService, {
+        // The running list never sees it (it was never running at a poll); the recent one does.
+        listLifecycleOperations: (req) => {
+          if (req.states.length > 0) return page([]);
+          recentAsked += 1;
+          return page(recent);
+        },
+        getLifecycleOperationStatus: (req) => ({
+          status: recent.find((op) => op.operationId === req.operationId),
+        }),
+      });
+    };
+    const app = createTestApp(routes, { session: testSession });
+    renderApp(app, '/');
+    expect(await within(tray()).findByText('Operations: 0 running')).toBeTruthy();
+    await waitFor(() => expect(recentAsked).toBeGreaterThan(0));
+    await act(async () => {});
+    recent.unshift(stopped);
+    await act(() => app.queryClient.invalidateQueries());
+    const toast = (
+      await screen.findByText('Retention apply succeeded — stopped, nothing deleted')
+    ).closest('.toast');
+    expect(toast?.className).toContain('toast--warning');
+    expect(toast?.textContent).toContain('the newest backup of tree inventory');
+    fireEvent.click(pill());
+    expect(await within(tray()).findByText('Succeeded — stopped, nothing deleted')).toBeTruthy();
+    expect(app.services.tracked.getSnapshot().map((e) => e.operationId)).toEqual(['op-auto']);
   });
 });
 

@@ -6,8 +6,9 @@ import { kindLabel } from '../../../lib/operations/operation-kinds';
 import { paths } from '../../../lib/paths';
 import { estimateProgress } from '../../../lib/progress/estimate';
 import { readSessionJson, writeSessionJson } from '../../../lib/storage';
-import { useActiveTenant, useServices } from '../../../lib/services';
+import { useActiveTenant, useConnectivity, useServices } from '../../../lib/services';
 import { useMediaQuery, WIDE_SCREEN } from '../../../lib/use-media-query';
+import { useAutomaticRetentionRuns } from '../hooks/use-automatic-retention-runs';
 import { useListActiveOperationsQuery } from '../hooks/use-list-active-operations-query';
 import { ActiveTrayItem, FollowedTrayItem, FollowedWatcher } from './tray-items';
 
@@ -30,11 +31,18 @@ export function OperationsTray() {
   const [docked, setDocked] = useState(() => readSessionJson<boolean>(DOCK_KEY));
   const [sheetOpen, setSheetOpen] = useState(false);
   const location = useLocation();
+  const unreachable = useConnectivity().unreachableSince !== null;
 
   // Follow whatever runs, so the tray can still show it once it leaves the active list.
   useEffect(() => {
     for (const operation of active.operations) tracked.follow(tenant, operation);
   }, [active.operations, tenant, tracked]);
+  // And every automatic retention apply, even one that ran between two polls: nobody started
+  // it, so the tray is where it is seen, with its result.
+  const automatic = useAutomaticRetentionRuns();
+  useEffect(() => {
+    for (const operation of automatic) tracked.follow(tenant, operation);
+  }, [automatic, tenant, tracked]);
 
   // The sheet is a place to look, not to stay: moving to another page closes it.
   useEffect(() => setSheetOpen(false), [location.pathname]);
@@ -85,12 +93,13 @@ export function OperationsTray() {
         />
         <span className="tray__count">
           Operations: {active.operations.length} running
+          {unreachable && active.operations.length > 0 && ' when last seen'}
           {finishedCount > 0 && `, ${finishedCount} finished`}
         </span>
         {!open && first && (
           <span className="tray__now" aria-hidden="true">
             {kindLabel(first.kind)}
-            {firstPercent !== undefined && ` ${firstPercent} %`}
+            {unreachable ? ' unknown' : firstPercent !== undefined && ` ${firstPercent} %`}
           </span>
         )}
       </button>

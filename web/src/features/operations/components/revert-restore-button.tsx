@@ -12,7 +12,10 @@ import { useActiveTenant } from '../../../lib/services';
 import { useRevertRestoreMutation } from '../hooks/use-revert-restore-mutation';
 import { RevertRestoreDialog } from './revert-restore-dialog';
 
-/** Whether a finished restore can be reverted: a SUCCEEDED in-place restore that replaced a tree. */
+/**
+ * Whether a finished restore can be reverted: a SUCCEEDED in-place restore that replaced a tree
+ * and was not reverted already.
+ */
 export function isRevertible(
   operation: StoreOperationStatus,
   restore: StoreRestoreResult,
@@ -20,7 +23,10 @@ export function isRevertible(
   const inPlace =
     restore.mode === StoreRestoreMode.IN_PLACE || restore.mode === StoreRestoreMode.UNSPECIFIED;
   return (
-    operation.state === StoreOperationState.SUCCEEDED && inPlace && !!restore.previousPhysicalTreeId
+    operation.state === StoreOperationState.SUCCEEDED &&
+    inPlace &&
+    !!restore.previousPhysicalTreeId &&
+    !restore.revertedAt
   );
 }
 
@@ -42,7 +48,8 @@ export function RevertRestoreButton({
   const revert = useRevertRestoreMutation();
   const [confirming, setConfirming] = useState(false);
 
-  if (!isRevertible(operation, restore)) return null;
+  // Once reverted the status says by whom and when; this tab's own revert keeps its word too.
+  if (!revert.isSuccess && !isRevertible(operation, restore)) return null;
   const close = () => setConfirming(false);
   const open = () => {
     revert.reset();

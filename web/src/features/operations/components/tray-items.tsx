@@ -13,6 +13,7 @@ import {
 } from '../../../components/operations/operation-error-notice';
 import { OperationProgress } from '../../../components/operations/operation-progress';
 import { OperationStateBadge } from '../../../components/operations/operation-state-badge';
+import { RestoreReverted } from '../../../components/operations/restore-reverted';
 import { useOperationTargetName } from '../../../components/operations/operation-target';
 import {
   describeOperationError,
@@ -20,13 +21,15 @@ import {
   isCancellation,
   technicalText,
 } from '../../../lib/errors';
-import { isTerminalState, kindLabel, stateLabel } from '../../../lib/operations/operation-kinds';
+import { isTerminalState, kindLabel } from '../../../lib/operations/operation-kinds';
+import { operationOutcome } from '../../../lib/operations/operation-outcome';
 import type { TrackedOperation } from '../../../lib/operations/tracked-operations-store';
 import { paths } from '../../../lib/paths';
 import { serviceKey } from '../../../lib/query-keys';
 import { useServices } from '../../../lib/services';
 import { resultBrief } from '../api/result-brief';
 import { useGetOperationQuery } from '../hooks/use-get-operation-query';
+import { RunAgainButton } from './run-again-button';
 
 export function ActiveTrayItem({ operation }: { operation: StoreOperationStatus }) {
   return (
@@ -65,16 +68,20 @@ function useFollowedOperation(entry: TrackedOperation) {
         ? BackupControlService
         : SchemaControlService;
     void queryClient.invalidateQueries({ queryKey: serviceKey(service) });
+    // A run that succeeded but found problems ("1 corrupt") is a warning, never a green success.
+    const outcome = operationOutcome(operation);
     toasts.push({
       tone:
-        operation.state === StoreOperationState.SUCCEEDED
-          ? 'success'
-          : operation.state === StoreOperationState.FAILED
-            ? 'error'
-            : 'info',
+        outcome.findings.length > 0
+          ? 'warning'
+          : operation.state === StoreOperationState.SUCCEEDED
+            ? 'success'
+            : operation.state === StoreOperationState.FAILED
+              ? 'error'
+              : 'info',
       title: cancelled
         ? `${kindLabel(operation.kind)}: ${cancelledLine.toLowerCase()}`
-        : `${kindLabel(operation.kind)} ${stateLabel(operation.state).toLowerCase()}`,
+        : `${kindLabel(operation.kind)} ${outcome.label.toLowerCase()}`,
       detail:
         operation.error && !cancelled
           ? describeOperationError(operation.error)
@@ -125,6 +132,7 @@ export function FollowedTrayItem({ entry }: { entry: TrackedOperation }) {
       {isTerminalState(operation.state) ? (
         <>
           <OperationErrorNotice operation={operation} className="tray__error" />
+          <RunAgainButton operation={operation} />
           <TrayResult operation={operation} />
           <DismissButton entry={entry} />
         </>
@@ -141,7 +149,11 @@ function TrayHeading({ operation }: { operation: StoreOperationStatus }) {
     <div className="tray__heading">
       <Link to={paths.operation(operation.operationId)}>{kindLabel(operation.kind)}</Link>
       {target && <span className="muted"> {target}</span>}{' '}
-      <OperationStateBadge state={operation.state} cancelRequested={operation.cancelRequested} />
+      <OperationStateBadge
+        state={operation.state}
+        cancelRequested={operation.cancelRequested}
+        operation={operation}
+      />
     </div>
   );
 }
@@ -149,7 +161,12 @@ function TrayHeading({ operation }: { operation: StoreOperationStatus }) {
 /** A finished operation's result in one line ("Deleted 3 backups, 1.0 MiB freed; 5 kept"). */
 function TrayResult({ operation }: { operation: StoreOperationStatus }) {
   const brief = resultBrief(operation);
-  return brief ? <p className="tray__result">{brief}</p> : null;
+  return (
+    <>
+      {brief && <p className="tray__result">{brief}</p>}
+      <RestoreReverted operation={operation} className="tray__result muted" />
+    </>
+  );
 }
 
 function DismissButton({ entry }: { entry: TrackedOperation }) {

@@ -1,7 +1,9 @@
 import { StoreRestoreMode, TreeDataService, type StoreRestoreResult } from '@store/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { refreshOperationLists } from '../../../lib/operations/operation-keys';
 import { serviceKey } from '../../../lib/query-keys';
 import { useApi, useToast } from '../../../lib/services';
+import { operationKey } from './use-get-operation-query';
 
 /** What the revert preview showed: the writes since the restore and the tree's sequence mark. */
 export interface RevertAcknowledgment {
@@ -53,8 +55,11 @@ export function useRevertRestoreMutation() {
     meta: { silent: true },
     onSuccess: (_, { restore }) => {
       toast({ tone: 'success', title: `Reverted the restore of ${restore.targetTreeId}` });
-      // Tree pages show the swapped-back contents.
+      // Tree pages show the swapped-back contents; the restore's status and the lists say who
+      // reverted it and when.
       void queryClient.invalidateQueries({ queryKey: serviceKey(TreeDataService) });
+      void queryClient.invalidateQueries({ queryKey: operationKey(restore.operationId) });
+      void refreshOperationLists(queryClient);
     },
   });
 }

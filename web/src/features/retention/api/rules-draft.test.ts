@@ -6,9 +6,13 @@ import { applyLabel, draftFromResponse, parseRulesDraft, sameRules } from './rul
 const empty = draftFromResponse(undefined);
 
 describe('retention rules draft', () => {
-  it('starts with every rule off and apply-after-schedule on when the scope has no rules', () => {
+  it('starts with every rule off and apply-after-schedule as the server says for new rules (off when it says nothing)', () => {
     expect(empty.counts.keepLast).toBe('');
-    expect(empty.applyAfterSchedule).toBe(true);
+    expect(empty.applyAfterSchedule).toBe(false);
+    const serverDefaultOn = draftFromResponse(
+      create(RetentionRulesResponseSchema, { configured: false, applyAfterSchedule: true }),
+    );
+    expect(serverDefaultOn.applyAfterSchedule).toBe(true);
     const parsed = parseRulesDraft(empty);
     expect(parsed.ok && parsed.rules).toMatchObject({ keepLast: 0, keepDaily: 0, timeZone: '' });
   });

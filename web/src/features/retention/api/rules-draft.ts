@@ -90,7 +90,8 @@ export function draftFromResponse(response: RetentionRulesResponse | undefined):
     withinAmount: within.amount,
     withinUnit: within.unit,
     timeZone: rules?.timeZone ?? '',
-    applyAfterSchedule: response?.configured ? response.applyAfterSchedule : true,
+    // A scope without rules answers the server's default for new rules (off unless set).
+    applyAfterSchedule: response?.applyAfterSchedule ?? false,
   };
 }
 

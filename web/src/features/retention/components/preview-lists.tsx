@@ -1,4 +1,5 @@
 import {
+  KeepReasonKind,
   RetentionAction,
   type RetentionPreview,
   type RetentionPreviewEntry,
@@ -11,7 +12,8 @@ import { Term } from '../../../components/ui/term';
 import { Time } from '../../../components/ui/time';
 import { formatBytes, formatCount } from '../../../lib/format';
 import { paths } from '../../../lib/paths';
-import { keepReasonPhrase } from '../../../lib/words';
+import { counted, keepReasonPhrase } from '../../../lib/words';
+import { BackupHealthCell } from './backup-health';
 
 const nameColumn: Column<RetentionPreviewEntry> = {
   id: 'name',
@@ -36,16 +38,34 @@ const sizeColumn: Column<RetentionPreviewEntry> = {
   numeric: true,
   cell: (entry) => formatBytes(entry.byteSize),
 };
+const healthColumn: Column<RetentionPreviewEntry> = {
+  id: 'health',
+  header: 'Health',
+  cell: (entry) => (
+    <BackupHealthCell status={entry.healthStatus} checkedAt={entry.lastVerifiedAt} />
+  ),
+};
+const isDamaged = (entry: RetentionPreviewEntry) =>
+  entry.reasons.some((r) => r.kind === KeepReasonKind.DAMAGED);
 const reasonsColumn: Column<RetentionPreviewEntry> = {
   id: 'reasons',
   header: 'Kept because',
   cell: (entry) => (
     <div className="retention-reasons" data-testid="keep-reasons">
-      {entry.reasons.map((reason, index) => (
-        <Badge key={index} tone={entry.protected ? 'warning' : 'success'}>
-          <Term term={keepReasonPhrase(reason)} />
-        </Badge>
-      ))}
+      {entry.reasons.map((reason, index) => {
+        const damaged = reason.kind === KeepReasonKind.DAMAGED;
+        return (
+          <Badge key={index} tone={damaged ? 'danger' : entry.protected ? 'warning' : 'success'}>
+            <Term term={keepReasonPhrase(reason)} />
+            {damaged && reason.since && (
+              <>
+                {' '}
+                (since <Time value={reason.since} compact />)
+              </>
+            )}
+          </Badge>
+        );
+      })}
     </div>
   ),
 };
@@ -55,6 +75,7 @@ export function PreviewLists({ preview }: { preview: RetentionPreview }) {
   const deleted = preview.entries.filter((e) => e.action === RetentionAction.DELETE);
   const kept = preview.entries.filter((e) => e.action === RetentionAction.KEEP);
   const shownAll = preview.nextPageToken === '';
+  const damaged = kept.filter(isDamaged).length;
   return (
     <>
       <p className="retention-summary" data-testid="retention-summary">
@@ -63,11 +84,20 @@ export function PreviewLists({ preview }: { preview: RetentionPreview }) {
         </strong>
         <span>{formatCount(preview.keepCount)} kept</span>
       </p>
+      {damaged > 0 && (
+        <p className="muted" data-testid="retention-damaged-note">
+          {counted(damaged, 'backup')} listed here {damaged === 1 ? 'was' : 'were'} found damaged by
+          a health check: no rule counts {damaged === 1 ? 'it' : 'them'} (the newest healthy backups
+          are kept in {damaged === 1 ? 'its' : 'their'} place) and retention never deletes{' '}
+          {damaged === 1 ? 'it' : 'them'}; delete {damaged === 1 ? 'it' : 'them'} by hand once
+          looked at.
+        </p>
+      )}
       <h3>Would be deleted</h3>
       <Table
         caption="Would be deleted"
         captionHidden
-        columns={[nameColumn, createdColumn, sizeColumn]}
+        columns={[nameColumn, createdColumn, sizeColumn, healthColumn]}
         rows={deleted}
         rowKey={(entry) => entry.backupId}
         empty={<EmptyState title="Nothing to delete">These rules keep every backup.</EmptyState>}
@@ -76,7 +106,7 @@ export function PreviewLists({ preview }: { preview: RetentionPreview }) {
       <Table
         caption="Kept, and why"
         captionHidden
-        columns={[nameColumn, createdColumn, sizeColumn, reasonsColumn]}
+        columns={[nameColumn, createdColumn, sizeColumn, healthColumn, reasonsColumn]}
         rows={kept}
         rowKey={(entry) => entry.backupId}
       />

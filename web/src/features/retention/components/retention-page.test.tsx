@@ -14,7 +14,7 @@ import {
   type RetentionPreviewRequest,
   type RetentionRules,
 } from '@store/contract';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { whoAmI } from '../../../testing/fixtures';
 import { createTestApp, renderApp, testSession } from '../../../testing/render-app';
@@ -32,6 +32,9 @@ interface FakeBackup {
 function lifecycleServer(roles: string[], options: { moveOnFirstApply?: boolean } = {}) {
   let backups: FakeBackup[] = [1, 2, 3, 4].map((n) => ({ id: `b${n}`, createdAt: n * 60_000 }));
   let stored: RetentionRules | undefined;
+  // As the server: a scope without rules answers the default for new rules (off).
+  let applyAfterSchedule = false;
+  const saves: { keepLast: number; applyAfterSchedule: boolean | undefined }[] = [];
   let moved = false;
   const previews: RetentionPreviewRequest[] = [];
   const applied: string[] = [];
@@ -53,12 +56,17 @@ function lifecycleServer(roles: string[], options: { moveOnFirstApply?: boolean 
       getRetentionRules: (req) => ({
         scope: req.scope,
         configured: stored !== undefined,
-        applyAfterSchedule: true,
+        applyAfterSchedule,
         ...(stored && { rules: stored, updatedAt: timestampFromMs(0), updatedBy: 'token:t-1' }),
       }),
       setRetentionRules: (req) => {
         stored = req.rules;
-        return { scope: req.scope, rules: req.rules, configured: true, applyAfterSchedule: true };
+        applyAfterSchedule = req.applyAfterSchedule ?? applyAfterSchedule;
+        saves.push({
+          keepLast: req.rules?.keepLast ?? 0,
+          applyAfterSchedule: req.applyAfterSchedule,
+        });
+        return { scope: req.scope, rules: req.rules, configured: true, applyAfterSchedule };
       },
       previewRetention: (req) => {
         previews.push(req);
@@ -127,7 +135,7 @@ function lifecycleServer(roles: string[], options: { moveOnFirstApply?: boolean 
       }),
     });
   };
-  return { app: createTestApp(routes, { session: testSession }), previews, applied };
+  return { app: createTestApp(routes, { session: testSession }), previews, applied, saves };
 }
 
 const rulesRegion = () => screen.findByRole('region', { name: 'Rules of inventory' });
@@ -167,6 +175,40 @@ describe('retention page', () => {
     expect(
       screen.getByText('Needs the operator role (you are a viewer in tenant acme).'),
     ).toBeTruthy();
+  });
+
+  it('unsaved rules ask before the page is left: stay keeps the draft, leave drops it (issue 33)', async () => {
+    const server = lifecycleServer(['admin']);
+    const { router } = renderApp(server.app, '/retention?tree=inventory');
+    const rules = await rulesRegion();
+    fireEvent.change(within(rules).getByLabelText('Keep last'), { target: { value: '2' } });
+    await act(() => router.navigate('/trees'));
+    const ask = await screen.findByRole('dialog', {
+      name: 'Leave without saving the retention rules of inventory?',
+    });
+    fireEvent.click(within(ask).getByRole('button', { name: 'Stay on this page' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(router.state.location.pathname).toBe('/retention');
+    expect((within(rules).getByLabelText('Keep last') as HTMLInputElement).value).toBe('2');
+
+    await act(() => router.navigate('/trees'));
+    const again = await screen.findByRole('dialog', {
+      name: 'Leave without saving the retention rules of inventory?',
+    });
+    fireEvent.click(within(again).getByRole('button', { name: 'Leave and lose the changes' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/trees'));
+  });
+
+  it('saved rules leave without asking', async () => {
+    const server = lifecycleServer(['admin']);
+    const { router } = renderApp(server.app, '/retention?tree=inventory');
+    const rules = await rulesRegion();
+    fireEvent.change(within(rules).getByLabelText('Keep last'), { target: { value: '2' } });
+    fireEvent.click(within(rules).getByRole('button', { name: 'Save rules' }));
+    await screen.findByRole('heading', { name: 'Preview of the saved rules' });
+    await act(() => router.navigate('/trees'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/trees'));
+    expect(screen.queryByRole('dialog')).toBeNull();
   });
 
   it('an admin saves, then applies after a confirm naming count and bytes; a stale preview is refused and a new one offered', async () => {
@@ -217,5 +259,62 @@ describe('retention page', () => {
       within(progress).getByRole('link', { name: 'operation op-1' }).getAttribute('href'),
     ).toBe('/operations/op-1');
     expect(server.applied.sort()).toEqual(['b1', 'b2', 'b3']);
+  });
+
+  it('turning on "apply after each scheduled backup" is a choice at save: the confirm shows what these rules delete now, and nothing is saved until it is confirmed', async () => {
+    const server = lifecycleServer(['admin']);
+    renderApp(server.app, '/retention?tree=inventory');
+    const rules = await rulesRegion();
+    const auto = within(rules).getByRole('checkbox', {
+      name: 'Apply after each scheduled backup of this scope',
+    }) as HTMLInputElement;
+    // New rules start with it off (the server's default for new rules).
+    expect(auto.checked).toBe(false);
+    fireEvent.change(within(rules).getByLabelText('Keep last'), { target: { value: '1' } });
+    fireEvent.click(auto);
+    fireEvent.click(within(rules).getByRole('button', { name: 'Save rules' }));
+
+    const dialog = await screen.findByRole('dialog', {
+      name: 'Apply these rules by themselves after each scheduled backup of inventory?',
+    });
+    // Beside the choice, the preview of exactly these rules: what they would delete now.
+    const now = await within(dialog).findByTestId('auto-apply-now');
+    expect(now.textContent).toContain('Now, they would delete 3 backups (3.0 KiB); 1 backup kept');
+    expect(
+      within(now)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent?.split(' ').slice(0, 3).join(' ')),
+    ).toEqual(['inventory full 3', 'inventory full 2', 'inventory full 1']);
+    expect(dialog.textContent).toContain('stops and deletes nothing');
+    // "Not now" saves nothing.
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Not now' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(server.saves).toEqual([]);
+
+    fireEvent.click(within(rules).getByRole('button', { name: 'Save rules' }));
+    const again = await screen.findByRole('dialog', {
+      name: 'Apply these rules by themselves after each scheduled backup of inventory?',
+    });
+    await within(again).findByTestId('auto-apply-now');
+    fireEvent.click(
+      within(again).getByRole('button', { name: 'Save and apply after each backup' }),
+    );
+    await screen.findByRole('heading', { name: 'Preview of the saved rules' });
+    expect(server.saves).toEqual([{ keepLast: 1, applyAfterSchedule: true }]);
+    expect(
+      await screen.findByText('They apply by themselves after each scheduled backup.'),
+    ).toBeTruthy();
+
+    // Once on, changing the rules saves without asking again; with it off, too.
+    fireEvent.change(within(rules).getByLabelText('Keep last'), { target: { value: '2' } });
+    fireEvent.click(within(rules).getByRole('button', { name: 'Save rules' }));
+    await waitFor(() => expect(server.saves).toHaveLength(2));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    fireEvent.click(auto);
+    fireEvent.click(within(rules).getByRole('button', { name: 'Save rules' }));
+    await waitFor(() =>
+      expect(server.saves.at(-1)).toEqual({ keepLast: 2, applyAfterSchedule: false }),
+    );
+    expect(screen.queryByRole('dialog')).toBeNull();
   });
 });

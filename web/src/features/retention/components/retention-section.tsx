@@ -9,8 +9,9 @@ import { Time } from '../../../components/ui/time';
 import { useRoles } from '../../../lib/identity/use-roles';
 import { useSubjectName } from '../../../lib/identity/use-subject-name';
 import { useToast } from '../../../lib/services';
+import { UnsavedChangesGuard } from '../../../lib/forms/unsaved-changes-guard';
 import { draftFromResponse, parseRulesDraft, sameRules, type RulesDraft } from '../api/rules-draft';
-import { useDebouncedValue } from '../hooks/use-debounced-value';
+import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import {
   useRetentionPreviewQuery,
   useRetentionRulesQuery,
@@ -18,6 +19,7 @@ import {
   type RetentionScope,
 } from '../hooks/use-retention';
 import { ApplyRetention } from './apply-retention';
+import { AutoApplyConfirm } from './auto-apply-confirm';
 import { PreviewLists } from './preview-lists';
 import { RulesForm } from './rules-form';
 
@@ -80,20 +82,42 @@ function RetentionEditor({
   });
   const save = useSetRetentionRulesMutation(scope);
   const canSave = roles.atLeast('admin');
+  // Turning on "apply after each scheduled backup" (new rules start with it off, unless the
+  // server is set otherwise) is a choice made at save, beside what these rules delete now.
+  const turningOnAutoApply =
+    parsed.ok && parsed.applyAfterSchedule && !(configured && stored.applyAfterSchedule);
+  const [confirmingAutoApply, setConfirmingAutoApply] = useState(false);
 
-  const onSave = () => {
+  const doSave = () => {
     if (!parsed.ok) return;
     save.mutate(
       { rules: parsed.rules, applyAfterSchedule: parsed.applyAfterSchedule },
       {
-        onSuccess: () =>
-          toast({ tone: 'success', title: `Retention rules of ${scopeLabel} saved` }),
+        onSuccess: () => {
+          setConfirmingAutoApply(false);
+          toast({
+            tone: 'success',
+            title: `Retention rules of ${scopeLabel} saved`,
+            detail: parsed.applyAfterSchedule
+              ? 'They apply by themselves after each scheduled backup.'
+              : 'They apply only when you apply a preview.',
+          });
+        },
+        onError: () => setConfirmingAutoApply(false),
       },
     );
+  };
+  const onSave = () => {
+    if (turningOnAutoApply) setConfirmingAutoApply(true);
+    else doSave();
   };
 
   return (
     <div className="stack">
+      <UnsavedChangesGuard
+        dirty={!sameRules(draft, stored) && !save.isPending}
+        what={`the retention rules of ${scopeLabel}`}
+      />
       <section className="panel" aria-labelledby="retention-rules">
         <h2 id="retention-rules" className="panel__title retention-title">
           Rules of {scopeLabel}
@@ -131,6 +155,15 @@ function RetentionEditor({
             <ErrorText error={save.error} lead="The rules were not saved:" />
           </div>
         )}
+        <AutoApplyConfirm
+          open={confirmingAutoApply}
+          scope={scope}
+          scopeLabel={scopeLabel}
+          rules={parsed.ok ? parsed.rules : undefined}
+          busy={save.isPending}
+          onConfirm={doSave}
+          onCancel={() => setConfirmingAutoApply(false)}
+        />
       </section>
       <section
         className="panel"

@@ -75,6 +75,10 @@ export function RulesForm({
         />{' '}
         Apply after each scheduled backup of this scope
       </label>
+      <p className="muted bk-small" id="retention-auto-apply-hint">
+        Off: rules delete only when you apply a preview. On: they delete by themselves after each
+        scheduled backup; turning it on shows what they would delete now before it is saved.
+      </p>
     </div>
   );
 }

@@ -7,17 +7,30 @@ import {
   ScheduleCadenceSchema,
 } from '@store/contract';
 import { describe, expect, it } from 'vitest';
-import { describeCadence, describeLastRun, relativeTime, shortInterval } from './schedule-words';
+import { describeLastRun, relativeTime, shortInterval } from './schedule-words';
+import { anchorTimeIn, describeCadenceIn } from './schedule-zone';
 
 const HOUR = 3_600_000;
 
 describe('schedules in words', () => {
+  it("reads a time of day in another zone on the run's day, daylight saving time included", () => {
+    const berlin = create(ScheduleAnchorSchema, { timeOfDay: '02:00', timeZone: 'Europe/Berlin' });
+    // 02:00 in Berlin is 01:00 UTC in January (CET) and 00:00 UTC in July (CEST).
+    expect(anchorTimeIn(berlin, 'UTC', Date.UTC(2030, 0, 15, 1))).toBe('01:00');
+    expect(anchorTimeIn(berlin, 'UTC', Date.UTC(2030, 6, 15, 0))).toBe('00:00');
+    // Across midnight: 02:00 in Berlin is 20:00 the evening before in New York.
+    expect(anchorTimeIn(berlin, 'America/New_York', Date.UTC(2030, 0, 15, 1))).toBe('20:00');
+    expect(anchorTimeIn(berlin, 'Europe/Berlin', 0)).toBe('02:00');
+  });
+
   it('says a cadence with its anchor as the issue reads it', () => {
     const daily = create(ScheduleCadenceSchema, { interval: durationFromMs(24 * HOUR) });
     const berlin = create(ScheduleAnchorSchema, { timeOfDay: '02:00', timeZone: 'Europe/Berlin' });
-    expect(describeCadence(daily, berlin)).toBe('every 24 h at 02:00 Europe/Berlin');
-    expect(describeCadence(daily, undefined)).toBe('every 24 h');
-    expect(describeCadence(undefined, berlin)).toBe('Not scheduled');
+    expect(describeCadenceIn(daily, berlin, 'Europe/Berlin')).toBe(
+      'every 24 h at 02:00 Europe/Berlin',
+    );
+    expect(describeCadenceIn(daily, undefined, 'UTC')).toBe('every 24 h');
+    expect(describeCadenceIn(undefined, berlin, 'UTC')).toBe('Not scheduled');
     expect([shortInterval(30 * 60_000), shortInterval(90_000), shortInterval(1_000)]).toEqual([
       '30 min',
       '90 s',

@@ -1,11 +1,5 @@
 import { timestampMs } from '@bufbuild/protobuf/wkt';
-import {
-  BackupScopeRunOutcome,
-  durationToMs,
-  type LastScheduleRun,
-  type ScheduleAnchor,
-  type ScheduleCadence,
-} from '@store/contract';
+import { BackupScopeRunOutcome, type LastScheduleRun } from '@store/contract';
 
 /** The schedules overview in words: cadences, outcomes and how far away a run is. */
 
@@ -18,16 +12,6 @@ export function shortInterval(ms: number): string {
   if (ms >= HOUR && ms % HOUR === 0) return `${ms / HOUR} h`;
   if (ms >= MINUTE && ms % MINUTE === 0) return `${ms / MINUTE} min`;
   return `${Math.round(ms / SECOND)} s`;
-}
-
-/** "every 24 h at 02:00 Europe/Berlin", or "every 6 h" without an anchor. */
-export function describeCadence(
-  cadence: ScheduleCadence | undefined,
-  anchor: ScheduleAnchor | undefined,
-): string {
-  if (!cadence) return 'Not scheduled';
-  const every = `every ${shortInterval(durationToMs(cadence.interval))}`;
-  return anchor ? `${every} at ${anchor.timeOfDay} ${anchor.timeZone}` : every;
 }
 
 /** How far `at` is from `now`: "in 3 h 5 min", "in 40 s", "due now", "12 min ago". */

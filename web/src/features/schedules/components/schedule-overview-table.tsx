@@ -1,11 +1,13 @@
 import type { ScheduleOverview } from '@store/contract';
+import { Fragment } from 'react';
 import { Link } from 'react-router';
 import { Badge } from '../../../components/ui/badge';
 import { Table, type Column } from '../../../components/ui/table';
-import { Time } from '../../../components/ui/time';
 import { paths } from '../../../lib/paths';
 import { counted } from '../../../lib/words';
-import { describeCadence, describeLastRun, msOf, relativeTime } from '../api/schedule-words';
+import { describeLastRun, msOf, relativeTime } from '../api/schedule-words';
+import { describeCadenceIn, shownZone, type ZoneChoice } from '../api/schedule-zone';
+import { ZonedTime } from './zoned-time';
 
 /** A scope as the table names it: "orders" or "orders, key prefix eu/". */
 function scopeName(view: ScheduleOverview): string {
@@ -13,28 +15,52 @@ function scopeName(view: ScheduleOverview): string {
   return view.scope?.keyPrefix ? `${tree}, key prefix ${view.scope.keyPrefix}` : tree;
 }
 
-function NextRun({ view, now }: { view: ScheduleOverview; now: number }) {
-  const next = view.nextRuns[0];
-  if (!next) return <span className="muted">—</span>;
+/** The next full and the next incremental run, each in the zone shown and labelled. */
+export function NextRuns({
+  view,
+  now,
+  zone,
+}: {
+  view: ScheduleOverview;
+  now: number;
+  zone: string;
+}) {
+  const kinds = [
+    ['Full', view.full],
+    ['Incremental', view.incremental],
+  ] as const;
   return (
-    <span className="schedule-next">
-      <strong>{relativeTime(msOf(next.runTime), now)}</strong>{' '}
-      <span className="muted">
-        (<Time value={next.runTime} compact />, {next.incremental ? 'incremental' : 'full'})
-      </span>
-    </span>
+    <dl className="schedule-next">
+      {kinds.map(([kind, cadence]) => (
+        <Fragment key={kind}>
+          <dt>Next {kind.toLowerCase()}</dt>
+          <dd>
+            {cadence?.nextRunTime ? (
+              <>
+                <strong>{relativeTime(msOf(cadence.nextRunTime), now)}</strong>{' '}
+                <ZonedTime ms={msOf(cadence.nextRunTime)} zone={zone} />
+              </>
+            ) : (
+              <span className="muted">not scheduled</span>
+            )}
+          </dd>
+        </Fragment>
+      ))}
+    </dl>
   );
 }
 
-function PlannedRuns({ view }: { view: ScheduleOverview }) {
-  if (view.nextRuns.length === 0) return <span className="muted">—</span>;
+/** The planned runs with the names their backups get (names are as the server writes them). */
+export function PlannedRuns({ view, zone }: { view: ScheduleOverview; zone: string }) {
+  if (view.nextRuns.length === 0) return null;
   return (
     <details className="schedule-runs">
       <summary>Next {view.nextRuns.length} runs</summary>
       <ol>
         {view.nextRuns.map((run) => (
           <li key={`${msOf(run.runTime)}-${run.incremental ? 'i' : 'f'}`}>
-            <Time value={run.runTime} compact /> · {run.incremental ? 'incremental' : 'full'}
+            <ZonedTime ms={msOf(run.runTime)} zone={zone} /> ·{' '}
+            {run.incremental ? 'incremental' : 'full'}
             <br />
             <span className="muted">as “{run.backupName}”</span>
           </li>
@@ -44,7 +70,7 @@ function PlannedRuns({ view }: { view: ScheduleOverview }) {
   );
 }
 
-function LastRun({ view }: { view: ScheduleOverview }) {
+function LastRun({ view, zone }: { view: ScheduleOverview; zone: string }) {
   const last = describeLastRun(view.lastRun);
   return (
     <span className="schedule-last">
@@ -52,7 +78,7 @@ function LastRun({ view }: { view: ScheduleOverview }) {
       {view.lastRun && (
         <>
           {' '}
-          <Time value={view.lastRun.runTime} compact />
+          <ZonedTime ms={msOf(view.lastRun.runTime)} zone={zone} />
         </>
       )}
     </span>
@@ -63,10 +89,13 @@ function LastRun({ view }: { view: ScheduleOverview }) {
 export function ScheduleOverviewTable({
   schedules,
   now,
+  zoneChoice,
 }: {
   schedules: readonly ScheduleOverview[];
   now: number;
+  zoneChoice: ZoneChoice;
 }) {
+  const zoneOf = (view: ScheduleOverview) => shownZone(zoneChoice, view.anchor);
   const columns: Column<ScheduleOverview>[] = [
     {
       id: 'scope',
@@ -88,23 +117,27 @@ export function ScheduleOverviewTable({
       cell: (view) => (
         <dl className="schedule-cadence">
           <dt>Full</dt>
-          <dd>{describeCadence(view.full, view.anchor)}</dd>
+          <dd>{describeCadenceIn(view.full, view.anchor, zoneOf(view))}</dd>
           <dt>Incremental</dt>
-          <dd>{describeCadence(view.incremental, view.anchor)}</dd>
+          <dd>{describeCadenceIn(view.incremental, view.anchor, zoneOf(view))}</dd>
         </dl>
       ),
     },
     {
       id: 'next',
-      header: 'Next run',
+      header: 'Next runs',
       cell: (view) => (
         <>
-          <NextRun view={view} now={now} />
-          <PlannedRuns view={view} />
+          <NextRuns view={view} now={now} zone={zoneOf(view)} />
+          <PlannedRuns view={view} zone={zoneOf(view)} />
         </>
       ),
     },
-    { id: 'last', header: 'Last run', cell: (view) => <LastRun view={view} /> },
+    {
+      id: 'last',
+      header: 'Last run',
+      cell: (view) => <LastRun view={view} zone={zoneOf(view)} />,
+    },
     { id: 'chain', header: 'Chain depth', numeric: true, cell: (view) => view.chainDepth },
     {
       id: 'retention',

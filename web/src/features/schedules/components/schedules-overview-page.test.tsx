@@ -14,7 +14,7 @@ import {
   type ScheduleExtrasRequest,
 } from '@store/contract';
 import { fireEvent, screen, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { whoAmI } from '../../../testing/fixtures';
 import { createTestApp, renderApp, testSession } from '../../../testing/render-app';
 
@@ -94,7 +94,11 @@ describe('schedule overview page', () => {
     const cells = within(row);
     expect(cells.getAllByText('every 24 h at 02:00 Europe/Berlin')).toHaveLength(1);
     expect(cells.getByText('every 6 h at 02:00 Europe/Berlin')).toBeTruthy();
-    expect(cells.getByText('in 1 h')).toBeTruthy();
+    // The next full and the next incremental, each with its time in the schedule's zone, named.
+    const nextFull = cells.getByText('Next full').nextElementSibling!;
+    expect(nextFull.textContent).toMatch(/^in 3 h .*\d\d:\d\d Europe\/Berlin$/);
+    const nextIncremental = cells.getByText('Next incremental').nextElementSibling!;
+    expect(nextIncremental.textContent).toMatch(/^in 1 h .*\d\d:\d\d Europe\/Berlin$/);
     expect(
       cells.getByText(
         'Incremental run skipped: no change since orders full 2026-06-01 02:00 Europe/Berlin',
@@ -114,10 +118,44 @@ describe('schedule overview page', () => {
     expect(other.getByText('No run yet')).toBeTruthy();
   });
 
-  it("a scope's form sends the anchor and name template and says when the next run is", async () => {
+  it("switches every time of the overview between each schedule's zone and the browser's, named", async () => {
+    // The browser's zone: UTC, whatever the machine's (Node follows TZ at once).
+    vi.stubEnv('TZ', 'UTC');
+    sessionStorage.clear();
+    try {
+      renderApp(server().app, '/schedules/overview');
+      const link = await screen.findByRole('link', { name: 'Edit the schedules of orders' });
+      const row = within(link.closest('tr')!);
+      const switcher = screen.getByRole('group', { name: 'Show times in' });
+      expect(
+        (within(switcher).getByLabelText("each schedule's zone") as HTMLInputElement).checked,
+      ).toBe(true);
+      // A scope without a time of day names its backups in UTC: its times say UTC.
+      const prefixed = within(
+        screen
+          .getByRole('link', { name: 'Edit the schedules of orders, key prefix eu/' })
+          .closest('tr')!,
+      );
+      expect(prefixed.getByText('Next full').nextElementSibling!.textContent).toMatch(/ UTC$/);
+
+      fireEvent.click(within(switcher).getByLabelText("this browser's zone (UTC)"));
+      // 02:00 in Berlin is 01:00 UTC in winter, 00:00 in summer.
+      expect(row.getByText(/^every 24 h at 0[01]:00 UTC$/)).toBeTruthy();
+      expect(row.getByText('Next full').nextElementSibling!.textContent).toMatch(/ UTC$/);
+      expect(row.getByText('Next incremental').nextElementSibling!.textContent).toMatch(/ UTC$/);
+      expect(row.getByText(/^every 6 h at 0[01]:00 UTC$/)).toBeTruthy();
+      // Names are what the backups will be called; they keep the zone they are written in.
+      fireEvent.click(row.getByText('Next 5 runs'));
+      expect(row.getByText('as “orders run 1”')).toBeTruthy();
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+
+  it("a scope's form sends the anchor and name template and says what was saved", async () => {
     const { app, configured } = server();
     renderApp(app, '/schedules?tree=orders');
-    const form = await screen.findByRole('form', { name: 'Schedule settings' });
+    const form = await screen.findByRole('form', { name: 'Schedule' });
     fireEvent.click(within(form).getByLabelText('Start at a time of day'));
     fireEvent.change(within(form).getByLabelText('Time of day'), { target: { value: '02:00' } });
     fireEvent.change(within(form).getByLabelText('Time zone'), {
@@ -126,10 +164,9 @@ describe('schedule overview page', () => {
     fireEvent.change(within(form).getByLabelText('Backup name template'), {
       target: { value: 'nightly {tree} {YYYY}-{MM}-{DD}' },
     });
-    fireEvent.click(within(form).getByRole('button', { name: 'Save settings' }));
+    fireEvent.click(within(form).getByRole('button', { name: 'Save schedule' }));
     const notice = await screen.findByText(/^Saved\./, { selector: '[role="status"]' });
     expect(notice.textContent).toContain('Full: every 24 h at 02:00 Europe/Berlin');
-    expect(notice.textContent).toContain('Next run in 1 h');
     expect(configured).toHaveLength(1);
     expect(configured[0]).toMatchObject({
       scope: { treeId: 'orders' },
@@ -142,10 +179,10 @@ describe('schedule overview page', () => {
   it('refuses a zone the browser does not know before sending', async () => {
     const { app, configured } = server();
     renderApp(app, '/schedules?tree=orders');
-    const form = await screen.findByRole('form', { name: 'Schedule settings' });
+    const form = await screen.findByRole('form', { name: 'Schedule' });
     fireEvent.click(within(form).getByLabelText('Start at a time of day'));
     fireEvent.change(within(form).getByLabelText('Time zone'), { target: { value: 'Mars/Base' } });
-    fireEvent.click(within(form).getByRole('button', { name: 'Save settings' }));
+    fireEvent.click(within(form).getByRole('button', { name: 'Save schedule' }));
     expect(
       await within(form).findByText('Mars/Base is not a time zone this browser knows.'),
     ).toBeTruthy();

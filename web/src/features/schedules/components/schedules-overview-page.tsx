@@ -7,11 +7,13 @@ import { paths } from '../../../lib/paths';
 import { useActiveTenant } from '../../../lib/services';
 import { useListSchedulesQuery } from '../hooks/use-list-schedules-query';
 import { ScheduleOverviewTable } from './schedule-overview-table';
+import { useZoneChoice, ZoneSwitch } from './zone-switch';
 
 /** /schedules/overview — every schedule of the tenant: cadence, next runs, last run, chain. */
 export function SchedulesOverviewPage() {
   const tenant = useActiveTenant();
   const schedules = useListSchedulesQuery();
+  const [zone, setZone] = useZoneChoice();
   return (
     <>
       <PageHeader
@@ -43,7 +45,12 @@ export function SchedulesOverviewPage() {
         </EmptyState>
       ) : (
         <section className="panel" aria-label="All schedules">
-          <ScheduleOverviewTable schedules={schedules.data.schedules} now={Date.now()} />
+          <ZoneSwitch value={zone} onChange={setZone} />
+          <ScheduleOverviewTable
+            schedules={schedules.data.schedules}
+            now={Date.now()}
+            zoneChoice={zone}
+          />
           {schedules.data.truncated && (
             <p className="muted">Showing the first 1000 scopes, by tree and key prefix.</p>
           )}

@@ -10,10 +10,13 @@ import { useActiveTenant } from '../../../lib/services';
 import { useScopeSchedulesQuery } from '../hooks/use-list-schedules-query';
 import { useScopeStatusQuery, type ScheduleScope } from '../hooks/use-scope-status-query';
 import { KeyPrefixPicker } from './key-prefix-picker';
-import { ScheduleCard, describeScope } from './schedule-card';
-import { ScheduleExtrasCard } from './schedule-extras-card';
+import { scheduleZone, shownZone } from '../api/schedule-zone';
+import { describeScope } from './cadence-fieldset';
+import { NextRuns, PlannedRuns } from './schedule-overview-table';
+import { ScheduleForm } from './schedule-form';
 import { ScopeStatusPanel } from './scope-status-panel';
 import { TreePicker } from './tree-picker';
+import { useZoneChoice, ZoneSwitch } from './zone-switch';
 
 /**
  * /schedules?tree=…&prefix=… — a scope's status and its full and incremental schedules. A scope
@@ -79,6 +82,7 @@ function ScopeSchedules({ scope }: { scope: ScheduleScope }) {
   const status = useScopeStatusQuery(scope);
   const settings = useScopeSchedulesQuery(scope);
   const capabilities = useBackupCapabilities(treeId);
+  const [zoneChoice, setZoneChoice] = useZoneChoice();
 
   if (status.isPending) return <Spinner label="Loading the scope status…" />;
   if (status.isError) {
@@ -100,32 +104,40 @@ function ScopeSchedules({ scope }: { scope: ScheduleScope }) {
 
   const data = status.data;
   const canSchedule = capabilities.can(StoreBackupApiOperation.SCHEDULE_BACKUP);
+  const view = settings.data ?? null;
+  const zone = shownZone(zoneChoice, view?.anchor);
+  const registered = {
+    full: data.fullScheduleRegistered ? durationToMs(data.runtimeFullBackupInterval) : null,
+    incremental: data.incrementalScheduleRegistered
+      ? durationToMs(data.runtimeIncrementalBackupInterval)
+      : null,
+  };
   return (
     <div className="stack">
-      <ScopeStatusPanel status={data} />
-      <div className="schedule-cards">
-        <ScheduleCard
-          scope={scope}
-          incremental={false}
-          registeredMs={
-            data.fullScheduleRegistered ? durationToMs(data.runtimeFullBackupInterval) : null
-          }
-          capabilities={capabilities}
-        />
-        <ScheduleCard
-          scope={scope}
-          incremental
-          registeredMs={
-            data.incrementalScheduleRegistered
-              ? durationToMs(data.runtimeIncrementalBackupInterval)
-              : null
-          }
-          capabilities={capabilities}
-        />
-      </div>
+      <ZoneSwitch
+        value={zoneChoice}
+        onChange={setZoneChoice}
+        scheduleZone={scheduleZone(view?.anchor)}
+      />
+      <ScopeStatusPanel status={data} zone={zone} />
+      {view && (
+        <section className="panel" aria-labelledby="schedule-next-runs">
+          <h2 id="schedule-next-runs" className="panel__title">
+            Next runs
+          </h2>
+          <NextRuns view={view} now={Date.now()} zone={zone} />
+          <PlannedRuns view={view} zone={zone} />
+        </section>
+      )}
       {settings.isSuccess && (
         // Starts from the settings first read; after a save the form already holds them.
-        <ScheduleExtrasCard scope={scope} current={settings.data} capabilities={capabilities} />
+        <ScheduleForm
+          scope={scope}
+          registered={registered}
+          current={settings.data}
+          zone={zone}
+          capabilities={capabilities}
+        />
       )}
       {!capabilities.isLoading && !canSchedule && (
         <p className="muted">Registering schedules needs the operator role in tenant {tenant}.</p>

@@ -3,12 +3,20 @@ import { BackupScopeRunOutcome, durationToMs, type backupV1 } from '@store/contr
 type BackupScopeStatusResponse = backupV1.BackupScopeStatusResponse;
 import { Link } from 'react-router';
 import { Badge, type BadgeTone } from '../../../components/ui/badge';
-import { Time } from '../../../components/ui/time';
 import { formatInterval } from '../../../lib/interval';
 import { paths } from '../../../lib/paths';
+import { msOf } from '../api/schedule-words';
+import { ZonedTime } from './zoned-time';
 
 /** GetScopeStatus of a scope: what is scheduled, when it last ran and succeeded, chain depth. */
-export function ScopeStatusPanel({ status }: { status: BackupScopeStatusResponse }) {
+export function ScopeStatusPanel({
+  status,
+  zone,
+}: {
+  status: BackupScopeStatusResponse;
+  /** The zone its times are shown in (named beside each). */
+  zone: string;
+}) {
   const outcome = outcomeOf(status.lastRunOutcome);
   return (
     <section className="panel" aria-labelledby="scope-status">
@@ -32,19 +40,19 @@ export function ScopeStatusPanel({ status }: { status: BackupScopeStatusResponse
         </dd>
         <dt>Last full run</dt>
         <dd>
-          <Time value={status.lastFullRunUtc} fallback="Never" />
+          <ZonedTimeOf value={status.lastFullRunUtc} zone={zone} />
         </dd>
         <dt>Last full success</dt>
         <dd>
-          <Time value={status.lastFullSuccessUtc} fallback="Never" />
+          <ZonedTimeOf value={status.lastFullSuccessUtc} zone={zone} />
         </dd>
         <dt>Last incremental run</dt>
         <dd>
-          <Time value={status.lastIncrementalRunUtc} fallback="Never" />
+          <ZonedTimeOf value={status.lastIncrementalRunUtc} zone={zone} />
         </dd>
         <dt>Last incremental success</dt>
         <dd>
-          <Time value={status.lastIncrementalSuccessUtc} fallback="Never" />
+          <ZonedTimeOf value={status.lastIncrementalSuccessUtc} zone={zone} />
         </dd>
         <dt>Last outcome</dt>
         <dd>
@@ -94,4 +102,14 @@ function outcomeOf(outcome: BackupScopeRunOutcome): { label: string; tone: Badge
     default:
       return { label: 'No run yet', tone: 'neutral' };
   }
+}
+
+function ZonedTimeOf({
+  value,
+  zone,
+}: {
+  value: BackupScopeStatusResponse['lastFullRunUtc'];
+  zone: string;
+}) {
+  return value ? <ZonedTime ms={msOf(value)} zone={zone} /> : <span className="muted">Never</span>;
 }

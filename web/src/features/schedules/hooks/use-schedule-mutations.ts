@@ -1,36 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useApi } from '../../../lib/services';
+import { listSchedulesKey, scopeSchedulesKey } from './use-list-schedules-query';
 import { scopeSelector, scopeStatusKey, type ScheduleScope } from './use-scope-status-query';
-
-export interface ScheduleRequest {
-  scope: ScheduleScope;
-  incremental: boolean;
-  intervalMs: number;
-}
-
-/** What ScheduleBackup registered: the requested and the effective (possibly clamped) interval. */
-export interface ScheduleOutcome extends ScheduleRequest {
-  effectiveMs: number;
-}
-
-/** Registers (or replaces) a scope's full or incremental schedule; its status refreshes. */
-export function useScheduleBackupMutation() {
-  const api = useApi();
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: async (request: ScheduleRequest): Promise<ScheduleOutcome> => {
-      const effectiveMs = await api.backup.scheduleBackup(
-        scopeSelector(request.scope),
-        request.incremental,
-        request.intervalMs,
-      );
-      return { ...request, effectiveMs };
-    },
-    meta: { errorTitle: 'Schedule not registered' },
-    onSuccess: (outcome) =>
-      queryClient.invalidateQueries({ queryKey: scopeStatusKey(outcome.scope) }),
-  });
-}
 
 /** Removes a scope's full or incremental schedule, and only that scope's (idempotent). */
 export function useCancelScheduleMutation() {
@@ -43,6 +14,10 @@ export function useCancelScheduleMutation() {
     },
     meta: { errorTitle: 'Schedule not cancelled' },
     onSuccess: (request) =>
-      queryClient.invalidateQueries({ queryKey: scopeStatusKey(request.scope) }),
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: scopeStatusKey(request.scope) }),
+        queryClient.invalidateQueries({ queryKey: listSchedulesKey() }),
+        queryClient.invalidateQueries({ queryKey: scopeSchedulesKey(request.scope) }),
+      ]),
   });
 }

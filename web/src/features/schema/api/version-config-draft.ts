@@ -46,9 +46,13 @@ export function emptyStep(from = '', to = ''): StepDraft {
   return { key: nextKey++, from, to, patch: '' };
 }
 
-/** The form's starting state: the stored config, or version 1 with one empty step. */
+/**
+ * The form's starting state: the stored config; without one, version 0 (current and target) and
+ * no step, because that is the version the tree's entries are at (written before any version
+ * config). Starting at 1 contradicted the page above it ("entries are written at version 0").
+ */
 export function draftFromConfig(config: StoreSchemaVersionConfig | null): VersionConfigDraft {
-  if (!config) return { current: '1', target: '1', steps: [] };
+  if (!config) return { current: '0', target: '0', steps: [] };
   return {
     current: String(config.currentVersion),
     target: String(config.targetVersion),

@@ -1,3 +1,4 @@
+import { fromSchemaInsightStatus } from '../../../lib/operations/schema-insight-operations';
 import { ErrorText } from '../../../components/ui/error-text';
 import { DeadLetterReplayOutcome } from '@store/contract/gen/store/insight/v1/schema_insight_pb.js';
 import { useState } from 'react';
@@ -52,7 +53,11 @@ export function BulkReplay({ treeId, keyPrefix }: { treeId: string; keyPrefix: s
       {status && (
         <p>
           Bulk replay <CopyableId id={status.operationId} label="bulk replay operation id" />{' '}
-          <OperationStateBadge state={status.state} cancelRequested={status.cancelRequested} />
+          <OperationStateBadge
+            state={status.state}
+            cancelRequested={status.cancelRequested}
+            operation={fromSchemaInsightStatus(status)}
+          />
         </p>
       )}
       {status && isActiveState(status.state) && (

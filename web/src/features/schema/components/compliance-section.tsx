@@ -101,7 +101,11 @@ export function ComplianceSection({ treeId, caps }: { treeId: string; caps: Sche
                 id: 'state',
                 header: 'State',
                 cell: (s) => (
-                  <OperationStateBadge state={s.state} cancelRequested={s.cancelRequested} />
+                  <OperationStateBadge
+                    state={s.state}
+                    cancelRequested={s.cancelRequested}
+                    operation={s}
+                  />
                 ),
               },
               { id: 'by', header: 'By', cell: (s) => <SubjectName subject={s.createdBy} /> },

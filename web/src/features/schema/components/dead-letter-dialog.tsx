@@ -1,6 +1,7 @@
 import type { StoreSchemaDeadLetterEntry } from '@store/contract';
 import { Link } from 'react-router';
 import { Button } from '../../../components/ui/button';
+import { DialogActions } from '../../../components/ui/dialog-actions';
 import { Dialog } from '../../../components/ui/dialog';
 import { Time } from '../../../components/ui/time';
 import { paths } from '../../../lib/paths';
@@ -20,7 +21,7 @@ export function DeadLetterDialog({
       open={entry !== null}
       title={entry ? `Dead letter ${entry.key}` : 'Dead letter'}
       onClose={onClose}
-      footer={<Button onClick={onClose}>Close</Button>}
+      footer={<DialogActions dismiss={<Button onClick={onClose}>Close</Button>} />}
     >
       {entry && (
         <div className="stack">

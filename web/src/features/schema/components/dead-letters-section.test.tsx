@@ -107,6 +107,31 @@ const section = async () => within(await screen.findByRole('region', { name: 'De
 const replaySection = () => within(screen.getByRole('region', { name: 'Fix and replay' }));
 
 describe('dead letters section', () => {
+  it('both dead-letter sections show one table: the same columns, the same pager', async () => {
+    const { app } = server('operator', 45);
+    renderApp(app, '/schema/orders');
+    const pending = await (await section()).findByRole('table', { name: 'Dead letters 1–20' });
+    const toFix = await replaySection().findByRole('table', { name: 'Dead letters to fix 1–20' });
+    const headers = (table: HTMLElement) =>
+      within(table)
+        .getAllByRole('columnheader')
+        .map((th) => th.textContent);
+    expect(headers(pending)).toEqual([
+      'Key',
+      'Reason',
+      'First error',
+      'Version',
+      'Set aside',
+      'Actions',
+    ]);
+    // Fix and replay lists replayed letters too: their replay where a pending one has its error.
+    expect(headers(toFix)).toEqual(['Key', 'Reason', 'Replay', 'Version', 'Set aside', 'Actions']);
+    for (const region of [await section(), replaySection()]) {
+      expect(region.getByRole('button', { name: 'Previous page' })).toBeTruthy();
+      expect(region.getByRole('button', { name: 'Next page' })).toBeTruthy();
+    }
+  });
+
   it('pages the pending letters 20 at a time and shows one in detail', async () => {
     const { app } = server('viewer', 45);
     renderApp(app, '/schema/orders');

@@ -96,9 +96,26 @@ export function DeadLettersSection({ treeId }: { treeId: string }) {
           if (delta === -1) setTokens((t) => t.slice(0, -1));
           else if (next) setTokens((t) => [...t, next]);
         }}
-        onView={setViewing}
-        onDiscard={(letter) => setAsked({ kind: 'one', letter })}
-        discard={discard}
+        title="Dead letters"
+        actions={(letter) => (
+          <>
+            <Button
+              variant="ghost"
+              aria-label={`View dead letter ${letter.entry?.key ?? ''}`}
+              onClick={() => setViewing(letter)}
+            >
+              View
+            </Button>
+            <GuardedButton
+              variant="ghost"
+              aria-label={`Discard dead letter ${letter.entry?.key ?? ''}`}
+              {...discard}
+              onClick={() => setAsked({ kind: 'one', letter })}
+            >
+              Discard
+            </GuardedButton>
+          </>
+        )}
       />
       <DeadLetterDialog entry={viewing?.entry ?? null} onClose={() => setViewing(null)} />
       <DiscardDialog

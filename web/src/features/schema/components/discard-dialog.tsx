@@ -1,6 +1,7 @@
 import { Code, ConnectError } from '@connectrpc/connect';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { overLengthError } from '../../../lib/forms/length-limit';
 import { ErrorBanner } from '../../../components/ui/error-banner';
 import { Field } from '../../../components/ui/field';
 import { formatCount } from '../../../lib/format';
@@ -50,6 +51,7 @@ export function DiscardDialog({
   const confirmed = pending.data;
   const count = confirmed?.count ?? 0n;
   const letters = count === 1n ? 'dead letter' : 'dead letters';
+  const noteError = overLengthError(note, NOTE_MAX, 'A note');
   const changed =
     discard.error !== null && ConnectError.from(discard.error).code === Code.FailedPrecondition;
 
@@ -63,7 +65,9 @@ export function DiscardDialog({
       tone="danger"
       busy={discard.isPending}
       // Only what was counted can be confirmed: not while a new count is on its way.
-      confirmDisabled={confirmed === undefined || pending.isFetching || count === 0n}
+      confirmDisabled={
+        confirmed === undefined || pending.isFetching || count === 0n || noteError !== undefined
+      }
       onCancel={close}
       onConfirm={() => {
         if (!request || !confirmed) return;
@@ -98,12 +102,12 @@ export function DiscardDialog({
           <Field
             label="Note (optional)"
             hint={`Why; kept with the letters and in the audit trail.`}
+            error={noteError ?? null}
           >
             {(control) => (
               <input
                 {...control}
                 className="input"
-                maxLength={NOTE_MAX}
                 value={note}
                 onChange={(event) => setNote(event.target.value)}
               />

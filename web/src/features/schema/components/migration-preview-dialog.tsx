@@ -2,6 +2,7 @@ import { ErrorText } from '../../../components/ui/error-text';
 import type { MigrationPreviewReport } from '@store/contract/gen/store/insight/v1/schema_insight_pb.js';
 import { useEffect, useRef, useState } from 'react';
 import { Button } from '../../../components/ui/button';
+import { DialogActions } from '../../../components/ui/dialog-actions';
 import { Dialog } from '../../../components/ui/dialog';
 import { ErrorBanner } from '../../../components/ui/error-banner';
 import { ProgressBar } from '../../../components/ui/progress-bar';
@@ -91,24 +92,30 @@ export function MigrationPreviewDialog({
       title={title}
       onClose={onClose}
       footer={
-        <>
-          <Button onClick={onClose} disabled={confirming}>
-            Cancel
-          </Button>
-          {stale && (
-            <Button onClick={preview} disabled={confirming || start.isPending}>
-              Preview again
+        <DialogActions
+          dismiss={
+            <Button onClick={onClose} disabled={confirming}>
+              Cancel
             </Button>
-          )}
-          <Button
-            variant="primary"
-            busy={confirming}
-            disabled={!report}
-            onClick={() => void confirm()}
-          >
-            {confirmLabel(report, stale && staleSeen)}
-          </Button>
-        </>
+          }
+          others={
+            stale && (
+              <Button onClick={preview} disabled={confirming || start.isPending}>
+                Preview again
+              </Button>
+            )
+          }
+          primary={
+            <Button
+              variant="primary"
+              busy={confirming}
+              disabled={!report}
+              onClick={() => void confirm()}
+            >
+              {confirmLabel(report, stale && staleSeen)}
+            </Button>
+          }
+        />
       }
     >
       <section className="migration-preview stack" aria-label="Migration preview" tabIndex={0}>

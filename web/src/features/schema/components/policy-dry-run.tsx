@@ -1,3 +1,4 @@
+import { fromSchemaInsightStatus } from '../../../lib/operations/schema-insight-operations';
 import { ErrorText } from '../../../components/ui/error-text';
 import type { SchemaInsightOperationStatus } from '@store/contract/gen/store/insight/v1/schema_insight_pb.js';
 import { useState } from 'react';
@@ -10,6 +11,7 @@ import { formatCount } from '../../../lib/format';
 import { useRoles } from '../../../lib/identity/use-roles';
 import { isActiveState } from '../../../lib/operations/operation-kinds';
 import { dryRunSummary } from '../api/dry-run-summary';
+import { sameSchema } from '../api/enforce-confirm';
 import {
   useCancelSchemaInsightMutation,
   useSchemaInsightOperationQuery,
@@ -85,7 +87,10 @@ export function DryRunResult({
       {status.data && (
         <DryRunStatus
           status={status.data}
-          stale={dryRun.run !== null && dryRun.run.jsonSchema !== jsonSchema}
+          stale={
+            dryRun.run !== null &&
+            (jsonSchema === null || !sameSchema(dryRun.run.jsonSchema, jsonSchema))
+          }
         />
       )}
     </div>
@@ -100,7 +105,11 @@ function DryRunStatus({ status, stale }: { status: SchemaInsightOperationStatus;
       <div className="stack">
         <p>
           Dry run{' '}
-          <OperationStateBadge state={status.state} cancelRequested={status.cancelRequested} />
+          <OperationStateBadge
+            state={status.state}
+            cancelRequested={status.cancelRequested}
+            operation={fromSchemaInsightStatus(status)}
+          />
         </p>
         <ProgressBar
           label="Dry-run progress"
@@ -131,7 +140,11 @@ function DryRunStatus({ status, stale }: { status: SchemaInsightOperationStatus;
     return (
       <p>
         Dry run{' '}
-        <OperationStateBadge state={status.state} cancelRequested={status.cancelRequested} />
+        <OperationStateBadge
+          state={status.state}
+          cancelRequested={status.cancelRequested}
+          operation={fromSchemaInsightStatus(status)}
+        />
       </p>
     );
   }

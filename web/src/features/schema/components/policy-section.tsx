@@ -9,12 +9,14 @@ import { Spinner } from '../../../components/ui/spinner';
 import { Time } from '../../../components/ui/time';
 import type { Capabilities } from '../../../lib/capabilities/capabilities';
 import { useActiveTenant } from '../../../lib/services';
+import { needsEnforceConfirm, storedShape } from '../api/enforce-confirm';
 import { checkPolicyDraft } from '../api/policy-draft';
 import {
   useClearPolicyMutation,
   useGetPolicyQuery,
   useSetPolicyMutation,
 } from '../hooks/use-policy';
+import { EnforceConfirmDialog } from './enforce-confirm-dialog';
 import { DryRunButton, DryRunResult, usePolicyDryRun } from './policy-dry-run';
 import { PolicyFields, policyDraftFrom, toPolicyInit } from './policy-fields';
 import { SchemaSection } from './schema-section';
@@ -38,13 +40,7 @@ export function PolicySection({ treeId, caps }: { treeId: string; caps: SchemaCa
       ) : (
         <>
           <StoredPolicy policy={query.data} />
-          {/* Keyed by the stored policy, so the editor starts again from what was saved. */}
-          <PolicyEditor
-            key={policyStamp(query.data)}
-            treeId={treeId}
-            policy={query.data}
-            caps={caps}
-          />
+          <PolicyEditor treeId={treeId} policy={query.data} caps={caps} />
         </>
       )}
     </SchemaSection>
@@ -98,7 +94,16 @@ function PolicyEditor({
 }) {
   const tenant = useActiveTenant();
   const [draft, setDraft] = useState(() => policyDraftFrom(policy));
+  // The editor starts again from what was saved, but stays mounted: the dry-run result and the
+  // focus (back on Set policy after the confirm) survive a save.
+  const stamp = policyStamp(policy);
+  const [draftStamp, setDraftStamp] = useState(stamp);
+  if (draftStamp !== stamp) {
+    setDraftStamp(stamp);
+    setDraft(policyDraftFrom(policy));
+  }
   const [confirmClear, setConfirmClear] = useState(false);
+  const [confirmEnforce, setConfirmEnforce] = useState(false);
   const setPolicy = useSetPolicyMutation(treeId);
   const clearPolicy = useClearPolicyMutation(treeId);
   // Checked on every keystroke: the syntax error and its position show before anything is sent.
@@ -113,7 +118,9 @@ function PolicyEditor({
       aria-label="Policy editor"
       onSubmit={(event) => {
         event.preventDefault();
-        if (check.ok) setPolicy.mutate(toPolicyInit(check.policy));
+        if (!check.ok) return;
+        if (needsEnforceConfirm(storedShape(policy), check.policy)) setConfirmEnforce(true);
+        else setPolicy.mutate(toPolicyInit(check.policy));
       }}
     >
       <PolicyFields
@@ -162,6 +169,31 @@ function PolicyEditor({
         jsonSchema={draftSchema}
         switchingToEnforce={policy?.mode === StoreSchemaMode.AUDIT && draft.mode === 'ENFORCE'}
       />
+      {confirmEnforce && check.ok && (
+        <EnforceConfirmDialog
+          action="policy"
+          treeId={treeId}
+          tenant={tenant}
+          jsonSchema={check.policy.jsonSchema}
+          dryRun={dryRun}
+          busy={setPolicy.isPending}
+          onCancel={() => setConfirmEnforce(false)}
+          onRunDryRun={() => {
+            setConfirmEnforce(false);
+            dryRun.begin(check.policy.jsonSchema);
+          }}
+          onEnforce={() =>
+            setPolicy.mutate(toPolicyInit(check.policy), {
+              onSettled: () => setConfirmEnforce(false),
+            })
+          }
+          onAudit={() =>
+            setPolicy.mutate(toPolicyInit({ ...check.policy, mode: 'AUDIT' }), {
+              onSettled: () => setConfirmEnforce(false),
+            })
+          }
+        />
+      )}
       <ConfirmDialog
         open={confirmClear}
         title="Clear the policy?"

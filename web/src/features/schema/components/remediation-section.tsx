@@ -5,8 +5,13 @@ import { ErrorBanner } from '../../../components/ui/error-banner';
 import { GuardedButton } from '../../../components/ui/guarded-button';
 import { Spinner } from '../../../components/ui/spinner';
 import type { Capabilities } from '../../../lib/capabilities/capabilities';
+import { exampleTransform } from '../api/example-transform';
 import { parsePatch } from '../api/json-patch';
-import { checkPolicyDraft } from '../api/policy-draft';
+import { needsEnforceConfirm, storedShape } from '../api/enforce-confirm';
+import { checkPolicyDraft, type CheckedPolicy } from '../api/policy-draft';
+import { useActiveTenant } from '../../../lib/services';
+import { EnforceConfirmDialog } from './enforce-confirm-dialog';
+import { DryRunButton, DryRunResult, usePolicyDryRun } from './policy-dry-run';
 import { useGetPolicyQuery } from '../hooks/use-policy';
 import {
   useGetRemediationStatusQuery,
@@ -19,8 +24,6 @@ import { RunProgress } from './run-progress';
 import { SchemaSection } from './schema-section';
 
 type SchemaCaps = Capabilities<StoreSchemaApiOperation>;
-
-const EXAMPLE_TRANSFORM = '[\n  { "op": "add", "path": "/status", "value": "unknown" }\n]';
 
 /**
  * Remediation: values failing the target policy get the transform; fixed ones are written back,
@@ -56,12 +59,28 @@ function RemediationForm({
   caps: SchemaCaps;
   initialPolicy: Parameters<typeof policyDraftFrom>[0];
 }) {
-  const [transform, setTransform] = useState(EXAMPLE_TRANSFORM);
+  // A patch for this tree's policy (adds what it requires), for the admin to edit.
+  const [transform, setTransform] = useState(() => exampleTransform(initialPolicy?.jsonSchema));
   const [policy, setPolicy] = useState(() => policyDraftFrom(initialPolicy));
   const [runId, setRunId] = useState<string>();
+  const [confirmEnforce, setConfirmEnforce] = useState(false);
+  const tenant = useActiveTenant();
   const start = useStartRemediationMutation(treeId);
+  const dryRun = usePolicyDryRun(treeId);
   const patch = parsePatch(transform);
   const target = checkPolicyDraft(policy);
+  const targetSchema = target.ok ? target.policy.jsonSchema : null;
+
+  const run = (targetPolicy: CheckedPolicy) => {
+    if (!patch.ok) return;
+    start.mutate(
+      { ops: patch.ops, targetPolicy: toPolicyInit(targetPolicy) },
+      {
+        onSuccess: (handle) => setRunId(handle.operationId),
+        onSettled: () => setConfirmEnforce(false),
+      },
+    );
+  };
 
   return (
     <form
@@ -70,15 +89,15 @@ function RemediationForm({
       onSubmit={(event) => {
         event.preventDefault();
         if (!patch.ok || !target.ok) return;
-        start.mutate(
-          { ops: patch.ops, targetPolicy: toPolicyInit(target.policy) },
-          { onSuccess: (handle) => setRunId(handle.operationId) },
-        );
+        // A successful run makes the target the tree's policy: under Enforce, writes that fail it
+        // are refused from then on, so that asks first (issue 33), as Set policy does.
+        if (needsEnforceConfirm(storedShape(initialPolicy), target.policy)) setConfirmEnforce(true);
+        else run(target.policy);
       }}
     >
       <JsonTextField
         label="Transform (JSON Patch)"
-        hint="Applied to each value that fails the target policy, e.g. add a missing field."
+        hint="Applied to each value that fails the target policy. It starts by adding what the policy requires; edit it before running: an add replaces a value already there."
         value={transform}
         onChange={(next) => {
           setTransform(next);
@@ -111,8 +130,31 @@ function RemediationForm({
         >
           Start remediation
         </GuardedButton>
+        <DryRunButton dryRun={dryRun} jsonSchema={targetSchema} />
       </div>
+      <DryRunResult dryRun={dryRun} jsonSchema={targetSchema} switchingToEnforce={false} />
       {runId && <RunProgress operationId={runId} />}
+      {confirmEnforce && target.ok && (
+        <EnforceConfirmDialog
+          action="remediation"
+          treeId={treeId}
+          tenant={tenant}
+          jsonSchema={target.policy.jsonSchema}
+          dryRun={dryRun}
+          busy={start.isPending}
+          onCancel={() => setConfirmEnforce(false)}
+          onRunDryRun={() => {
+            setConfirmEnforce(false);
+            dryRun.begin(target.policy.jsonSchema);
+          }}
+          onEnforce={() => run(target.policy)}
+          onAudit={() => {
+            // The form shows what was started.
+            setPolicy({ ...policy, mode: 'AUDIT' });
+            run({ ...target.policy, mode: 'AUDIT' });
+          }}
+        />
+      )}
     </form>
   );
 }

@@ -3,16 +3,19 @@ import {
   DeadLetterReplayOutcome,
   type DeadLetterRecord,
 } from '@store/contract/gen/store/insight/v1/schema_insight_pb.js';
-import { StoreSchemaMode } from '@store/contract';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Button } from '../../../components/ui/button';
+import { DialogActions } from '../../../components/ui/dialog-actions';
 import { Dialog } from '../../../components/ui/dialog';
 import { GuardedButton } from '../../../components/ui/guarded-button';
 import { useRoles } from '../../../lib/identity/use-roles';
 import { useToast } from '../../../lib/services';
 import { reasonLabel } from '../api/dead-letter-reason';
 import { checkJson, formatSyntaxError, prettyJson } from '../api/json-syntax';
-import { useReplayDeadLetterMutation, useValidateValueQuery } from '../hooks/use-schema-insight';
+import { PolicyVerdict } from '../../../components/schema/policy-verdict';
+import { useValidateValueQuery } from '../../../lib/schema/use-validate-value-query';
+import { useDebouncedValue } from '../../../lib/use-debounced-value';
+import { useReplayDeadLetterMutation } from '../hooks/use-schema-insight';
 import { JsonTextField } from './json-text-field';
 
 /** Pause after the last keystroke before the value is checked against the policy. */
@@ -64,7 +67,7 @@ function ReplayForm({
     prettyJson(letter.replayedValueJson ?? entry?.valueJson ?? 'null'),
   );
   const syntax = checkJson(text);
-  const debounced = useDebounced(
+  const debounced = useDebouncedValue(
     syntax.ok ? JSON.stringify(syntax.value) : null,
     VALIDATE_DELAY_MS,
   );
@@ -116,7 +119,7 @@ function ReplayForm({
             <ErrorText error={validation.error} lead="Could not check the value:" />
           </div>
         ) : validation.data && debounced !== null ? (
-          <ValidationVerdict data={validation.data} />
+          <PolicyVerdict data={validation.data} listTestId="replay-violations" />
         ) : (
           <p className="muted">Checking against the policy…</p>
         )}
@@ -136,61 +139,25 @@ function ReplayForm({
           <ErrorText error={replay.error} lead="Replay failed:" />
         </div>
       )}
-      <div className="schema-actions">
-        <GuardedButton
-          type="submit"
-          variant="primary"
-          busy={replay.isPending}
-          disabled={!syntax.ok}
-          allowed={roles.atLeast('operator')}
-          reason={roles.needs('operator')}
-        >
-          Replay
-        </GuardedButton>
-        <Button type="button" onClick={onClose}>
-          Close
-        </Button>
-      </div>
+      <DialogActions
+        dismiss={
+          <Button type="button" onClick={onClose}>
+            Close
+          </Button>
+        }
+        primary={
+          <GuardedButton
+            type="submit"
+            variant="primary"
+            busy={replay.isPending}
+            disabled={!syntax.ok}
+            allowed={roles.atLeast('operator')}
+            reason={roles.needs('operator')}
+          >
+            Replay
+          </GuardedButton>
+        }
+      />
     </form>
   );
-}
-
-function ValidationVerdict({
-  data,
-}: {
-  data: NonNullable<ReturnType<typeof useValidateValueQuery>['data']>;
-}) {
-  if (!data.hasPolicy)
-    return <p className="muted">The tree has no policy: any value is written.</p>;
-  const policy = data.policy;
-  const mode = policy?.mode === StoreSchemaMode.AUDIT ? 'Audit' : 'Enforce';
-  const against = `policy v${policy?.version ?? 0} (${mode})`;
-  if (data.violations.length === 0) {
-    return <p className="schema-ok">Passes the {against}.</p>;
-  }
-  return (
-    <div>
-      <p className={data.accepted ? 'muted' : 'field__error'}>
-        {data.violations.length} {data.violations.length === 1 ? 'error' : 'errors'} against the{' '}
-        {against}
-        {data.accepted ? ' (Audit: it would still be written)' : ''}:
-      </p>
-      <ul className="schema-errors" data-testid="replay-violations">
-        {data.violations.map((v, index) => (
-          <li key={index}>
-            <span className="mono">{v.instancePath || '(root)'}</span>: {v.message} ({v.keyword})
-          </li>
-        ))}
-      </ul>
-    </div>
-  );
-}
-
-function useDebounced<T>(value: T, delayMs: number): T {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), delayMs);
-    return () => clearTimeout(timer);
-  }, [value, delayMs]);
-  return settled;
 }

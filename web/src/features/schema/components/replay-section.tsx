@@ -3,22 +3,15 @@ import {
   type DeadLetterRecord,
 } from '@store/contract/gen/store/insight/v1/schema_insight_pb.js';
 import { useState } from 'react';
-import { Badge } from '../../../components/ui/badge';
-import { Button } from '../../../components/ui/button';
-import { EmptyState } from '../../../components/ui/empty-state';
-import { ErrorBanner } from '../../../components/ui/error-banner';
 import { Field } from '../../../components/ui/field';
 import { GuardedButton } from '../../../components/ui/guarded-button';
-import { Spinner } from '../../../components/ui/spinner';
-import { Table } from '../../../components/ui/table';
-import { Time } from '../../../components/ui/time';
 import { formatCount } from '../../../lib/format';
 import { useRoles } from '../../../lib/identity/use-roles';
-import { reasonLabel } from '../api/dead-letter-reason';
 import { useCountPendingDeadLettersQuery } from '../hooks/use-dead-letter-discard';
 import { useCountDeadLettersQuery } from '../hooks/use-dead-letters';
 import { useListDeadLetterRecordsQuery } from '../hooks/use-schema-insight';
 import { BulkReplay } from './bulk-replay';
+import { DeadLetterTable } from './dead-letter-table';
 import { ReplayDialog } from './replay-dialog';
 import { SchemaSection } from './schema-section';
 
@@ -85,84 +78,33 @@ export function ReplaySection({ treeId }: { treeId: string }) {
         </label>
       </div>
       <BulkReplay treeId={treeId} keyPrefix={keyPrefix} />
-      {query.isPending ? (
-        <Spinner label="Reading dead letters…" />
-      ) : query.isError ? (
-        <ErrorBanner
-          title="Could not list dead letters"
-          error={query.error}
-          onRetry={() => void query.refetch()}
-        />
-      ) : (
-        <Table
-          caption="Dead letters to fix"
-          columns={[
-            { id: 'id', header: 'Id', numeric: true, cell: (d) => String(d.deadLetterId) },
-            { id: 'key', header: 'Key', cell: (d) => <span className="mono">{d.entry?.key}</span> },
-            {
-              id: 'reason',
-              header: 'Reason',
-              cell: (d) => <Badge tone="danger">{reasonLabel(d.entry?.reason ?? 0)}</Badge>,
-            },
-            { id: 'replay', header: 'Replay', cell: (d) => <ReplayState letter={d} /> },
-            {
-              id: 'action',
-              header: 'Action',
-              cell: (d) =>
-                d.replayOutcome === DeadLetterReplayOutcome.WRITTEN ? (
-                  '—'
-                ) : (
-                  <GuardedButton
-                    variant="ghost"
-                    aria-label={`Fix and replay ${d.entry?.key ?? ''}`}
-                    allowed={canReplay}
-                    reason={roles.needs('operator')}
-                    onClick={() => setOpen(d)}
-                  >
-                    Fix and replay
-                  </GuardedButton>
-                ),
-            },
-          ]}
-          rows={query.data.deadLetters}
-          rowKey={(d) => String(d.deadLetterId)}
-          empty={<EmptyState title="No dead letters to fix" />}
-        />
-      )}
-      <nav className="schema-pager" aria-label="Fix-and-replay pages">
-        <Button disabled={tokens.length === 0} onClick={() => setTokens((t) => t.slice(0, -1))}>
-          Previous letters
-        </Button>
-        <Button
-          disabled={!query.data?.nextPageToken}
-          onClick={() => {
-            const next = query.data?.nextPageToken;
-            if (next) setTokens((t) => [...t, next]);
-          }}
-        >
-          Next letters
-        </Button>
-      </nav>
+      <DeadLetterTable
+        query={query}
+        page={tokens.length}
+        onPage={(delta) => {
+          const next = query.data?.nextPageToken;
+          if (delta === -1) setTokens((t) => t.slice(0, -1));
+          else if (next) setTokens((t) => [...t, next]);
+        }}
+        title="Dead letters to fix"
+        withReplay
+        actions={(d) =>
+          d.replayOutcome === DeadLetterReplayOutcome.WRITTEN ? (
+            '—'
+          ) : (
+            <GuardedButton
+              variant="ghost"
+              aria-label={`Fix and replay ${d.entry?.key ?? ''}`}
+              allowed={canReplay}
+              reason={roles.needs('operator')}
+              onClick={() => setOpen(d)}
+            >
+              Fix and replay
+            </GuardedButton>
+          )
+        }
+      />
       <ReplayDialog treeId={treeId} letter={open} onClose={() => setOpen(null)} />
     </SchemaSection>
   );
-}
-
-function ReplayState({ letter }: { letter: DeadLetterRecord }) {
-  if (letter.replayOutcome === DeadLetterReplayOutcome.WRITTEN) {
-    return (
-      <span>
-        <Badge tone="success">Replayed</Badge> by {letter.replayedBy}{' '}
-        <Time value={letter.replayedAt} />
-      </span>
-    );
-  }
-  if (letter.replayOutcome === DeadLetterReplayOutcome.REFUSED) {
-    return (
-      <span>
-        <Badge tone="warning">Refused again</Badge> {letter.replayErrors[0] ?? ''}
-      </span>
-    );
-  }
-  return <span className="muted">{letter.entry?.errors[0] ?? 'Pending'}</span>;
 }

@@ -37,7 +37,11 @@ export function RunProgress({ operationId }: { operationId: string }) {
         <Link to={paths.operation(operation.operationId)} className="mono">
           {operation.operationId}
         </Link>{' '}
-        <OperationStateBadge state={operation.state} cancelRequested={operation.cancelRequested} />
+        <OperationStateBadge
+          state={operation.state}
+          cancelRequested={operation.cancelRequested}
+          operation={operation}
+        />
       </p>
       {isActiveState(operation.state) && <OperationProgress operation={operation} />}
       {operation.error && (

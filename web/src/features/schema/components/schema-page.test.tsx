@@ -109,6 +109,10 @@ describe('schema page', () => {
     });
     await waitUntilAllowed('Set policy');
     fireEvent.click(policyEditor().getByRole('button', { name: 'Set policy' }));
+    // Another schema under Enforce asks first (issue 33); nothing is sent before the answer.
+    const confirm = within(screen.getByRole('dialog', { name: 'Enforce this policy on orders?' }));
+    expect(sent.policies).toHaveLength(0);
+    fireEvent.click(confirm.getByRole('button', { name: 'Save as Enforce' }));
     const refusal = await policyEditor().findByRole('alert');
     expect(refusal.textContent).toContain(
       'The server refused the policy: The server refused a value in the request: policy.json_schema: schema is invalid.',

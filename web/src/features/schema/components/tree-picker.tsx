@@ -6,6 +6,7 @@ import { Field } from '../../../components/ui/field';
 import { formatCount } from '../../../lib/format';
 import { paths } from '../../../lib/paths';
 import { useListTreesQuery } from '../hooks/use-list-trees-query';
+import { counted } from '../../../lib/words/counted';
 
 /**
  * Picks the tree the page governs. The list comes from ListTrees (trees that hold entries); a
@@ -37,7 +38,7 @@ export function TreePicker({ treeId }: { treeId: string | undefined }) {
             )}
             {listed.map((tree) => (
               <option key={tree.treeId} value={tree.treeId}>
-                {tree.treeId} — {formatCount(tree.entryCount)} entries
+                {tree.treeId} — {counted(tree.entryCount, 'entry', 'entries')}
                 {tree.hasPolicy ? ', policy' : ''}
                 {tree.deadLetterCount > 0n
                   ? `, ${formatCount(tree.deadLetterCount)} dead letters`

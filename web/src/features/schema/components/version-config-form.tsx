@@ -54,7 +54,11 @@ export function VersionConfigForm({
       }}
     >
       <div className="schema-form-row">
-        <Field label="Current version" error={errors?.current}>
+        <Field
+          label="Current version"
+          hint="The version the tree’s entries are at now; new writes are stamped with it."
+          error={errors?.current}
+        >
           {(control) => (
             <input
               {...control}

@@ -24,7 +24,8 @@ const ALL_OPERATIONS = Object.values(StoreSchemaApiOperation).filter(
   (v): v is StoreSchemaApiOperation => typeof v === 'number',
 );
 
-function server() {
+/** A tree "orders" with a stored version config (1 → 2), or none with `{ config: null }`. */
+function server(options: { config?: null } = {}) {
   const sent = {
     configs: [] as StoreSchemaVersionConfig[],
     advanced: [] as number[],
@@ -37,20 +38,23 @@ function server() {
     router.service(SchemaControlService, {
       probeCapabilities: (req) => ({ treeId: req.treeId, allowedOperations: ALL_OPERATIONS }),
       getPolicy: () => ({ found: false }),
-      getVersionConfig: () => ({
-        found: true,
-        config: {
-          currentVersion: 1,
-          targetVersion: 2,
-          migrations: [
-            {
-              fromVersion: 1,
-              toVersion: 2,
-              transform: { ops: [{ op: 'add', path: '/v', valueJson: '2' }] },
+      getVersionConfig: () =>
+        options.config === null
+          ? { found: false }
+          : {
+              found: true,
+              config: {
+                currentVersion: 1,
+                targetVersion: 2,
+                migrations: [
+                  {
+                    fromVersion: 1,
+                    toVersion: 2,
+                    transform: { ops: [{ op: 'add', path: '/v', valueJson: '2' }] },
+                  },
+                ],
+              },
             },
-          ],
-        },
-      }),
       setVersionConfig: (req) => {
         sent.configs.push(req.config!);
         return {};
@@ -165,6 +169,29 @@ describe('versions and migrations', () => {
         { fromVersion: 1, toVersion: 2 },
         { fromVersion: 2, toVersion: 3, transform: { ops: [{ op: 'remove', path: '/v' }] } },
       ],
+    });
+  });
+
+  it('without a version config the form starts at version 0, the version the entries are at', async () => {
+    const { app, sent } = server({ config: null });
+    renderApp(app, '/schema/orders');
+    const section = await versions();
+    expect(
+      await section.findByText('No version config: entries are written at version 0.'),
+    ).toBeTruthy();
+    const form = within(section.getByRole('form', { name: 'Version config editor' }));
+    expect((form.getByLabelText('Current version') as HTMLInputElement).value).toBe('0');
+    expect((form.getByLabelText('Target version') as HTMLInputElement).value).toBe('0');
+    fireEvent.click(form.getByRole('button', { name: 'Add step' }));
+    expect((form.getByLabelText('Step 1 from version') as HTMLInputElement).value).toBe('0');
+    expect((form.getByLabelText('Step 1 to version') as HTMLInputElement).value).toBe('1');
+    fireEvent.change(form.getByLabelText('Target version'), { target: { value: '1' } });
+    fireEvent.click(form.getByRole('button', { name: 'Save version config' }));
+    await waitFor(() => expect(sent.configs).toHaveLength(1));
+    expect(sent.configs[0]).toMatchObject({
+      currentVersion: 0,
+      targetVersion: 1,
+      migrations: [{ fromVersion: 0, toVersion: 1 }],
     });
   });
 

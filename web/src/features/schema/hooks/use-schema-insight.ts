@@ -75,21 +75,6 @@ export function useListDeadLetterRecordsQuery(
   });
 }
 
-/** Checks a value against the tree's policy in force (the write guard's own verdict). */
-export function useValidateValueQuery(treeId: string, valueJson: string | null) {
-  const client = useSchemaInsightClient();
-  return useQuery({
-    queryKey: rpcKey(SchemaInsightService.method.validateValue, {
-      treeId,
-      valueJson: valueJson ?? '',
-    }),
-    queryFn: ({ signal }) =>
-      client.validateValue({ treeId, valueJson: valueJson ?? '' }, { signal }),
-    enabled: valueJson !== null,
-    placeholderData: keepPreviousData,
-  });
-}
-
 /**
  * The queries a replay or a discard changes: letters, entries, counts, the tree list. Both
  * dead-letter sections read these queries, so they refresh together and show the same numbers.

@@ -61,7 +61,7 @@ export function EntriesTable({ entries, write, onView, onEdit, onDelete }: Entri
             Edit
           </Button>
           <Button
-            variant="danger"
+            variant="danger-quiet"
             disabled={!write.allowed}
             title={write.allowed ? undefined : write.reason}
             aria-describedby={write.allowed ? undefined : write.reasonId}

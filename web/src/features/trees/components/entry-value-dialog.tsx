@@ -1,5 +1,6 @@
 import type { TreeEntry } from '@store/contract';
 import { Button } from '../../../components/ui/button';
+import { DialogActions } from '../../../components/ui/dialog-actions';
 import { Dialog } from '../../../components/ui/dialog';
 import { ErrorBanner } from '../../../components/ui/error-banner';
 import { Spinner } from '../../../components/ui/spinner';
@@ -34,30 +35,35 @@ export function EntryValueDialog({
       title={`Entry ${entryKey}`}
       onClose={onClose}
       footer={
-        <>
-          {entry && (
-            <>
-              <Button
-                disabled={!write.allowed}
-                title={write.allowed ? undefined : write.reason}
-                onClick={() => onEdit(entry)}
-              >
-                Edit
-              </Button>
-              <Button
-                variant="danger"
-                disabled={!write.allowed}
-                title={write.allowed ? undefined : write.reason}
-                onClick={() => onDelete(entry.key)}
-              >
-                Delete
-              </Button>
-            </>
-          )}
-          <Button variant="primary" onClick={onClose} autoFocus>
-            Close
-          </Button>
-        </>
+        <DialogActions
+          others={
+            entry && (
+              <>
+                {/* Delete is quiet here: the solid red button is the confirm's. */}
+                <Button
+                  variant="danger-quiet"
+                  disabled={!write.allowed}
+                  title={write.allowed ? undefined : write.reason}
+                  onClick={() => onDelete(entry.key)}
+                >
+                  Delete
+                </Button>
+                <Button
+                  disabled={!write.allowed}
+                  title={write.allowed ? undefined : write.reason}
+                  onClick={() => onEdit(entry)}
+                >
+                  Edit
+                </Button>
+              </>
+            )
+          }
+          primary={
+            <Button variant="primary" onClick={onClose} autoFocus>
+              Close
+            </Button>
+          }
+        />
       }
     >
       {query.isPending && <Spinner label="Loading the value…" />}

@@ -56,6 +56,27 @@ describe('import entries dialog', () => {
     expect(calls).toHaveLength(0);
   });
 
+  it('a pasted 175-character tree name is kept whole and refused with the limit, not cut into another tree', async () => {
+    const { app, calls } = server();
+    renderApp(app, '/trees');
+    const dialog = await openDialog();
+    const tree = within(dialog).getByLabelText('Tree') as HTMLInputElement;
+    fireEvent.change(tree, { target: { value: 't'.repeat(175) } });
+    expect(tree.value).toHaveLength(175);
+    expect(tree.maxLength).toBe(-1);
+    const file = new File(['{"key":"a","value":1}'], 'entries.jsonl');
+    fireEvent.change(within(dialog).getByLabelText('JSON Lines file'), {
+      target: { files: [file] },
+    });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Start import' }));
+    expect(
+      within(dialog).getByText(
+        'A tree name holds at most 128 characters; this one has 175 (nothing was cut)',
+      ),
+    ).toBeTruthy();
+    expect(calls).toHaveLength(0);
+  });
+
   it('sends the file’s entries with PutEntries and reports written, dead-lettered and refused lines', async () => {
     const { app, calls } = server();
     renderApp(app, '/trees');

@@ -1,9 +1,11 @@
 import { useId, useState, type SubmitEvent } from 'react';
 import { Button } from '../../../components/ui/button';
+import { DialogActions } from '../../../components/ui/dialog-actions';
 import { Dialog } from '../../../components/ui/dialog';
 import { Field } from '../../../components/ui/field';
 import { ProgressBar } from '../../../components/ui/progress-bar';
 import { formatCount } from '../../../lib/format';
+import { overLengthError } from '../../../lib/forms/length-limit';
 import { useActiveTenant } from '../../../lib/services';
 import { useImportEntries } from '../hooks/use-import-entries';
 import { ImportReportView } from './import-report';
@@ -29,9 +31,10 @@ export function ImportEntriesDialog({ onClose }: { onClose: () => void }) {
   const treeError =
     treeId === ''
       ? 'Enter the tree to import into'
-      : TREE_NAME.test(treeId) && treeId !== '.' && treeId !== '..'
-        ? null
-        : 'Tree names are 1–128 letters, digits, dots, dashes and underscores';
+      : (overLengthError(treeId, 128, 'A tree name') ??
+        (TREE_NAME.test(treeId) && treeId !== '.' && treeId !== '..'
+          ? null
+          : 'Tree names are 1–128 letters, digits, dots, dashes and underscores'));
   const fileError = file ? null : 'Choose a .jsonl file or an exported artifact';
 
   const submit = (event: SubmitEvent) => {
@@ -52,16 +55,25 @@ export function ImportEntriesDialog({ onClose }: { onClose: () => void }) {
       onClose={close}
       footer={
         running ? (
-          <Button variant="danger" onClick={importer.cancel}>
-            Cancel import
-          </Button>
+          // Keyed apart: the running import's Cancel must never be the Start button reused.
+          <DialogActions
+            key="running"
+            primary={
+              <Button variant="danger" onClick={importer.cancel}>
+                Cancel import
+              </Button>
+            }
+          />
         ) : (
-          <>
-            <Button onClick={close}>Close</Button>
-            <Button type="submit" form={formId} variant="primary">
-              {state.phase === 'done' ? 'Import another file' : 'Start import'}
-            </Button>
-          </>
+          <DialogActions
+            key="idle"
+            dismiss={<Button onClick={close}>Close</Button>}
+            primary={
+              <Button type="submit" form={formId} variant="primary">
+                {state.phase === 'done' ? 'Import another file' : 'Start import'}
+              </Button>
+            }
+          />
         )
       }
     >
@@ -77,7 +89,6 @@ export function ImportEntriesDialog({ onClose }: { onClose: () => void }) {
             <input
               {...control}
               className="input mono"
-              maxLength={128}
               value={treeId}
               disabled={running}
               spellCheck={false}

@@ -6,6 +6,7 @@ import {
   IdentityService,
   SchemaControlService,
   StoreSchemaDeadLetterEntrySchema,
+  StoreSchemaMode,
   StoreSchemaDeadLetterReason,
   TreeDataService,
   TreeEntrySchema,
@@ -13,6 +14,7 @@ import {
   type ListEntriesRequest,
   type PutEntryRequest,
 } from '@store/contract';
+import { SchemaInsightService } from '@store/contract/gen/store/insight/v1/schema_insight_pb.js';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { whoAmI } from '../../../testing/fixtures';
@@ -20,11 +22,38 @@ import { createTestApp, renderApp, testSession } from '../../../testing/render-a
 
 const KEYS = Array.from({ length: 30 }, (_, i) => `k${String(i).padStart(2, '0')}`);
 
-/** A tree "orders" of 30 entries with keyset pages, as the server pages them. */
-function server(roles: string[] = ['admin']) {
+/**
+ * A tree "orders" of 30 entries with keyset pages, as the server pages them. With `policy`, the
+ * tree has a policy requiring "name" in that mode, and ValidateValue judges values as the write
+ * guard would; without it, ValidateValue is not served (the put goes ahead regardless).
+ */
+function server(roles: string[] = ['admin'], policy?: StoreSchemaMode) {
   const listRequests: ListEntriesRequest[] = [];
   const puts: PutEntryRequest[] = [];
+  const validated: string[] = [];
   const routes = (router: ConnectRouter) => {
+    if (policy !== undefined) {
+      router.service(SchemaInsightService, {
+        validateValue: (req) => {
+          validated.push(req.valueJson);
+          const ok = (JSON.parse(req.valueJson) as { name?: string }).name !== undefined;
+          return {
+            hasPolicy: true,
+            policy: { jsonSchema: '{"required":["name"]}', mode: policy, version: 2 },
+            accepted: ok || policy === StoreSchemaMode.AUDIT,
+            violations: ok
+              ? []
+              : [
+                  {
+                    instancePath: '',
+                    keyword: 'required',
+                    message: "must have required property 'name'",
+                  },
+                ],
+          };
+        },
+      });
+    }
     router.service(IdentityService, {
       whoAmI: () => whoAmI({ tenants: [{ tenantId: 'acme', roles }] }),
     });
@@ -77,7 +106,7 @@ function server(roles: string[] = ['admin']) {
       },
     });
   };
-  return { listRequests, puts, app: createTestApp(routes, { session: testSession }) };
+  return { listRequests, puts, validated, app: createTestApp(routes, { session: testSession }) };
 }
 
 /** Clicks "Put entry" once WhoAmI has answered (until then it is disabled). */
@@ -169,6 +198,59 @@ describe('tree detail page', () => {
     expect(within(outcome).getByText('/n: must be integer')).toBeTruthy();
   });
 
+  it('checks the value against an Enforce policy before saving and does not send what it would refuse', async () => {
+    const { app, puts, validated } = server(['admin'], StoreSchemaMode.ENFORCE);
+    renderApp(app, '/trees/orders');
+    await openPutDialog();
+    const dialog = await screen.findByRole('dialog');
+    fireEvent.change(within(dialog).getByLabelText('Key'), { target: { value: 'p1' } });
+    fireEvent.change(within(dialog).getByLabelText('Value (JSON)'), {
+      target: { value: '{"age": 3}' },
+    });
+    const verdict = within(dialog).getByTestId('put-entry-policy');
+    await waitFor(() =>
+      expect(verdict.textContent).toContain(
+        '1 error against the policy v2 (Enforce) — the write guard would refuse it',
+      ),
+    );
+    expect(verdict.textContent).toContain("must have required property 'name'");
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Put entry' }));
+    const refusal = await within(dialog).findByRole('alert');
+    expect(refusal.textContent).toMatch(
+      /Not sent: the policy v2 \(Enforce\) would refuse this value/,
+    );
+    expect(puts).toHaveLength(0);
+
+    fireEvent.change(within(dialog).getByLabelText('Value (JSON)'), {
+      target: { value: '{"age": 3, "name": "Ann"}' },
+    });
+    expect(within(dialog).queryByRole('alert')).toBeNull();
+    await waitFor(() => expect(verdict.textContent).toContain('Passes the policy v2 (Enforce)'));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Put entry' }));
+    await waitFor(() => expect(puts).toHaveLength(1));
+    expect(puts[0]).toMatchObject({ key: 'p1', valueJson: '{"age": 3, "name": "Ann"}' });
+    // The check read the text as typed, as the write does.
+    expect(validated).toContain('{"age": 3, "name": "Ann"}');
+  });
+
+  it('under an Audit policy the errors are shown but the put is sent', async () => {
+    const { app, puts } = server(['admin'], StoreSchemaMode.AUDIT);
+    renderApp(app, '/trees/orders');
+    await openPutDialog();
+    const dialog = await screen.findByRole('dialog');
+    fireEvent.change(within(dialog).getByLabelText('Key'), { target: { value: 'p2' } });
+    fireEvent.change(within(dialog).getByLabelText('Value (JSON)'), {
+      target: { value: '{"age": 3}' },
+    });
+    const verdict = within(dialog).getByTestId('put-entry-policy');
+    await waitFor(() =>
+      expect(verdict.textContent).toContain('(Audit: it would still be written)'),
+    );
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Put entry' }));
+    await waitFor(() => expect(puts).toHaveLength(1));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
   it('a viewer sees put, edit and delete disabled with the reason', async () => {
     const { app } = server(['viewer']);
     renderApp(app, '/trees/orders');
@@ -203,11 +285,18 @@ describe('tree detail page', () => {
     await waitFor(() => expect(screen.queryByText(/No tree named/)).toBeNull());
   });
 
-  it('asks before deleting, naming the tenant, the tree and the key', async () => {
+  it('asks before deleting, naming the tenant, the tree and the key; the row’s Delete is quiet, the confirm’s red', async () => {
     const { app } = server();
     renderApp(app, '/trees/orders');
-    fireEvent.click(await screen.findByRole('button', { name: 'Delete k01' }));
+    const rowDelete = await screen.findByRole('button', { name: 'Delete k01' });
+    // A quiet, outlined Delete on every row; the solid red one only in the confirm.
+    expect(rowDelete.className.split(' ')).toContain('btn--danger-quiet');
+    expect(rowDelete.className.split(' ')).not.toContain('btn--danger');
+    fireEvent.click(rowDelete);
     const dialog = await screen.findByRole('dialog');
     expect(dialog.textContent).toMatch(/Delete the entry k01 from tree orders in tenant acme\?/);
+    expect(
+      within(dialog).getByRole('button', { name: 'Delete entry' }).className.split(' '),
+    ).toContain('btn--danger');
   });
 });

@@ -1,0 +1,74 @@
+import { randomUUID } from 'node:crypto';
+import { sql, type Kysely, type RawBuilder, type Selectable, type SqlBool } from 'kysely';
+import type { Statement as SqliteStatement } from 'better-sqlite3';
+import type pg from 'pg';
+import type { Dialect } from '../database.js';
+import type { Database, EntriesTable } from '../database-schema.js';
+
+/** A database handle with its dialect: a Storage, or a transaction from withTransaction. */
+export interface TreeDb {
+  db: Kysely<Database>;
+  dialect: Dialect;
+  /**
+   * SQLite: a prepared statement on the same connection as `db` (kept prepared per SQL text),
+   * for hot loops that would spend more time in Kysely's query building than in SQLite.
+   */
+  sqlitePrepare?: ((sql: string) => SqliteStatement) | undefined;
+  /** PostgreSQL: the pool behind `db`, for COPY streams on a connection of their own. */
+  postgresPool?: pg.Pool | undefined;
+  /**
+   * PostgreSQL, inside withReadSnapshot: the snapshot's exported id, so a COPY on another
+   * connection reads exactly what `db` reads (SET TRANSACTION SNAPSHOT).
+   */
+  postgresSnapshot?: string | undefined;
+}
+
+/** A SQLite statement prepared on `handle`'s connection (see TreeDb.sqlitePrepare). */
+export function sqliteStatement(handle: TreeDb, text: string): SqliteStatement {
+  if (!handle.sqlitePrepare) throw new Error('a SQLite handle without its prepared statements');
+  return handle.sqlitePrepare(text);
+}
+
+/** Runs `fn` in a transaction, or inside the caller's one when `handle` already is one. */
+export async function withTransaction<T>(
+  handle: TreeDb,
+  fn: (tx: TreeDb) => Promise<T>,
+): Promise<T> {
+  if (handle.db.isTransaction) return fn(handle);
+  return handle.db.transaction().execute((trx) => fn({ ...handle, db: trx }));
+}
+
+/** One stored entry row; tombstones have a null value. */
+export interface StoredEntry {
+  key: string;
+  valueJson: string | null;
+  tombstone: boolean;
+  sequence: number;
+  schemaVersion: number;
+  updatedAt: number;
+}
+
+/** A fresh physical tree id. */
+export function newPhysicalTreeId(): string {
+  return `pt_${randomUUID()}`;
+}
+
+/** Maps an entries row to a StoredEntry. */
+export function toStoredEntry(row: Selectable<EntriesTable>): StoredEntry {
+  return {
+    key: row.key,
+    valueJson: row.value_json,
+    tombstone: Number(row.tombstone) !== 0,
+    sequence: Number(row.sequence),
+    schemaVersion: Number(row.schema_version),
+    updatedAt: Number(row.updated_at),
+  };
+}
+
+/**
+ * `column` starts with `prefix`. Not LIKE: SQLite's LIKE ignores case and both treat % and _ as
+ * wildcards. substr and length count characters (code points) identically in both databases.
+ */
+export function startsWith(column: string, prefix: string): RawBuilder<SqlBool> {
+  return sql<SqlBool>`substr(${sql.ref(column)}, 1, ${[...prefix].length}) = ${prefix}`;
+}

@@ -1,0 +1,196 @@
+import { pendingLetter, selectedLetters, type DeadLetterSelection } from './dead-letter-pending.js';
+import { putEntry } from '../data/tree-store.js';
+import { withTransaction, type TreeDb } from '../data/tree-db.js';
+
+export type { DeadLetterSelection } from './dead-letter-pending.js';
+
+/**
+ * SQL of dead-letter replay (issue 16): dead letters with their ids and replay history, and the
+ * replay itself — the entry written and the letter marked in one transaction.
+ */
+
+/** WRITTEN is final; REFUSED leaves the letter pending. */
+export type ReplayOutcome = 'WRITTEN' | 'REFUSED';
+
+/** A dead letter row with its replay history. */
+export interface DeadLetterRecordRow {
+  id: number;
+  key: string;
+  valueJson: string;
+  reason: string;
+  errors: string[];
+  sourceOperationId: string | null;
+  schemaVersion: number;
+  deadLetteredAt: number;
+  replayOutcome: ReplayOutcome | null;
+  replayedAt: number | null;
+  replayedBy: string | null;
+  replaySequence: number | null;
+  replayedValueJson: string | null;
+  replayErrors: string[];
+  discardedAt: number | null;
+  discardedBy: string | null;
+  discardNote: string | null;
+}
+
+/** One page of a tree's letters in arrival order, after the id `afterId`. */
+export async function listDeadLetterRecords(
+  handle: TreeDb,
+  tree: { tenant: string; treeName: string },
+  selection: DeadLetterSelection,
+  page: { afterId?: number | undefined; limit: number },
+): Promise<DeadLetterRecordRow[]> {
+  const rows = await handle.db
+    .selectFrom('schema_dead_letters')
+    .selectAll()
+    .where(selectedLetters(tree, selection))
+    .$if(page.afterId !== undefined, (qb) => qb.where('id', '>', page.afterId ?? 0))
+    .orderBy('id')
+    .limit(page.limit)
+    .execute();
+  return rows.map((row) => ({
+    id: Number(row.id),
+    key: row.key,
+    valueJson: row.value_json,
+    reason: row.reason,
+    errors: parseStrings(row.errors_json),
+    sourceOperationId: row.source_operation_id,
+    schemaVersion: Number(row.schema_version),
+    deadLetteredAt: Number(row.dead_lettered_at),
+    replayOutcome: row.replay_outcome === null ? null : (row.replay_outcome as ReplayOutcome),
+    replayedAt: row.replayed_at === null ? null : Number(row.replayed_at),
+    replayedBy: row.replayed_by,
+    replaySequence: row.replay_sequence === null ? null : Number(row.replay_sequence),
+    replayedValueJson: row.replayed_value_json,
+    replayErrors: parseStrings(row.replay_errors_json),
+    discardedAt: row.discarded_at === null ? null : Number(row.discarded_at),
+    discardedBy: row.discarded_by,
+    discardNote: row.discard_note,
+  }));
+}
+
+/** One letter of a tree by id (pending, replayed or discarded), or undefined. */
+export async function getDeadLetterRecord(
+  handle: TreeDb,
+  tree: { tenant: string; treeName: string },
+  id: number,
+): Promise<DeadLetterRecordRow | undefined> {
+  const [row] = await listDeadLetterRecords(
+    handle,
+    tree,
+    { ids: [id], includeReplayed: true, includeDiscarded: true },
+    { limit: 1 },
+  );
+  return row;
+}
+
+/** What a replay write did. */
+export type ReplayWriteOutcome =
+  | { status: 'written'; sequence: number }
+  | { status: 'not_pending' }
+  | { status: 'locked'; lockedBy: string };
+
+class TreeLocked extends Error {
+  constructor(readonly lockedBy: string) {
+    super('tree locked');
+  }
+}
+
+/**
+ * Writes a replayed value and marks its letter WRITTEN in one transaction. The letter is claimed
+ * first (only while pending), so two replays of one letter write it once, and a discarded one
+ * is not written; a write-locked tree rolls the claim back.
+ */
+export async function writeReplayedLetter(
+  handle: TreeDb,
+  replay: {
+    tenant: string;
+    treeName: string;
+    id: number;
+    key: string;
+    valueJson: string;
+    /** Set when the replayed value differs from the letter's. */
+    editedValueJson: string | null;
+    schemaVersion: number;
+    replayedBy: string;
+    now: number;
+  },
+): Promise<ReplayWriteOutcome> {
+  try {
+    return await withTransaction(handle, async (tx): Promise<ReplayWriteOutcome> => {
+      const claimed = await tx.db
+        .updateTable('schema_dead_letters')
+        .set({
+          replay_outcome: 'WRITTEN',
+          replayed_at: replay.now,
+          replayed_by: replay.replayedBy,
+          replayed_value_json: replay.editedValueJson,
+          replay_errors_json: null,
+        })
+        .where('id', '=', replay.id)
+        .where('tenant', '=', replay.tenant)
+        .where('tree_name', '=', replay.treeName)
+        .where(pendingLetter)
+        .executeTakeFirst();
+      if (Number(claimed.numUpdatedRows) === 0) return { status: 'not_pending' };
+      const outcome = await putEntry(tx, {
+        tenant: replay.tenant,
+        treeName: replay.treeName,
+        key: replay.key,
+        valueJson: replay.valueJson,
+        schemaVersion: replay.schemaVersion,
+        now: replay.now,
+      });
+      if (outcome.status === 'locked') throw new TreeLocked(outcome.lockedBy);
+      await tx.db
+        .updateTable('schema_dead_letters')
+        .set({ replay_sequence: outcome.sequence })
+        .where('id', '=', replay.id)
+        .execute();
+      return { status: 'written', sequence: outcome.sequence };
+    });
+  } catch (error) {
+    if (error instanceof TreeLocked) return { status: 'locked', lockedBy: error.lockedBy };
+    throw error;
+  }
+}
+
+/** Records a refused replay on a pending letter: who, when, the value tried and why. */
+export async function markReplayRefused(
+  handle: TreeDb,
+  refusal: {
+    tenant: string;
+    treeName: string;
+    id: number;
+    editedValueJson: string | null;
+    errors: readonly string[];
+    replayedBy: string;
+    now: number;
+  },
+): Promise<boolean> {
+  const result = await handle.db
+    .updateTable('schema_dead_letters')
+    .set({
+      replay_outcome: 'REFUSED',
+      replayed_at: refusal.now,
+      replayed_by: refusal.replayedBy,
+      replayed_value_json: refusal.editedValueJson,
+      replay_errors_json: JSON.stringify(refusal.errors),
+    })
+    .where('id', '=', refusal.id)
+    .where('tenant', '=', refusal.tenant)
+    .where('tree_name', '=', refusal.treeName)
+    .where(pendingLetter)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+function parseStrings(json: string | null): string[] {
+  if (json === null) return [];
+  try {
+    const parsed: unknown = JSON.parse(json);
+    return Array.isArray(parsed) ? parsed.map(String) : [];
+  } catch {
+    return [];
+  }
+}
