@@ -36,7 +36,12 @@ export class SchemaInsightPage extends SchemaPage {
   }
 
   async showReplayed(): Promise<void> {
-    await this.replaySection.getByLabel('Show replayed letters').check();
+    const checkbox = this.replaySection.getByLabel('Show replayed letters');
+    // After a replay the sections above refetch and change height; a click that lands while
+    // they settle can miss the box (seen once in CI). check() is idempotent, so try again.
+    await expect(async () => {
+      await checkbox.check({ timeout: 2_000 });
+    }).toPass({ timeout: 10_000 });
   }
 
   get deadLettersSection(): Locator {
