@@ -61,7 +61,9 @@ describe('the console when the server is gone', () => {
       const app = createTestApp(routes, { session: testSession, network: [network.interceptor] });
       renderApp(app, '/operations');
       // The operations page and the tray show the running backup, with a time left.
-      expect(await within(tray()).findByText('Operations: 1 running')).toBeTruthy();
+      expect(
+        await within(tray()).findByRole('button', { name: 'Operations: 1 running' }),
+      ).toBeTruthy();
       fireEvent.click(within(tray()).getByRole('button', { name: /^Operations:/ }));
       const trayBar = within(tray()).getByRole('progressbar');
       expect(trayBar.getAttribute('aria-valuetext')).toMatch(/left/);
@@ -92,7 +94,9 @@ describe('the console when the server is gone', () => {
       const unknownBar = within(tray()).getByRole('progressbar');
       expect(unknownBar.getAttribute('aria-valuetext')).toMatch(/^unknown — server unreachable/);
       expect(unknownBar.getAttribute('aria-valuetext')).not.toMatch(/left|\/s/);
-      expect(within(tray()).getByText(/Operations: 1 running when last seen/)).toBeTruthy();
+      expect(
+        within(tray()).getByRole('button', { name: /Operations: 1 running when last seen/ }),
+      ).toBeTruthy();
       expect(screen.getByText(/Not updating while the server cannot be reached/)).toBeTruthy();
 
       // The server comes back with the backup finished: the banner goes and the page refreshes,
@@ -100,9 +104,9 @@ describe('the console when the server is gone', () => {
       state.op = { ...state.op, state: StoreOperationState.SUCCEEDED };
       network.down = false;
       expect(
-        await within(tray()).findByText(
-          'Operations: 0 running, 1 finished',
-          {},
+        await within(tray()).findByRole(
+          'button',
+          { name: 'Operations: 0 running, 1 finished' },
           { timeout: 5_000 },
         ),
       ).toBeTruthy();
@@ -126,7 +130,9 @@ describe('the console when the server is gone', () => {
     const network = pluggableNetwork();
     const app = createTestApp(routes, { session: testSession, network: [network.interceptor] });
     renderApp(app, '/operations');
-    expect(await within(tray()).findByText('Operations: 1 running')).toBeTruthy();
+    expect(
+      await within(tray()).findByRole('button', { name: 'Operations: 1 running' }),
+    ).toBeTruthy();
     network.down = true;
     act(() => void app.queryClient.refetchQueries());
     await waitFor(() => expect(bannerText()).toBeTruthy());

@@ -60,7 +60,9 @@ describe('operations tray', () => {
     const { state, routes } = server(operation({ operationId: 'op-t', targetId: 'orders' }));
     const app = createTestApp(routes, { session: testSession });
     const first = renderApp(app, '/');
-    expect(await within(tray()).findByText('Operations: 1 running')).toBeTruthy();
+    expect(
+      await within(tray()).findByRole('button', { name: 'Operations: 1 running' }),
+    ).toBeTruthy();
     // Not a wide screen (the test window): collapsed, covering nothing, until opened.
     expect(tray().className).toContain('tray--pill');
     expect(within(tray()).queryByRole('progressbar')).toBeNull();
@@ -70,7 +72,9 @@ describe('operations tray', () => {
 
     state.op = { ...state.op, state: StoreOperationState.SUCCEEDED };
     await act(() => app.queryClient.invalidateQueries());
-    expect(await within(tray()).findByText('Operations: 0 running, 1 finished')).toBeTruthy();
+    expect(
+      await within(tray()).findByRole('button', { name: 'Operations: 0 running, 1 finished' }),
+    ).toBeTruthy();
     expect(within(tray()).getByText('Succeeded')).toBeTruthy();
     expect(await screen.findByText('Backup succeeded')).toBeTruthy();
     expect(sessionStorage.getItem(TRAY_STORAGE_KEY)).toContain('op-t');
@@ -79,7 +83,9 @@ describe('operations tray', () => {
     first.unmount();
     const reloaded = createTestApp(routes);
     renderApp(reloaded, '/');
-    expect(await within(tray()).findByText('Operations: 0 running, 1 finished')).toBeTruthy();
+    expect(
+      await within(tray()).findByRole('button', { name: 'Operations: 0 running, 1 finished' }),
+    ).toBeTruthy();
 
     fireEvent.click(pill());
     fireEvent.click(await within(tray()).findByRole('button', { name: /Dismiss Backup op-t/ }));
@@ -123,7 +129,9 @@ describe('operations tray', () => {
     );
     const app = createTestApp(routes, { session: testSession });
     renderApp(app, '/');
-    expect(await within(tray()).findByText('Operations: 1 running')).toBeTruthy();
+    expect(
+      await within(tray()).findByRole('button', { name: 'Operations: 1 running' }),
+    ).toBeTruthy();
     fireEvent.click(pill());
     state.op = {
       ...state.op,
@@ -154,7 +162,9 @@ describe('operations tray', () => {
     );
     const app = createTestApp(routes, { session: testSession });
     renderApp(app, '/');
-    expect(await within(tray()).findByText('Operations: 1 running')).toBeTruthy();
+    expect(
+      await within(tray()).findByRole('button', { name: 'Operations: 1 running' }),
+    ).toBeTruthy();
     fireEvent.click(pill());
     state.op = {
       ...state.op,
@@ -226,7 +236,9 @@ describe('operations tray and automatic retention', () => {
     };
     const app = createTestApp(routes, { session: testSession });
     renderApp(app, '/');
-    expect(await within(tray()).findByText('Operations: 0 running')).toBeTruthy();
+    expect(
+      await within(tray()).findByRole('button', { name: 'Operations: 0 running' }),
+    ).toBeTruthy();
     await waitFor(() => expect(recentAsked).toBeGreaterThan(0));
     await act(async () => {});
     recent.unshift(stopped);

@@ -18,9 +18,9 @@ const DOCK_KEY = 'store.tray.docked';
 /**
  * The operations tray, on every page: the tenant's queued and running operations with their
  * progress, and the ones it saw finish in this session, until dismissed. It never covers the
- * page: a small pill in the corner (the page keeps room below its last row for it) that names
- * what runs; on wide screens, with something to show, a column docked beside the page (which
- * narrows to make room); on narrow screens and phones, a bottom sheet behind the pill.
+ * page: a pill in the shell's sticky header row that names what runs; on wide screens, with
+ * something to show, a column docked beside the page (which narrows to make room); on narrow
+ * screens and phones, a bottom sheet behind the pill.
  */
 export function OperationsTray() {
   const tenant = useActiveTenant();
@@ -92,7 +92,7 @@ export function OperationsTray() {
           aria-hidden="true"
         />
         <span className="tray__count">
-          Operations: {active.operations.length} running
+          <span className="tray__label">Operations:</span> {active.operations.length} running
           {unreachable && active.operations.length > 0 && ' when last seen'}
           {finishedCount > 0 && `, ${finishedCount} finished`}
         </span>

@@ -131,7 +131,9 @@ describe('Reverted by <who> at <time>', () => {
     const app = server(() => [state.op]);
     renderApp(app, '/');
     const tray = () => screen.getByRole('complementary', { name: 'Operations tray' });
-    expect(await within(tray()).findByText('Operations: 1 running')).toBeTruthy();
+    expect(
+      await within(tray()).findByRole('button', { name: 'Operations: 1 running' }),
+    ).toBeTruthy();
     fireEvent.click(within(tray()).getByRole('button', { name: /^Operations:/ }));
 
     state.op = { ...restore('op-t'), state: StoreOperationState.SUCCEEDED };
