@@ -11,8 +11,13 @@ import {
   ServerReflection,
   ServerReflectionRequestSchema,
 } from '@store/contract/gen/grpc/reflection/v1/reflection_pb.js';
+import {
+  ServerReflection as ServerReflectionV1Alpha,
+  ServerReflectionRequestSchema as V1AlphaRequestSchema,
+} from '@store/contract/gen/grpc/reflection/v1alpha/reflection_pb.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGrpcJsClient } from './support/grpc-js-client.js';
+import { runGrpcioTool } from './support/python-tools.js';
 import { startTestServer, type TestServer } from './support/test-server.js';
 import { DIALECTS } from './support/test-storage.js';
 import { bearerInterceptor } from './support/bearer.js';
@@ -132,50 +137,76 @@ describe.each(DIALECTS)('the server on %s', (dialect) => {
     ]);
   });
 
-  it('server reflection lists the services and serves their files (grpcurl works)', async () => {
-    const client = grpcJs(ServerReflection);
-    try {
-      const call = (
-        client.raw as unknown as Record<string, () => grpc.ClientDuplexStream<unknown, unknown>>
-      ).serverReflectionInfo!.call(client.raw);
-      const responses: Array<{ messageResponse: { case: string; value: unknown } }> = [];
-      const done = new Promise<void>((resolve, reject) => {
-        call.on('data', (r) => responses.push(r as (typeof responses)[number]));
-        call.on('end', resolve);
-        call.on('error', reject);
-      });
-      call.write(
-        create(ServerReflectionRequestSchema, {
-          messageRequest: { case: 'listServices', value: '' },
-        }),
-      );
-      call.write(
-        create(ServerReflectionRequestSchema, {
-          messageRequest: {
-            case: 'fileContainingSymbol',
-            value: 'store.backup.v1.BackupControlService',
-          },
-        }),
-      );
-      call.end();
-      await done;
-      const services = (responses[0]?.messageResponse.value as { service: Array<{ name: string }> })
-        .service;
-      expect(services.map((s) => s.name)).toEqual(
-        expect.arrayContaining([
-          'store.backup.v1.BackupControlService',
-          'store.schema.v1.SchemaControlService',
-          'grpc.health.v1.Health',
-        ]),
-      );
-      expect(responses[1]?.messageResponse.case).toBe('fileDescriptorResponse');
-      const files = (responses[1]?.messageResponse.value as { fileDescriptorProto: Uint8Array[] })
-        .fileDescriptorProto;
-      expect(files.length).toBeGreaterThan(3);
-    } finally {
-      client.close();
-    }
-  });
+  it.each([
+    { version: 'v1', service: ServerReflection, requestSchema: ServerReflectionRequestSchema },
+    // grpcurl 1.8 and grpcio's stock reflection client ask the deprecated v1alpha.
+    // eslint-disable-next-line @typescript-eslint/no-deprecated
+    { version: 'v1alpha', service: ServerReflectionV1Alpha, requestSchema: V1AlphaRequestSchema },
+  ] as const)(
+    'server reflection $version lists the services and serves their files (grpcurl works)',
+    async ({ service, requestSchema }) => {
+      const client = grpcJs(service);
+      try {
+        const call = (
+          client.raw as unknown as Record<string, () => grpc.ClientDuplexStream<unknown, unknown>>
+        ).serverReflectionInfo!.call(client.raw);
+        const responses: Array<{ messageResponse: { case: string; value: unknown } }> = [];
+        const done = new Promise<void>((resolve, reject) => {
+          call.on('data', (r) => responses.push(r as (typeof responses)[number]));
+          call.on('end', resolve);
+          call.on('error', reject);
+        });
+        call.write(
+          create(requestSchema, {
+            messageRequest: { case: 'listServices', value: '' },
+          }),
+        );
+        call.write(
+          create(requestSchema, {
+            messageRequest: {
+              case: 'fileContainingSymbol',
+              value: 'store.backup.v1.BackupControlService',
+            },
+          }),
+        );
+        call.end();
+        await done;
+        const services = (
+          responses[0]?.messageResponse.value as { service: Array<{ name: string }> }
+        ).service;
+        expect(services.map((s) => s.name)).toEqual(
+          expect.arrayContaining([
+            'store.backup.v1.BackupControlService',
+            'store.schema.v1.SchemaControlService',
+            'grpc.health.v1.Health',
+            'grpc.reflection.v1.ServerReflection',
+            'grpc.reflection.v1alpha.ServerReflection',
+          ]),
+        );
+        expect(responses[1]?.messageResponse.case).toBe('fileDescriptorResponse');
+        const files = (responses[1]?.messageResponse.value as { fileDescriptorProto: Uint8Array[] })
+          .fileDescriptorProto;
+        expect(files.length).toBeGreaterThan(3);
+      } finally {
+        client.close();
+      }
+    },
+  );
+  it("grpcio's stock reflection client (v1alpha) lists the services and resolves one to its methods", async () => {
+    const target = new URL(t.server.grpcUrl).host;
+    const answer = (await runGrpcioTool('reflection_client.py', [
+      target,
+      'store.backup.v1.BackupControlService',
+    ])) as { services: string[]; methods: string[] };
+    expect(answer.services).toEqual(
+      expect.arrayContaining([
+        'store.backup.v1.BackupControlService',
+        'store.schema.v1.SchemaControlService',
+        'grpc.health.v1.Health',
+      ]),
+    );
+    expect(answer.methods).toEqual(expect.arrayContaining(['StartBackup', 'ListBackups']));
+  }, 180_000);
 });
 
 describe.each(DIALECTS)('the per-message size limit on %s', (dialect) => {

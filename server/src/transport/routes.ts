@@ -8,7 +8,6 @@ import {
   TreeDataService,
 } from '@store/contract';
 import { Health } from '@store/contract/gen/grpc/health/v1/health_pb.js';
-import { ServerReflection } from '@store/contract/gen/grpc/reflection/v1/reflection_pb.js';
 import { SchemaInsightService } from '@store/contract/gen/store/insight/v1/schema_insight_pb.js';
 import { BackupLifecycleService } from '@store/contract/gen/store/lifecycle/v1/backup_lifecycle_pb.js';
 import type { BackupLifecycle } from '../engines/backup/lifecycle/backup-lifecycle.js';
@@ -40,7 +39,7 @@ import { CallerRateLimiter } from '../engines/operations/caller-rate-limiter.js'
 import { registerHealthService, type HealthRegistry } from './grpc/health-service.js';
 import type { ResultMapper } from './operations/operation-mapping.js';
 import type { OperationsFacade } from './operations/operations-facade.js';
-import { registerReflectionService } from './grpc/reflection-service.js';
+import { REFLECTION_SERVICES, registerReflectionService } from './grpc/reflection-service.js';
 import {
   BACKUP_SERVICE,
   DATA_SERVICE,
@@ -182,7 +181,7 @@ export function createShippedHost(config: ServerConfig, deps: ShippedServerDepen
     registerHealthService(router, deps.health),
   );
   host.addRoutes('grpc.reflection', (router: ConnectRouter) =>
-    registerReflectionService(router, [...STORE_SERVICES, Health, ServerReflection]),
+    registerReflectionService(router, [...STORE_SERVICES, Health, ...REFLECTION_SERVICES]),
   );
   return {
     routes: host.routes,

@@ -1,19 +1,41 @@
-import { toBinary, type DescFile, type DescService } from '@bufbuild/protobuf';
+import {
+  create,
+  fromBinary,
+  toBinary,
+  type DescFile,
+  type DescService,
+  type MessageInitShape,
+} from '@bufbuild/protobuf';
 import { FileDescriptorProtoSchema } from '@bufbuild/protobuf/wkt';
 import type { ConnectRouter } from '@connectrpc/connect';
 import {
   ServerReflection,
+  ServerReflectionRequestSchema,
+  ServerReflectionResponseSchema,
   type ServerReflectionRequest,
   type ServerReflectionResponse,
 } from '@store/contract/gen/grpc/reflection/v1/reflection_pb.js';
-import type { MessageInitShape } from '@bufbuild/protobuf';
-import type { ServerReflectionResponseSchema } from '@store/contract/gen/grpc/reflection/v1/reflection_pb.js';
+// v1alpha is deprecated upstream and served on purpose, for the clients that still ask it.
+/* eslint-disable @typescript-eslint/no-deprecated */
+import {
+  ServerReflection as ServerReflectionV1Alpha,
+  ServerReflectionRequestSchema as V1AlphaRequestSchema,
+  ServerReflectionResponseSchema as V1AlphaResponseSchema,
+} from '@store/contract/gen/grpc/reflection/v1alpha/reflection_pb.js';
+
+/** Both reflection services, as reflection itself lists them. */
+export const REFLECTION_SERVICES: readonly DescService[] = [
+  ServerReflection,
+  ServerReflectionV1Alpha,
+];
 
 type ResponseInit = MessageInitShape<typeof ServerReflectionResponseSchema>;
 
 /**
- * grpc.reflection.v1 so grpcurl and `buf curl` work without proto files: it answers from the
- * descriptors compiled into the server, with each file's transitive dependencies.
+ * grpc.reflection.v1 and its deprecated predecessor v1alpha, so grpcurl, `buf curl` and the
+ * stock grpcio reflection clients (which still ask v1alpha, as Go, Java and Python servers
+ * serve it) work without proto files: it answers from the descriptors compiled into the server,
+ * with each file's transitive dependencies.
  */
 export function registerReflectionService(
   router: ConnectRouter,
@@ -115,6 +137,20 @@ export function registerReflectionService(
     async *serverReflectionInfo(requests) {
       for await (const request of requests) {
         yield answer(request) as ServerReflectionResponse;
+      }
+    },
+  });
+  // v1alpha's messages are v1's under another package, field for field: one answer serves both,
+  // converted through the wire form.
+  router.service(ServerReflectionV1Alpha, {
+    async *serverReflectionInfo(requests) {
+      for await (const request of requests) {
+        const asV1 = fromBinary(
+          ServerReflectionRequestSchema,
+          toBinary(V1AlphaRequestSchema, request),
+        );
+        const response = create(ServerReflectionResponseSchema, answer(asV1));
+        yield fromBinary(V1AlphaResponseSchema, toBinary(ServerReflectionResponseSchema, response));
       }
     },
   });
