@@ -1,20 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DIALECTS, openTestStorage, TEST_DATABASE_URL } from '../../test/support/test-storage.js';
+import { storagePerTest } from '../../test/support/storage-per-test.js';
 import { openStorage } from './database.js';
 
 describe.each(DIALECTS)('storage on %s', (dialect) => {
-  let dispose: (() => Promise<void>) | undefined;
-  afterEach(async () => {
-    await dispose?.();
-    dispose = undefined;
-  });
+  const freshStorage = storagePerTest(dialect);
 
   it('applies the migrations and orders keys byte-wise', async () => {
-    const storage = await openTestStorage(dialect);
-    dispose = storage.dispose;
+    const storage = await freshStorage();
     const now = Date.now();
     const keys = ['b', 'B', 'a', 'é', 'a-1', 'a_1', 'Z'];
     for (const key of keys) {
@@ -39,8 +35,7 @@ describe.each(DIALECTS)('storage on %s', (dialect) => {
   });
 
   it('applies each versioned migration once: a second open of the same storage finds them done', async () => {
-    const storage = await openTestStorage(dialect);
-    dispose = storage.dispose;
+    const storage = await freshStorage();
     const applied = async (db: typeof storage.db) =>
       (
         await sql<{ name: string }>`select name from kysely_migration order by name`.execute(db)

@@ -1,8 +1,8 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { sql } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
-import { openTestStorage } from '../../test/support/test-storage.js';
+import { describe, expect, it } from 'vitest';
+import { storagePerTest } from '../../test/support/storage-per-test.js';
 import { withTransaction } from './data/tree-db.js';
 
 // A second process's write, as the token CLI makes one: its own connection, on a thread, so
@@ -23,14 +23,10 @@ db.close();
 `;
 
 describe('SQLite transactions against a writer in another process', () => {
-  const cleanups: (() => Promise<void>)[] = [];
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0)) await cleanup();
-  });
+  const freshStorage = storagePerTest('sqlite');
 
   it('a transaction that reads first and writes later is not refused because another connection wrote in between', async () => {
-    const storage = await openTestStorage('sqlite');
-    cleanups.push(() => storage.dispose());
+    const storage = await freshStorage();
     await sql`create table settings_probe (name text not null)`.execute(storage.db);
     const file = storage.sqliteFile;
     if (!file) throw new Error('no SQLite file');

@@ -28,7 +28,8 @@ import {
 } from '../support/artifact-stores.js';
 import { startCuttableProxy, type CuttableProxy } from '../support/cuttable-proxy.js';
 import type { TestS3Server } from '../support/s3-server.js';
-import { DIALECTS, openTestStorage } from '../support/test-storage.js';
+import { DIALECTS } from '../support/test-storage.js';
+import { storagePerTest } from '../support/storage-per-test.js';
 import { startBackupServer } from './backup-fixture.js';
 
 const TENANT = 'acme';
@@ -67,6 +68,7 @@ async function keysBelow(objects: S3ObjectStore, prefix = ''): Promise<string[]>
 }
 
 describe.each(DIALECTS)('backups in S3 on %s', (dialect) => {
+  const freshStorage = storagePerTest(dialect);
   const cleanups: (() => Promise<void>)[] = [];
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
@@ -74,7 +76,7 @@ describe.each(DIALECTS)('backups in S3 on %s', (dialect) => {
 
   /** An engine over fresh storage and `objects` (the bucket below one prefix). */
   async function engineOver(objects: S3ObjectStore, options: { clock?: () => number } = {}) {
-    const storage = await openTestStorage(dialect);
+    const storage = await freshStorage();
     const runner = new OperationRunner({ storage, pollMs: 20 });
     const artifacts: ArtifactStore = new S3ArtifactStore(objects);
     let afterPage: (() => Promise<void>) | undefined;
@@ -88,10 +90,7 @@ describe.each(DIALECTS)('backups in S3 on %s', (dialect) => {
       ...(options.clock ? { clock: options.clock } : {}),
     });
     runner.start();
-    cleanups.push(async () => {
-      await runner.stop({ graceMs: 0 });
-      await storage.dispose();
-    });
+    cleanups.push(() => runner.stop({ graceMs: 0 }));
     const data = new TreeDataEngine({ storage });
     const settle = async (op: OperationRecord) => {
       for (;;) {

@@ -6,19 +6,21 @@ import type { CaptureResult } from '../../src/engines/backup/backup-types.js';
 import { TreeDataEngine } from '../../src/engines/data/tree-data-engine.js';
 import { OperationRunner } from '../../src/engines/operations/operation-runner.js';
 import type { OperationRecord } from '../../src/engines/operations/types.js';
-import { DIALECTS, openTestStorage } from '../support/test-storage.js';
+import { DIALECTS } from '../support/test-storage.js';
+import { storagePerTest } from '../support/storage-per-test.js';
 
 const TENANT = 'acme';
 const WHO = { tenant: TENANT, createdBy: 'test' };
 
 describe.each(DIALECTS)('a verified export as a verification of the backup on %s', (dialect) => {
+  const freshStorage = storagePerTest(dialect);
   const cleanups: (() => Promise<void>)[] = [];
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
 
   async function setUp() {
-    const storage = await openTestStorage(dialect);
+    const storage = await freshStorage();
     const runner = new OperationRunner({ storage, pollMs: 20 });
     let now = Date.UTC(2026, 0, 5, 9, 0, 0);
     const artifacts = new DirectoryArtifactStore(storage.location.dataDir);
@@ -31,10 +33,7 @@ describe.each(DIALECTS)('a verified export as a verification of the backup on %s
       clock: () => now,
     });
     runner.start();
-    cleanups.push(async () => {
-      await runner.stop({ graceMs: 0 });
-      await storage.dispose();
-    });
+    cleanups.push(() => runner.stop({ graceMs: 0 }));
     const data = new TreeDataEngine({ storage });
     const finish = async (op: OperationRecord): Promise<CaptureResult> => {
       for (;;) {

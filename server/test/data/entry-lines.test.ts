@@ -1,5 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DIALECTS, openTestStorage } from '../support/test-storage.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { DIALECTS } from '../support/test-storage.js';
+import { storagePerTest } from '../support/storage-per-test.js';
 import { encodeRecord } from '../../src/engines/backup/artifacts/ndjson-codec.js';
 import { withReadSnapshot } from '../../src/storage/backup/backup-snapshot.js';
 import type { Storage } from '../../src/storage/database.js';
@@ -42,15 +43,13 @@ const entries: EntryToInsert[] = AWKWARD.flatMap((text, i) => [
 ]);
 
 describe.each(DIALECTS)('streamEntryLines on %s', (dialect) => {
-  let storage: Storage & { dispose(): Promise<void> };
+  const freshStorage = storagePerTest(dialect);
+  let storage: Storage;
   let tree: string;
   beforeEach(async () => {
-    storage = await openTestStorage(dialect);
+    storage = await freshStorage();
     tree = await createPhysicalTree(storage, { tenant: 'acme', treeName: 'lines', now: 1 });
     await bulkInsertEntries(storage, tree, entries);
-  });
-  afterEach(async () => {
-    await storage.dispose();
   });
 
   const read = (range: EntryLineRange, rowsPerChunk = 3) =>

@@ -3,13 +3,9 @@ import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { OperationRunner } from '../../src/engines/operations/operation-runner.js';
 import type { OperationHandler } from '../../src/engines/operations/types.js';
-import { openStorage, type Storage } from '../../src/storage/database.js';
-import {
-  DIALECTS,
-  newStorageLocation,
-  removeStorageLocation,
-  type TestStorageLocation,
-} from '../support/test-storage.js';
+import type { Storage } from '../../src/storage/database.js';
+import { storagePerTest } from '../support/storage-per-test.js';
+import { DIALECTS, type TestStorageLocation } from '../support/test-storage.js';
 import { EXECUTIONS_TABLE, TEST_COUNTED, TEST_RESUMABLE, TEST_SLOW } from './child-kinds.js';
 import { killRunner, spawnRunner } from './spawn-runner.js';
 import { waitFor } from './wait-for.js';
@@ -32,19 +28,16 @@ function recoveryHandlers(): Record<string, OperationHandler> {
 }
 
 describe.each(DIALECTS)('tracked operations across processes on %s', (dialect) => {
+  // Before the hook below, so its afterEach runs last: children and runners stop first.
+  const freshStorage = storagePerTest(dialect);
   const cleanups: (() => Promise<void>)[] = [];
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
 
   async function setUp(): Promise<{ location: TestStorageLocation; storage: Storage }> {
-    const location = newStorageLocation(dialect);
-    const storage = await openStorage(location);
-    cleanups.push(async () => {
-      await storage.close();
-      await removeStorageLocation(location);
-    });
-    return { location, storage };
+    const storage = await freshStorage();
+    return { location: storage.location, storage };
   }
 
   function trackChild(child: ChildProcess): ChildProcess {

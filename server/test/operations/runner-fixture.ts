@@ -5,10 +5,11 @@ import type {
   OperationRunnerOptions,
 } from '../../src/engines/operations/types.js';
 import type { Dialect } from '../../src/storage/database.js';
-import { openTestStorage } from '../support/test-storage.js';
+import { storagePerTest } from '../support/storage-per-test.js';
+import type { TestStorage } from '../support/test-storage.js';
 import { waitFor } from './wait-for.js';
 
-export type TestStorage = Awaited<ReturnType<typeof openTestStorage>>;
+export type { TestStorage } from '../support/test-storage.js';
 
 /** A promise with its resolve exposed: lets a test hold a handler mid-run. */
 export function deferred<T = void>() {
@@ -51,16 +52,17 @@ export function inState(
  * poll fast so tests stay short; leases stay long unless a test is about leases.
  */
 export function useRunners(dialect: Dialect) {
+  // Before the hook below, so its afterEach runs last: the runners stop before the storage goes.
+  const freshStorage = storagePerTest(dialect);
   const runners: OperationRunner[] = [];
   let storage: TestStorage | undefined;
   afterEach(async () => {
     await Promise.all(runners.splice(0).map((r) => r.stop({ graceMs: 0 })));
-    await storage?.dispose();
     storage = undefined;
   });
   return {
     async storage(): Promise<TestStorage> {
-      storage ??= await openTestStorage(dialect);
+      storage ??= await freshStorage();
       return storage;
     },
     async runner(options: Partial<OperationRunnerOptions> = {}): Promise<OperationRunner> {

@@ -44,10 +44,11 @@ export async function removeStorageLocation(location: TestStorageLocation): Prom
   }
 }
 
+/** Migrated storage in a location of its own; dispose() closes and removes it. */
+export type TestStorage = Storage & { location: TestStorageLocation; dispose(): Promise<void> };
+
 /** Opens migrated storage in a fresh location; dispose() closes and removes it. */
-export async function openTestStorage(
-  dialect: Dialect,
-): Promise<Storage & { location: TestStorageLocation; dispose(): Promise<void> }> {
+export async function openTestStorage(dialect: Dialect): Promise<TestStorage> {
   const location = newStorageLocation(dialect);
   let storage: Storage;
   try {

@@ -4,7 +4,8 @@ import {
   closeSharedS3Server,
   storeUnderTest,
 } from '../../../test/support/artifact-stores.js';
-import { DIALECTS, openTestStorage } from '../../../test/support/test-storage.js';
+import { DIALECTS } from '../../../test/support/test-storage.js';
+import { storagePerTest } from '../../../test/support/storage-per-test.js';
 import { deleteBackupRows } from '../../storage/backup/backup-store.js';
 import { TreeDataEngine } from '../data/tree-data-engine.js';
 import type { StoreError } from '../errors.js';
@@ -26,6 +27,7 @@ afterAll(closeSharedS3Server);
 
 describe.each(DIALECTS)('the backup engine on %s', (dialect) => {
   describe.each(ARTIFACT_STORES)('with the %s artifact store', (kind) => {
+    const freshStorage = storagePerTest(dialect);
     const cleanups: (() => Promise<void>)[] = [];
     afterEach(async () => {
       for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
@@ -34,7 +36,7 @@ describe.each(DIALECTS)('the backup engine on %s', (dialect) => {
     async function setUp(hooks: Partial<BackupEngineOptions> = {}) {
       // A fresh prefix per engine on S3, as a fresh directory per storage: each sees only its own.
       const target = await storeUnderTest(kind);
-      const storage = await openTestStorage(dialect);
+      const storage = await freshStorage();
       const runner = new OperationRunner({ storage, pollMs: 20 });
       const engine = new BackupEngine({
         storage,
@@ -45,10 +47,7 @@ describe.each(DIALECTS)('the backup engine on %s', (dialect) => {
         ...hooks,
       });
       runner.start();
-      cleanups.push(async () => {
-        await runner.stop({ graceMs: 0 });
-        await storage.dispose();
-      });
+      cleanups.push(() => runner.stop({ graceMs: 0 }));
       const data = new TreeDataEngine({ storage });
       const finish = async (op: OperationRecord) => {
         for (;;) {

@@ -1,6 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DIALECTS, openTestStorage } from '../../../test/support/test-storage.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { DIALECTS } from '../../../test/support/test-storage.js';
+import { storagePerTest } from '../../../test/support/storage-per-test.js';
 import { openStorage, type Storage } from '../../storage/database.js';
 import { resolveTree } from '../../storage/data/tree-store.js';
 import { SchemaEngine } from '../schema/schema-engine.js';
@@ -10,19 +11,13 @@ const T = 'acme';
 
 describe.each(DIALECTS)('group commit on %s', (dialect) => {
   let storage: Storage & { location: Parameters<typeof openStorage>[0] };
-  let dispose: (() => Promise<void>) | undefined;
+  const freshStorage = storagePerTest(dialect);
   let commits: GroupCommitInfo[];
   const engineWith = (options: { writeGuard?: WriteGuard } = {}) =>
     new TreeDataEngine({ storage, onGroupCommit: (info) => commits.push(info), ...options });
   beforeEach(async () => {
-    const opened = await openTestStorage(dialect);
-    storage = opened;
-    dispose = opened.dispose;
+    storage = await freshStorage();
     commits = [];
-  });
-  afterEach(async () => {
-    await dispose?.();
-    dispose = undefined;
   });
 
   it('16 puts to one tree in one turn share ONE commit, with sequences in call order', async () => {

@@ -1,5 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DIALECTS, openTestStorage } from '../../../test/support/test-storage.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { DIALECTS } from '../../../test/support/test-storage.js';
+import { storagePerTest } from '../../../test/support/storage-per-test.js';
 import type { Storage } from '../../storage/database.js';
 import { compareAndSetWriteLock } from '../../storage/data/physical-tree-store.js';
 import { resolveTree } from '../../storage/data/tree-store.js';
@@ -17,17 +18,11 @@ const entries = (n: number, prefix = 'k') =>
 
 describe.each(DIALECTS)('PutEntries on %s', (dialect) => {
   let storage: Storage;
-  let dispose: (() => Promise<void>) | undefined;
+  const freshStorage = storagePerTest(dialect);
   let commits: GroupCommitInfo[];
   beforeEach(async () => {
-    const opened = await openTestStorage(dialect);
-    storage = opened;
-    dispose = opened.dispose;
+    storage = await freshStorage();
     commits = [];
-  });
-  afterEach(async () => {
-    await dispose?.();
-    dispose = undefined;
   });
   const engineWith = (writeGuard?: WriteGuard) =>
     new TreeDataEngine({

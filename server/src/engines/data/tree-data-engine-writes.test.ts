@@ -1,5 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { DIALECTS, openTestStorage } from '../../../test/support/test-storage.js';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { DIALECTS } from '../../../test/support/test-storage.js';
+import { storagePerTest } from '../../../test/support/storage-per-test.js';
 import type { Storage } from '../../storage/database.js';
 import { compareAndSetWriteLock } from '../../storage/data/physical-tree-store.js';
 import { resolveTree } from '../../storage/data/tree-store.js';
@@ -9,15 +10,9 @@ const T = 'acme';
 
 describe.each(DIALECTS)('TreeDataEngine writes on %s', (dialect) => {
   let storage: Storage;
-  let dispose: (() => Promise<void>) | undefined;
+  const freshStorage = storagePerTest(dialect);
   beforeEach(async () => {
-    const opened = await openTestStorage(dialect);
-    storage = opened;
-    dispose = opened.dispose;
-  });
-  afterEach(async () => {
-    await dispose?.();
-    dispose = undefined;
+    storage = await freshStorage();
   });
 
   it('when the write guard refuses, nothing is written and the put is dead-lettered', async () => {

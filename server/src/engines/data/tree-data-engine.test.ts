@@ -1,5 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { DIALECTS, openTestStorage } from '../../../test/support/test-storage.js';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { DIALECTS } from '../../../test/support/test-storage.js';
+import { storagePerTest } from '../../../test/support/storage-per-test.js';
 import type { Storage } from '../../storage/database.js';
 import { resolveTree } from '../../storage/data/tree-store.js';
 import { TreeDataEngine, type TreeDataEngineOptions } from './tree-data-engine.js';
@@ -8,21 +9,15 @@ const T = 'acme';
 
 describe.each(DIALECTS)('TreeDataEngine on %s', (dialect) => {
   let storage: Storage;
-  let dispose: (() => Promise<void>) | undefined;
+  const freshStorage = storagePerTest(dialect);
   let now: number;
   let engine: TreeDataEngine;
   const make = (options: Partial<TreeDataEngineOptions> = {}) =>
     new TreeDataEngine({ storage, clock: () => now, ...options });
   beforeEach(async () => {
-    const opened = await openTestStorage(dialect);
-    storage = opened;
-    dispose = opened.dispose;
+    storage = await freshStorage();
     now = 1_700_000_000_000;
     engine = make();
-  });
-  afterEach(async () => {
-    await dispose?.();
-    dispose = undefined;
   });
 
   const allKeys = async (tree: string, keyPrefix = '', pageSize = 1000) =>

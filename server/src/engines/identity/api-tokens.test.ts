@@ -1,20 +1,16 @@
 import { createHash } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { reason } from '../../../test/support/credential-reason.js';
-import { DIALECTS, openTestStorage } from '../../../test/support/test-storage.js';
+import { DIALECTS } from '../../../test/support/test-storage.js';
+import { storagePerTest } from '../../../test/support/storage-per-test.js';
 import { TokenStore } from '../../storage/identity/token-store.js';
 import { ApiTokenService } from './api-tokens.js';
 
 describe.each(DIALECTS)('API tokens on %s', (dialect) => {
-  let dispose: (() => Promise<void>) | undefined;
-  afterEach(async () => {
-    await dispose?.();
-    dispose = undefined;
-  });
+  const freshStorage = storagePerTest(dialect);
 
   async function setUp() {
-    const storage = await openTestStorage(dialect);
-    dispose = storage.dispose;
+    const storage = await freshStorage();
     let now = 1_000_000;
     const tokens = new ApiTokenService(new TokenStore(storage), () => now);
     return { storage, tokens, advance: (ms: number) => (now += ms) };

@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { reason } from '../../../test/support/credential-reason.js';
-import { DIALECTS, openTestStorage } from '../../../test/support/test-storage.js';
+import { DIALECTS } from '../../../test/support/test-storage.js';
+import { storagePerTest } from '../../../test/support/storage-per-test.js';
 import { openStorage, type Storage } from '../../storage/database.js';
 import { channelOf } from '../../storage/pg-notifications.js';
 import { TokenStore } from '../../storage/identity/token-store.js';
@@ -10,14 +11,14 @@ import { ApiTokenService } from './api-tokens.js';
 // A server caches tokens only while it watches revocations (PostgreSQL NOTIFY, SQLite's
 // data_version); the token CLI and other replicas revoke through their own connections.
 describe.each(DIALECTS)('API token revocation seen by a caching server (%s)', (dialect) => {
+  const freshStorage = storagePerTest(dialect);
   const cleanups: Array<() => Promise<void>> = [];
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
 
   async function setUp() {
-    const storage = await openTestStorage(dialect);
-    cleanups.push(storage.dispose);
+    const storage = await freshStorage();
     const server = new ApiTokenService(new TokenStore(storage));
     server.cacheWhileRevocationsAreWatched();
     cleanups.push(() => server.close());

@@ -1,5 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DIALECTS, openTestStorage } from '../../../test/support/test-storage.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { DIALECTS } from '../../../test/support/test-storage.js';
+import { storagePerTest } from '../../../test/support/storage-per-test.js';
 import type { Storage } from '../../storage/database.js';
 import { TreeDataEngine } from '../data/tree-data-engine.js';
 import { StoreError } from '../errors.js';
@@ -24,23 +25,17 @@ async function caught(run: () => Promise<unknown>): Promise<StoreError> {
 
 describe.each(DIALECTS)('SchemaEngine on %s', (dialect) => {
   let storage: Storage;
-  let dispose: (() => Promise<void>) | undefined;
+  const freshStorage = storagePerTest(dialect);
   let engine: SchemaEngine;
   let data: TreeDataEngine;
   beforeEach(async () => {
-    const opened = await openTestStorage(dialect);
-    storage = opened;
-    dispose = opened.dispose;
+    storage = await freshStorage();
     engine = new SchemaEngine({ storage, pageSize: 2 });
     data = new TreeDataEngine({
       storage,
       writeGuard: engine.writeGuard,
       treeAnnotations: engine.treeAnnotations,
     });
-  });
-  afterEach(async () => {
-    await dispose?.();
-    dispose = undefined;
   });
 
   it('stores, reads and clears a policy; an unset mode is ENFORCE', async () => {

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DIALECTS, openTestStorage } from '../../../test/support/test-storage.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { DIALECTS } from '../../../test/support/test-storage.js';
+import { storagePerTest } from '../../../test/support/storage-per-test.js';
 import type { Storage } from '../database.js';
 import {
   bulkInsertEntries,
@@ -41,15 +42,9 @@ const entry = (
 
 describe.each(DIALECTS)('physical tree store on %s', (dialect) => {
   let storage: Storage;
-  let dispose: (() => Promise<void>) | undefined;
+  const freshStorage = storagePerTest(dialect);
   beforeEach(async () => {
-    const opened = await openTestStorage(dialect);
-    storage = opened;
-    dispose = opened.dispose;
-  });
-  afterEach(async () => {
-    await dispose?.();
-    dispose = undefined;
+    storage = await freshStorage();
   });
 
   const put = (treeName: string, key: string, valueJson = '1') =>

@@ -1,5 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DIALECTS, openTestStorage } from '../../../test/support/test-storage.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { DIALECTS } from '../../../test/support/test-storage.js';
+import { storagePerTest } from '../../../test/support/storage-per-test.js';
 import type { Storage } from '../database.js';
 import {
   createPhysicalTree,
@@ -29,14 +30,12 @@ const AWKWARD = [
 ];
 
 describe.each(DIALECTS)('openHiddenTreeLoader on %s', (dialect) => {
-  let storage: Storage & { dispose(): Promise<void> };
+  const freshStorage = storagePerTest(dialect);
+  let storage: Storage;
   let tree: string;
   beforeEach(async () => {
-    storage = await openTestStorage(dialect);
+    storage = await freshStorage();
     tree = await createPhysicalTree(storage, { tenant: 'acme', treeName: 'load', now: 1 });
-  });
-  afterEach(async () => {
-    await storage.dispose();
   });
 
   const stored = () => readPhysicalEntries(storage, tree, { limit: 100 });

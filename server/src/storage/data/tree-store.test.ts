@@ -1,5 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DIALECTS, openTestStorage } from '../../../test/support/test-storage.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { DIALECTS } from '../../../test/support/test-storage.js';
+import { storagePerTest } from '../../../test/support/storage-per-test.js';
 import type { Storage } from '../database.js';
 import { compareAndSetWriteLock } from './physical-tree-store.js';
 import {
@@ -17,15 +18,9 @@ const T = 'acme';
 
 describe.each(DIALECTS)('tree store on %s', (dialect) => {
   let storage: Storage;
-  let dispose: (() => Promise<void>) | undefined;
+  const freshStorage = storagePerTest(dialect);
   beforeEach(async () => {
-    const opened = await openTestStorage(dialect);
-    storage = opened;
-    dispose = opened.dispose;
-  });
-  afterEach(async () => {
-    await dispose?.();
-    dispose = undefined;
+    storage = await freshStorage();
   });
 
   const put = (treeName: string, key: string, valueJson = '1', now = 1000) =>

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
-import { DIALECTS, openTestStorage } from '../../../test/support/test-storage.js';
+import { describe, expect, it } from 'vitest';
+import { DIALECTS } from '../../../test/support/test-storage.js';
+import { storagePerTest } from '../../../test/support/storage-per-test.js';
 import { getScope } from '../backup/backup-scope-store.js';
 import { int64 } from './column-types.js';
 import { backupScopesByScope } from './0014-backup-scopes-by-scope.js';
@@ -10,15 +11,10 @@ const HOUR = 3_600_000;
 describe.each(DIALECTS)(
   'migration 0014 (backup scopes keyed by tree + key prefix) on %s',
   (dialect) => {
-    let dispose: (() => Promise<void>) | undefined;
-    afterEach(async () => {
-      await dispose?.();
-      dispose = undefined;
-    });
+    const freshStorage = storagePerTest(dialect);
 
     it('an existing schedule keyed by tree becomes the scope with an empty key prefix; a prefixed one moves to its own scope', async () => {
-      const storage = await openTestStorage(dialect);
-      dispose = storage.dispose;
+      const storage = await freshStorage();
       const db = storage.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
       // backup_scopes as migration 0006 made it: one row per tree.
       const big = int64(dialect);

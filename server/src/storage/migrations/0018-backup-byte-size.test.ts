@@ -1,19 +1,15 @@
 import type { Kysely } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
-import { DIALECTS, openTestStorage } from '../../../test/support/test-storage.js';
+import { describe, expect, it } from 'vitest';
+import { DIALECTS } from '../../../test/support/test-storage.js';
+import { storagePerTest } from '../../../test/support/storage-per-test.js';
 import { backupRowValues } from '../backup/backup-store.js';
 import { backupByteSize } from './0018-backup-byte-size.js';
 
 describe.each(DIALECTS)('migration 0018 (backup byte size column) on %s', (dialect) => {
-  let dispose: (() => Promise<void>) | undefined;
-  afterEach(async () => {
-    await dispose?.();
-    dispose = undefined;
-  });
+  const freshStorage = storagePerTest(dialect);
 
   it('fills byte_size of existing rows from their manifest, 0 when the manifest has none; deletion records get a creation time column', async () => {
-    const storage = await openTestStorage(dialect);
-    dispose = storage.dispose;
+    const storage = await freshStorage();
     const db = storage.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
     // backups as it was before 0018: no byte_size column (nor 0020's index, which covers it).
     await db.schema.dropIndex('backups_by_scope').execute();

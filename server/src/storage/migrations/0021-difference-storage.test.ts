@@ -1,18 +1,14 @@
 import type { Kysely } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
-import { DIALECTS, openTestStorage } from '../../../test/support/test-storage.js';
+import { describe, expect, it } from 'vitest';
+import { DIALECTS } from '../../../test/support/test-storage.js';
+import { storagePerTest } from '../../../test/support/storage-per-test.js';
 import { differenceStorage } from './0021-difference-storage.js';
 
 describe.each(DIALECTS)('migration 0021 (preview storage records) on %s', (dialect) => {
-  let dispose: (() => Promise<void>) | undefined;
-  afterEach(async () => {
-    await dispose?.();
-    dispose = undefined;
-  });
+  const freshStorage = storagePerTest(dialect);
 
   it('gives each comparison stored before it a record of its rows and bytes, expiring a day later', async () => {
-    const storage = await openTestStorage(dialect);
-    dispose = storage.dispose;
+    const storage = await freshStorage();
     const db = storage.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
     // As before 0021: differences, no records.
     await db.schema.dropTable('backup_comparison_storage').execute();

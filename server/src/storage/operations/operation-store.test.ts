@@ -1,5 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { DIALECTS, openTestStorage } from '../../../test/support/test-storage.js';
+import { describe, expect, it } from 'vitest';
+import { DIALECTS } from '../../../test/support/test-storage.js';
+import { storagePerTest } from '../../../test/support/storage-per-test.js';
 import { OperationStore, type NewOperationRow, type ResumePolicy } from './operation-store.js';
 
 const T0 = 1_700_000_000_000;
@@ -22,15 +23,10 @@ function newRow(id: string, overrides: Partial<NewOperationRow> = {}): NewOperat
 }
 
 describe.each(DIALECTS)('OperationStore on %s', (dialect) => {
-  let dispose: (() => Promise<void>) | undefined;
-  afterEach(async () => {
-    await dispose?.();
-    dispose = undefined;
-  });
+  const freshStorage = storagePerTest(dialect);
 
   async function open() {
-    const storage = await openTestStorage(dialect);
-    dispose = storage.dispose;
+    const storage = await freshStorage();
     return new OperationStore(storage);
   }
 

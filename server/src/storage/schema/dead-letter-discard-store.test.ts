@@ -1,5 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DIALECTS, openTestStorage } from '../../../test/support/test-storage.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { DIALECTS } from '../../../test/support/test-storage.js';
+import { storagePerTest } from '../../../test/support/storage-per-test.js';
 import type { Storage } from '../database.js';
 import { countPendingLetters, discardLetters } from './dead-letter-discard-store.js';
 
@@ -7,15 +8,9 @@ const TREE = { tenant: 'acme', treeName: 'orders' };
 
 describe.each(DIALECTS)('the fingerprint of a pending dead-letter set on %s', (dialect) => {
   let storage: Storage;
-  let dispose: (() => Promise<void>) | undefined;
+  const freshStorage = storagePerTest(dialect);
   beforeEach(async () => {
-    const opened = await openTestStorage(dialect);
-    storage = opened;
-    dispose = opened.dispose;
-  });
-  afterEach(async () => {
-    await dispose?.();
-    dispose = undefined;
+    storage = await freshStorage();
   });
 
   /** A letter with an explicit id: a PostgreSQL insert that committed late can have a low one. */

@@ -1,37 +1,15 @@
 import { pendingLetter, selectedLetters, type DeadLetterSelection } from './dead-letter-pending.js';
 import { putEntry } from '../data/tree-store.js';
 import { withTransaction, type TreeDb } from '../data/tree-db.js';
+import { toDeadLetterRecordRow, type DeadLetterRecordRow } from './dead-letter-row.js';
 
 export type { DeadLetterSelection } from './dead-letter-pending.js';
+export type { DeadLetterRecordRow, ReplayOutcome } from './dead-letter-row.js';
 
 /**
  * SQL of dead-letter replay (issue 16): dead letters with their ids and replay history, and the
  * replay itself — the entry written and the letter marked in one transaction.
  */
-
-/** WRITTEN is final; REFUSED leaves the letter pending. */
-export type ReplayOutcome = 'WRITTEN' | 'REFUSED';
-
-/** A dead letter row with its replay history. */
-export interface DeadLetterRecordRow {
-  id: number;
-  key: string;
-  valueJson: string;
-  reason: string;
-  errors: string[];
-  sourceOperationId: string | null;
-  schemaVersion: number;
-  deadLetteredAt: number;
-  replayOutcome: ReplayOutcome | null;
-  replayedAt: number | null;
-  replayedBy: string | null;
-  replaySequence: number | null;
-  replayedValueJson: string | null;
-  replayErrors: string[];
-  discardedAt: number | null;
-  discardedBy: string | null;
-  discardNote: string | null;
-}
 
 /** One page of a tree's letters in arrival order, after the id `afterId`. */
 export async function listDeadLetterRecords(
@@ -48,25 +26,7 @@ export async function listDeadLetterRecords(
     .orderBy('id')
     .limit(page.limit)
     .execute();
-  return rows.map((row) => ({
-    id: Number(row.id),
-    key: row.key,
-    valueJson: row.value_json,
-    reason: row.reason,
-    errors: parseStrings(row.errors_json),
-    sourceOperationId: row.source_operation_id,
-    schemaVersion: Number(row.schema_version),
-    deadLetteredAt: Number(row.dead_lettered_at),
-    replayOutcome: row.replay_outcome === null ? null : (row.replay_outcome as ReplayOutcome),
-    replayedAt: row.replayed_at === null ? null : Number(row.replayed_at),
-    replayedBy: row.replayed_by,
-    replaySequence: row.replay_sequence === null ? null : Number(row.replay_sequence),
-    replayedValueJson: row.replayed_value_json,
-    replayErrors: parseStrings(row.replay_errors_json),
-    discardedAt: row.discarded_at === null ? null : Number(row.discarded_at),
-    discardedBy: row.discarded_by,
-    discardNote: row.discard_note,
-  }));
+  return rows.map(toDeadLetterRecordRow);
 }
 
 /** One letter of a tree by id (pending, replayed or discarded), or undefined. */
@@ -183,14 +143,4 @@ export async function markReplayRefused(
     .where(pendingLetter)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
-}
-
-function parseStrings(json: string | null): string[] {
-  if (json === null) return [];
-  try {
-    const parsed: unknown = JSON.parse(json);
-    return Array.isArray(parsed) ? parsed.map(String) : [];
-  } catch {
-    return [];
-  }
 }

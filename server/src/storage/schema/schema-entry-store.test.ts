@@ -1,19 +1,15 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { DIALECTS, openTestStorage } from '../../../test/support/test-storage.js';
+import { describe, expect, it } from 'vitest';
+import { DIALECTS } from '../../../test/support/test-storage.js';
+import { storagePerTest } from '../../../test/support/storage-per-test.js';
 import { bulkInsertEntries, readPhysicalEntries } from '../data/physical-tree-store.js';
 import { applyEntryChanges, countDeadLetters, type EntryChange } from './schema-entry-store.js';
 import { ensureTree, putEntry } from '../data/tree-store.js';
 
 describe.each(DIALECTS)('applyEntryChanges on %s', (dialect) => {
-  let dispose: (() => Promise<void>) | undefined;
-  afterEach(async () => {
-    await dispose?.();
-    dispose = undefined;
-  });
+  const freshStorage = storagePerTest(dialect);
 
   it('applies a page of 2 500 changes, skips entries changed since they were read, and tombstones dead letters', async () => {
-    const storage = await openTestStorage(dialect);
-    dispose = storage.dispose;
+    const storage = await freshStorage();
     const tree = await ensureTree(storage, 'acme', 't', 1);
     const keys = Array.from({ length: 2_500 }, (_, i) => `k${String(i).padStart(5, '0')}`);
     await bulkInsertEntries(

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { selectTreeForUpdate } from '../data/tree-store.js';
 import { pendingLetter } from './dead-letter-pending.js';
+import { toDeadLetterRow, type DeadLetterRow } from './dead-letter-row.js';
 import { sqliteStatement, withTransaction, type TreeDb } from '../data/tree-db.js';
 
 /**
@@ -8,6 +9,8 @@ import { sqliteStatement, withTransaction, type TreeDb } from '../data/tree-db.j
  * or remediated values written in one transaction, each only if its entry did not change since
  * it was read (compared by sequence).
  */
+
+export type { DeadLetterRow } from './dead-letter-row.js';
 
 /** A dead letter to store. */
 export interface DeadLetterInsert {
@@ -17,18 +20,6 @@ export interface DeadLetterInsert {
   valueJson: string;
   reason: string;
   errors: readonly string[];
-  sourceOperationId: string | null;
-  schemaVersion: number;
-  deadLetteredAt: number;
-}
-
-/** A stored dead letter with its arrival-order id. */
-export interface DeadLetterRow {
-  id: number;
-  key: string;
-  valueJson: string;
-  reason: string;
-  errors: string[];
   sourceOperationId: string | null;
   schemaVersion: number;
   deadLetteredAt: number;
@@ -81,16 +72,7 @@ export async function listDeadLetters(
     .orderBy('id')
     .limit(page.limit)
     .execute();
-  return rows.map((row) => ({
-    id: Number(row.id),
-    key: row.key,
-    valueJson: row.value_json,
-    reason: row.reason,
-    errors: parseErrors(row.errors_json),
-    sourceOperationId: row.source_operation_id,
-    schemaVersion: Number(row.schema_version),
-    deadLetteredAt: Number(row.dead_lettered_at),
-  }));
+  return rows.map(toDeadLetterRow);
 }
 
 /** How many pending dead letters a tree holds (resolved ones are kept for audit, not counted). */
@@ -107,15 +89,6 @@ export async function countDeadLetters(
     .where(pendingLetter)
     .executeTakeFirstOrThrow();
   return Number(row.n);
-}
-
-function parseErrors(json: string): string[] {
-  try {
-    const parsed: unknown = JSON.parse(json);
-    return Array.isArray(parsed) ? parsed.map(String) : [];
-  } catch {
-    return [];
-  }
 }
 
 /** One change to one entry read at `expectedSequence`: a new value, or out to dead letters. */

@@ -71,15 +71,13 @@ export function toHandle(operation: OperationView): StoreOperationHandle {
   });
 }
 
-/** The full status record, with the result mapped by its kind's mapper. */
-export function toOperationStatus(
-  operation: OperationView,
-  resultMappers: Readonly<Record<string, ResultMapper>>,
-): StoreOperationStatus {
-  const mapper = resultMappers[operation.kind];
-  return create(StoreOperationStatusSchema, {
+/**
+ * The status fields every family's status message shares (all but kind and result): the store
+ * status and the schema-insight status number them alike, so one mapping serves both.
+ */
+export function sharedStatusFields(operation: OperationView) {
+  return {
     operationId: operation.id,
-    kind: kindToProto(operation.kind),
     state: stateToProto(operation.state),
     targetId: operation.targetId ?? undefined,
     progress: {
@@ -95,6 +93,18 @@ export function toOperationStatus(
     cancelRequested: operation.cancelRequested,
     error: operation.error,
     createdBy: operation.createdBy,
+  };
+}
+
+/** The full status record, with the result mapped by its kind's mapper. */
+export function toOperationStatus(
+  operation: OperationView,
+  resultMappers: Readonly<Record<string, ResultMapper>>,
+): StoreOperationStatus {
+  const mapper = resultMappers[operation.kind];
+  return create(StoreOperationStatusSchema, {
+    ...sharedStatusFields(operation),
+    kind: kindToProto(operation.kind),
     cancelledBy: operation.cancelledBy,
     targetTreeId: restoreTargetTree(operation),
     result: operation.result !== undefined && mapper ? mapper(operation.result) : undefined,

@@ -1,6 +1,6 @@
 import { create } from '@bufbuild/protobuf';
 import { timestampFromMs, timestampMs } from '@bufbuild/protobuf/wkt';
-import { StoreOperationState, StoreSchemaDeadLetterReason } from '@store/contract';
+import { StoreSchemaDeadLetterReason } from '@store/contract';
 import {
   DeadLetterRecordSchema,
   DeadLetterReplayReportSchema,
@@ -22,7 +22,11 @@ import type { PolicyDryRunReport } from '../../engines/schema/insight/dry-run.js
 import type { MigrationPreviewReport } from '../../engines/schema/insight/migration-preview.js';
 import type { DeadLetterFilter } from '../../engines/schema/insight/schema-insight.js';
 import type { DeadLetterRecordRow } from '../../engines/schema/insight/schema-insight.js';
-import { kindAndStateNames, type OperationView } from '../operations/operation-mapping.js';
+import {
+  kindAndStateNames,
+  sharedStatusFields,
+  type OperationView,
+} from '../operations/operation-mapping.js';
 import { deadLetterToProto } from '../schema/schema-mapping.js';
 import { migrationPreviewToProto } from './migration-preview-mapping.js';
 
@@ -156,25 +160,8 @@ export function toInsightStatus(
   treeChanged = false,
 ): SchemaInsightOperationStatus {
   return create(SchemaInsightOperationStatusSchema, {
-    operationId: operation.id,
+    ...sharedStatusFields(operation),
     kind: kindToProto(operation.kind),
-    state:
-      StoreOperationState[operation.state as keyof typeof StoreOperationState] ??
-      StoreOperationState.UNSPECIFIED,
-    targetId: operation.targetId ?? undefined,
-    progress: {
-      done: BigInt(operation.progress.done),
-      total: BigInt(operation.progress.total),
-      unit: operation.progress.unit,
-      message: operation.progress.message,
-    },
-    createdAt: timestampFromMs(operation.createdAt),
-    startedAt: operation.startedAt === null ? undefined : timestampFromMs(operation.startedAt),
-    updatedAt: timestampFromMs(operation.updatedAt),
-    finishedAt: operation.finishedAt === null ? undefined : timestampFromMs(operation.finishedAt),
-    cancelRequested: operation.cancelRequested,
-    error: operation.error,
-    createdBy: operation.createdBy,
     result: resultOf(operation, treeChanged),
   });
 }

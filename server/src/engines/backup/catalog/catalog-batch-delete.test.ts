@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { DIALECTS, openTestStorage } from '../../../../test/support/test-storage.js';
+import { DIALECTS } from '../../../../test/support/test-storage.js';
+import { storagePerTest } from '../../../../test/support/storage-per-test.js';
 import { backupRowValues } from '../../../storage/backup/backup-store.js';
 import { protectBackup } from '../../../storage/backup/lifecycle/backup-protection-store.js';
 import type { Storage } from '../../../storage/database.js';
@@ -53,18 +54,16 @@ async function remaining(storage: Storage) {
 }
 
 describe.each(DIALECTS)('catalog batch delete on %s', (dialect) => {
-  let dispose: (() => Promise<void>) | undefined;
   let artifacts: Awaited<ReturnType<typeof tempStore>> | undefined;
   afterEach(async () => {
-    await dispose?.();
     await artifacts?.dispose();
-    dispose = undefined;
     artifacts = undefined;
   });
+  // After the hook above, so its afterEach runs first: the storage goes before the artifacts.
+  const freshStorage = storagePerTest(dialect);
 
   it('deletes a whole chain in one batch, dependants first; skips absent ids', async () => {
-    const storage = await openTestStorage(dialect);
-    dispose = storage.dispose;
+    const storage = await freshStorage();
     artifacts = await tempStore();
     await seed(storage, artifacts.store);
     const result = await deleteBackupBatch(storage, artifacts.store, 't', [
@@ -80,8 +79,7 @@ describe.each(DIALECTS)('catalog batch delete on %s', (dialect) => {
   });
 
   it('leaves a backup a dependant outside the batch needs, and every base under it', async () => {
-    const storage = await openTestStorage(dialect);
-    dispose = storage.dispose;
+    const storage = await freshStorage();
     artifacts = await tempStore();
     await seed(storage, artifacts.store);
     // i3 is not in the batch: i2 stays, and so do i1 and full below it; `other` goes.
@@ -97,8 +95,7 @@ describe.each(DIALECTS)('catalog batch delete on %s', (dialect) => {
   });
 
   it('refuses a batch holding a protected backup, naming the protection, and deletes nothing', async () => {
-    const storage = await openTestStorage(dialect);
-    dispose = storage.dispose;
+    const storage = await freshStorage();
     artifacts = await tempStore();
     await seed(storage, artifacts.store);
     await protectBackup(storage, 't', {

@@ -1,7 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DIALECTS, openTestStorage } from '../../../../test/support/test-storage.js';
+import { DIALECTS } from '../../../../test/support/test-storage.js';
+import { storagePerTest } from '../../../../test/support/storage-per-test.js';
 import type { StoredDifference } from '../../../storage/backup/backup-comparison-store.js';
 import { TreeDataEngine } from '../../data/tree-data-engine.js';
 import { OperationRunner } from '../../operations/operation-runner.js';
@@ -49,6 +50,7 @@ function unchangedCount(before: Tree, after: Tree): number {
 }
 
 describe.each(DIALECTS)('restore previews and backup diffs on %s', (dialect) => {
+  const freshStorage = storagePerTest(dialect);
   const cleanups: (() => Promise<void>)[] = [];
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
@@ -59,7 +61,7 @@ describe.each(DIALECTS)('restore previews and backup diffs on %s', (dialect) => 
     retentionMs?: number,
     readWholeTree?: boolean,
   ) {
-    const storage = await openTestStorage(dialect);
+    const storage = await freshStorage();
     const runner = new OperationRunner({ storage, pollMs: 20, retentionMs });
     const engine = new BackupEngine({
       storage,
@@ -78,10 +80,7 @@ describe.each(DIALECTS)('restore previews and backup diffs on %s', (dialect) => 
       readWholeTree,
     });
     runner.start();
-    cleanups.push(async () => {
-      await runner.stop({ graceMs: 0 });
-      await storage.dispose();
-    });
+    cleanups.push(() => runner.stop({ graceMs: 0 }));
     const data = new TreeDataEngine({ storage });
     const settle = async (op: OperationRecord) => {
       for (;;) {

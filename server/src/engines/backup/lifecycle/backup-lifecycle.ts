@@ -31,7 +31,7 @@ import {
   type RetentionStopEvent,
   type ScheduledCapture,
 } from './retention-apply.js';
-import { hasAnyRule, validateRules, type RetentionRules } from './retention-rules.js';
+import { hasAnyRule, NO_RULES, validateRules, type RetentionRules } from './retention-rules.js';
 import {
   buildPreview,
   type RetentionPreview,
@@ -309,16 +309,8 @@ function toScopeRules(
   if (!stored) {
     return {
       scope,
-      rules: {
-        keepLast: 0,
-        keepHourly: 0,
-        keepDaily: 0,
-        keepWeekly: 0,
-        keepMonthly: 0,
-        keepYearly: 0,
-        keepWithinMs: 0,
-        timeZone: 'UTC',
-      },
+      // A copy, so no caller can change the constant every unconfigured scope reads.
+      rules: { ...NO_RULES },
       applyAfterSchedule: applyAfterScheduleDefault,
       configured: false,
       updatedAt: null,

@@ -18,6 +18,7 @@ export interface RetentionRules {
   timeZone: string;
 }
 
+/** Every rule off: what a scope whose rules were never set is evaluated by. */
 export const NO_RULES: RetentionRules = {
   keepLast: 0,
   keepHourly: 0,

@@ -1,5 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DIALECTS, openTestStorage } from '../../../../test/support/test-storage.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { DIALECTS } from '../../../../test/support/test-storage.js';
+import { storagePerTest } from '../../../../test/support/storage-per-test.js';
 import { protectBackup } from './backup-protection-store.js';
 import { backupRowValues } from '../backup-store.js';
 import type { Storage } from '../../database.js';
@@ -64,14 +65,9 @@ function rowsOf(columns: Awaited<ReturnType<typeof readScopeCatalog>>) {
 
 describe.each(DIALECTS)('retention catalog store on %s', (dialect) => {
   let storage: Storage;
-  let dispose: (() => Promise<void>) | undefined;
+  const freshStorage = storagePerTest(dialect);
   beforeEach(async () => {
-    const opened = await openTestStorage(dialect);
-    storage = opened;
-    dispose = opened.dispose;
-  });
-  afterEach(async () => {
-    await dispose?.();
+    storage = await freshStorage();
   });
 
   it('an empty scope reads as empty columns', async () => {
