@@ -1,3 +1,5 @@
+import http from 'node:http';
+import http2 from 'node:http2';
 import { create, type DescService } from '@bufbuild/protobuf';
 import { Code, ConnectError, createClient, type Transport } from '@connectrpc/connect';
 import { createGrpcWebTransport } from '@connectrpc/connect-node';
@@ -18,6 +20,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGrpcJsClient } from './support/grpc-js-client.js';
 import { runGrpcioTool } from './support/python-tools.js';
+import { envelope, sendH2, sendHttp1 } from './faults/raw-rpc.js';
 import { startTestServer, type TestServer } from './support/test-server.js';
 import { DIALECTS } from './support/test-storage.js';
 import { bearerInterceptor } from './support/bearer.js';
@@ -192,6 +195,85 @@ describe.each(DIALECTS)('the server on %s', (dialect) => {
       }
     },
   );
+  it.each([
+    ['an unknown method of a known service', '/store.backup.v1.BackupControlService/NoSuchMethod'],
+    ['an unknown service', '/no.such.v1.Service/Call'],
+  ])('%s is Unimplemented on every port and protocol, naming the path', async (_what, path) => {
+    const agent = new http.Agent({ keepAlive: false });
+    const session = http2.connect(t.server.grpcUrl);
+    const proto = envelope(0, new Uint8Array(0));
+    const json = new TextEncoder().encode('{}');
+    const jsonFrame = envelope(0, json);
+    try {
+      const outcomes = {
+        'gRPC (h2c)': await sendH2(session, path, { 'content-type': 'application/grpc' }, proto),
+        'Connect unary (h2c)': await sendH2(
+          session,
+          path,
+          { 'content-type': 'application/json' },
+          json,
+        ),
+        'gRPC-Web (HTTP/1.1)': await sendHttp1(
+          agent,
+          t.server.httpUrl,
+          path,
+          { 'content-type': 'application/grpc-web+proto' },
+          proto,
+        ),
+        'Connect unary (HTTP/1.1)': await sendHttp1(
+          agent,
+          t.server.httpUrl,
+          path,
+          { 'content-type': 'application/json' },
+          json,
+        ),
+        'Connect streaming (HTTP/1.1)': await sendHttp1(
+          agent,
+          t.server.httpUrl,
+          path,
+          { 'content-type': 'application/connect+json' },
+          jsonFrame,
+        ),
+      };
+      for (const [protocol, outcome] of Object.entries(outcomes)) {
+        expect(outcome.grpcCode, `${protocol}: HTTP ${outcome.httpStatus}`).toBe(
+          Code.Unimplemented,
+        );
+        expect(outcome.message, protocol).toContain(path);
+      }
+    } finally {
+      session.close();
+      agent.destroy();
+    }
+  });
+
+  it('an error message reaches a grpc-js client as sent: only what the gRPC spec requires is percent-encoded', async () => {
+    const service = 'no:such;service/?#&=+$,@ 100% é';
+    const client = grpcJs(Health);
+    try {
+      const failure = await client
+        .unary('check', create(Health.method.check.input, { service }))
+        .then(
+          () => undefined,
+          (error: unknown) => error as grpc.ServiceError,
+        );
+      expect(failure?.code).toBe(grpc.status.NOT_FOUND);
+      expect(failure?.details).toBe(`unknown service ${service}`);
+    } finally {
+      client.close();
+    }
+    // And as connect's own clients decode it, on both listeners.
+    for (const transport of [t.grpc, t.grpcWeb]) {
+      const refused = await createClient(Health, transport)
+        .check({ service })
+        .then(
+          () => undefined,
+          (error: unknown) => ConnectError.from(error),
+        );
+      expect(refused?.rawMessage).toBe(`unknown service ${service}`);
+    }
+  });
+
   it("grpcio's stock reflection client (v1alpha) lists the services and resolves one to its methods", async () => {
     const target = new URL(t.server.grpcUrl).host;
     const answer = (await runGrpcioTool('reflection_client.py', [

@@ -15,10 +15,15 @@ import { createContextValues, type ConnectRouter } from '@connectrpc/connect';
 import { connectNodeAdapter } from '@connectrpc/connect-node';
 import type { Interceptor } from '@connectrpc/connect';
 import type { Logger } from '../logging/logger.js';
-import { correctMalformedInputStatus, peerAddressKey } from '../transport/index.js';
+import {
+  correctMalformedInputStatus,
+  peerAddressKey,
+  writeGrpcMessagesPerSpec,
+} from '../transport/index.js';
 import { limitH2c, limitHttp1, type ConnectionLimits } from './connection-limits.js';
 import { createHostAllowlist } from './host-allowlist.js';
 import { guardRequests, requestAuthority, type RequestHandler } from './request-guard.js';
+import { answerNotFound, answerUnimplemented, rpcProtocolOf } from './unknown-rpc.js';
 
 export interface ListenOptions {
   host: string;
@@ -99,21 +104,43 @@ export async function listen(options: ListenOptions): Promise<Listeners> {
       message: `host ${JSON.stringify(authority)} is not served here (STORE_ALLOWED_HOSTS)`,
     };
   };
-  const guarded = (handler: RequestHandler) => guardRequests(handler, options.logger, admit);
+  // Every answer's grpc-message is written as gRPC's spec says, whichever client reads it.
+  const guarded = (handler: RequestHandler) =>
+    guardRequests(
+      (req, res) => {
+        writeGrpcMessagesPerSpec(res);
+        return handler(req, res);
+      },
+      options.logger,
+      admit,
+    );
   const http1 = createHttpServer(
     // Response streams (exports) may run long; a request body never should.
     { requestTimeout: 120_000, headersTimeout: limits.handshakeTimeoutMs },
     guarded(
       connectNodeAdapter({
         ...adapterOptions,
-        // Only the HTTP/1.1 listener has a fallback, so the request is always an IncomingMessage.
-        fallback: (req, res) => options.fallback(req as IncomingMessage, res as ServerResponse),
+        // What matched no route: an RPC is Unimplemented in its protocol, the rest is the SPA's.
+        fallback: (req, res) => {
+          const protocol = rpcProtocolOf(req);
+          if (protocol) answerUnimplemented(req, res, protocol);
+          else options.fallback(req as IncomingMessage, res as ServerResponse);
+        },
       }) as RequestHandler,
     ),
   );
   const h2c = createH2cServer(
     { settings: { initialWindowSize: H2C_STREAM_WINDOW_BYTES } },
-    guarded(connectNodeAdapter(adapterOptions) as RequestHandler),
+    guarded(
+      connectNodeAdapter({
+        ...adapterOptions,
+        fallback: (req, res) => {
+          const protocol = rpcProtocolOf(req);
+          if (protocol) answerUnimplemented(req, res, protocol);
+          else answerNotFound(req, res);
+        },
+      }) as RequestHandler,
+    ),
   );
   limitHttp1(http1, limits);
   limitH2c(h2c, limits);
