@@ -169,7 +169,7 @@ export class BackupEngine {
   }
 
   /** Queues a full or incremental capture of a scope. */
-  startCapture(
+  async startCapture(
     who: Starter,
     request: CaptureRequest,
     incremental: boolean,
@@ -181,13 +181,17 @@ export class BackupEngine {
   }
 
   /** Queues a backup set over two or more trees. */
-  startSet(who: Starter, request: SetCaptureRequest): Promise<OperationRecord> {
+  async startSet(who: Starter, request: SetCaptureRequest): Promise<OperationRecord> {
     this.captures.validateSet(request);
     return startTracked(this.runner, who, { kind: 'BACKUP_SET', request, targetId: null });
   }
 
   /** Queues a restore (hot: chain from the catalog; cold: from the manifests). */
-  startRestore(who: Starter, request: RestoreRequest, cold: boolean): Promise<OperationRecord> {
+  async startRestore(
+    who: Starter,
+    request: RestoreRequest,
+    cold: boolean,
+  ): Promise<OperationRecord> {
     validateRestoreRequest(request);
     const start = {
       kind: cold ? 'COLD_RESTORE' : 'RESTORE',
@@ -213,7 +217,7 @@ export class BackupEngine {
   }
 
   /** Queues a health check of a backup. */
-  startHealthCheck(who: Starter, backupId: string): Promise<OperationRecord> {
+  async startHealthCheck(who: Starter, backupId: string): Promise<OperationRecord> {
     validateBackupId(backupId);
     const start = { kind: 'BACKUP_HEALTH_CHECK', request: { backupId }, targetId: backupId };
     return startTracked(this.runner, who, start, async () => {

@@ -98,7 +98,7 @@ export class SchemaOperations {
   }
 
   /** Starts a tracked compliance scan; FailedPrecondition when the tree has no policy. */
-  startComplianceScan(start: Starter, treeName: string): Promise<OperationRecord> {
+  async startComplianceScan(start: Starter, treeName: string): Promise<OperationRecord> {
     checkTree(start.tenant, treeName);
     return this.start(start, 'COMPLIANCE_SCAN', treeName, { treeName }, async () => {
       await requireScanPolicy(this.engine, start.tenant, treeName);
@@ -106,7 +106,7 @@ export class SchemaOperations {
   }
 
   /** Starts a tracked migration to the target; a gap in the chain is FailedPrecondition now. */
-  startMigration(start: Starter, treeName: string): Promise<OperationRecord> {
+  async startMigration(start: Starter, treeName: string): Promise<OperationRecord> {
     checkTree(start.tenant, treeName);
     return this.start(start, 'MIGRATION', treeName, { treeName }, async () => {
       await planTreeMigration(this.engine, start.tenant, treeName);
@@ -118,7 +118,7 @@ export class SchemaOperations {
    * target and migrates. The raise happens in the run, so a tracking id reused with another
    * request (AlreadyExists) changes nothing.
    */
-  startAdvanceAndMigrate(
+  async startAdvanceAndMigrate(
     start: Starter,
     treeName: string,
     newTargetVersion: number,
@@ -133,7 +133,7 @@ export class SchemaOperations {
   }
 
   /** Starts a tracked remediation; a bad transform or policy is InvalidArgument now. */
-  startRemediation(
+  async startRemediation(
     start: Starter,
     treeName: string,
     input: { transform: ValueTransform; targetPolicy: PolicyInput },

@@ -134,7 +134,7 @@ export class BackupComparisons {
   }
 
   /** Queues a preview of what restoring `backupId` would do to its target tree now. */
-  startPreview(who: Starter, request: PreviewRequest): Promise<OperationRecord> {
+  async startPreview(who: Starter, request: PreviewRequest): Promise<OperationRecord> {
     validateBackupId(request.backupId);
     const targetTreeId = request.targetTreeId ?? '';
     if (targetTreeId !== '') validateTreeName(targetTreeId, 'target_tree_id');
@@ -158,7 +158,7 @@ export class BackupComparisons {
   }
 
   /** Queues a diff of two backups of one tree (`fromBackupId` is the "before" side). */
-  startDiff(who: Starter, request: DiffRequest): Promise<OperationRecord> {
+  async startDiff(who: Starter, request: DiffRequest): Promise<OperationRecord> {
     validateBackupId(request.fromBackupId, 'from_backup_id');
     validateBackupId(request.toBackupId, 'to_backup_id');
     const scope = request.scope && validateScope(request.scope);
@@ -191,7 +191,7 @@ export class BackupComparisons {
    * Queues a preview of what RevertRestore of an in-place restore would do to its tree now; a
    * restore that could not be reverted is refused at once, with the reason the revert would give.
    */
-  startRevertPreview(who: Starter, request: RevertPreviewRequest): Promise<OperationRecord> {
+  async startRevertPreview(who: Starter, request: RevertPreviewRequest): Promise<OperationRecord> {
     const normalized: RevertPreviewRequest = { restoreOperationId: request.restoreOperationId };
     const start = {
       kind: 'REVERT_PREVIEW',

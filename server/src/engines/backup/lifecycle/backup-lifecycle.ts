@@ -187,7 +187,11 @@ export class BackupLifecycle {
    * A retry under the tracking id of an apply already started gets that apply back, though the
    * apply itself (or anything since) has moved the fingerprint on.
    */
-  startApply(who: Starter, scope: ScopeKey, expectedFingerprint: string): Promise<OperationRecord> {
+  async startApply(
+    who: Starter,
+    scope: ScopeKey,
+    expectedFingerprint: string,
+  ): Promise<OperationRecord> {
     if (!/^[0-9a-f]{64}$/.test(expectedFingerprint)) {
       throw invalidArgument('expected_fingerprint', 'is required: the fingerprint of a preview');
     }

@@ -126,7 +126,7 @@ export class SchemaInsight {
   }
 
   /** Starts a dry-run of a draft schema; a schema that does not compile is InvalidArgument now. */
-  startPolicyDryRun(
+  async startPolicyDryRun(
     start: Starter,
     treeName: string,
     draft: { jsonSchema: string; sampleLimit: number },
@@ -150,7 +150,7 @@ export class SchemaInsight {
    * Starts a preview of StartMigration (no new target) or StartAdvanceAndMigrate (a new target),
    * after the same up-front checks they make, so a request they would refuse is refused now.
    */
-  startMigrationPreview(
+  async startMigrationPreview(
     start: Starter,
     treeName: string,
     input: MigrationPreviewInput,
@@ -175,7 +175,7 @@ export class SchemaInsight {
   }
 
   /** Starts a bulk replay of the tree's pending letters that the filter takes. */
-  startDeadLetterReplay(
+  async startDeadLetterReplay(
     start: Starter,
     treeName: string,
     filter: DeadLetterFilter,
