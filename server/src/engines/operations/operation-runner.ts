@@ -51,9 +51,13 @@ function trackingIdOf(input: Pick<SubmitRequest, 'trackingId'>): string | null {
 }
 
 /** What a retry under the same tracking id must match: the kind and the caller's request. */
-function fingerprintOf(input: Pick<SubmitRequest, 'kind' | 'request' | 'callerRequest'>): string {
-  const asked = input.callerRequest === undefined ? input.request : input.callerRequest;
-  return requestFingerprint(input.kind, canonicalJson(asked));
+function fingerprintOf(
+  input: Pick<SubmitRequest, 'kind' | 'request' | 'callerRequest'>,
+  requestJson = canonicalJson(input.request),
+): string {
+  const asked =
+    input.callerRequest === undefined ? requestJson : canonicalJson(input.callerRequest);
+  return requestFingerprint(input.kind, asked);
 }
 
 /** AlreadyExists unless the operation holding the tracking id was asked the same thing. */
@@ -123,14 +127,15 @@ export class OperationRunner {
     this.registry.require(input.kind);
     if (!input.tenant) throw invalidArgument('tenant', 'required');
     const trackingId = trackingIdOf(input);
-    const fingerprint = fingerprintOf(input);
+    const requestJson = canonicalJson(input.request);
+    const fingerprint = fingerprintOf(input, requestJson);
     const op: NewOperationRow = {
       id: randomUUID(),
       tenant: input.tenant,
       kind: input.kind,
       target_id: input.targetId ?? null,
       tracking_id: trackingId,
-      request_json: canonicalJson(input.request),
+      request_json: requestJson,
       request_fingerprint: fingerprint,
       created_by: input.createdBy,
       created_at: this.clock(),
