@@ -5,7 +5,13 @@ import type { Storage } from '../../storage/database.js';
 import { countLiveEntries } from '../../storage/data/physical-tree-store.js';
 import { resolveTree } from '../../storage/data/tree-store.js';
 import { StoreError, failedPrecondition, invalidArgument, notFound } from '../errors.js';
-import type { OperationLogger, OperationRecord, OperationRunner } from '../operations/index.js';
+import {
+  startTracked,
+  type OperationLogger,
+  type OperationRecord,
+  type OperationRunner,
+  type Starter,
+} from '../operations/index.js';
 import { type ArtifactStore, DirectoryArtifactStore, assertArtifactId } from './artifacts/index.js';
 import {
   registerBackupKinds,
@@ -52,15 +58,6 @@ export interface BackupEngineOptions {
   afterCapturePage?: () => Promise<void>;
   /** Test seam: runs after each batch a restore applies. */
   afterRestoreBatch?: () => Promise<void>;
-}
-
-/** Who starts a tracked backup operation. */
-export interface Starter {
-  tenant: string;
-  createdBy: string;
-  trackingId?: string | undefined;
-  /** Started by the server itself (SubmitRequest.uncapped): never refused by a tenant's cap. */
-  uncapped?: boolean | undefined;
 }
 
 /**
@@ -177,19 +174,16 @@ export class BackupEngine {
     request: CaptureRequest,
     incremental: boolean,
   ): Promise<OperationRecord> {
-    await this.captures.validate(who.tenant, request, incremental);
-    return this.submit(
-      who,
-      incremental ? 'INCREMENTAL_BACKUP' : 'BACKUP',
-      request,
-      request.scope.treeId,
+    const kind = incremental ? 'INCREMENTAL_BACKUP' : 'BACKUP';
+    return startTracked(this.runner, who, { kind, request, targetId: request.scope.treeId }, () =>
+      this.captures.validate(who.tenant, request, incremental),
     );
   }
 
   /** Queues a backup set over two or more trees. */
   async startSet(who: Starter, request: SetCaptureRequest): Promise<OperationRecord> {
     this.captures.validateSet(request);
-    return this.submit(who, 'BACKUP_SET', request, null);
+    return startTracked(this.runner, who, { kind: 'BACKUP_SET', request, targetId: null });
   }
 
   /** Queues a restore (hot: chain from the catalog; cold: from the manifests). */
@@ -199,51 +193,49 @@ export class BackupEngine {
     cold: boolean,
   ): Promise<OperationRecord> {
     validateRestoreRequest(request);
-    if (cold) {
-      await this.artifacts.readManifest<BackupManifestDoc>(who.tenant, request.backupId);
-    } else if (!(await getBackupRow(this.storage, who.tenant, request.backupId))) {
-      throw notFound(`backup ${request.backupId} does not exist`);
-    }
-    const earlier = await this.restores.previous(who.tenant, request.operationId);
-    if (!earlier && request.mode === 'NEW_TREE' && request.targetTreeId) {
-      const tree = await resolveTree(this.storage, who.tenant, request.targetTreeId);
-      if (tree && (await countLiveEntries(this.storage, tree.physicalTreeId)) > 0) {
-        throw failedPrecondition(
-          `tree ${request.targetTreeId} is not empty; a restore into a new tree needs an empty one`,
-        );
+    const start = {
+      kind: cold ? 'COLD_RESTORE' : 'RESTORE',
+      request,
+      targetId: request.backupId,
+    };
+    return startTracked(this.runner, who, start, async () => {
+      if (cold) {
+        await this.artifacts.readManifest<BackupManifestDoc>(who.tenant, request.backupId);
+      } else if (!(await getBackupRow(this.storage, who.tenant, request.backupId))) {
+        throw notFound(`backup ${request.backupId} does not exist`);
       }
-    }
-    return this.submit(who, cold ? 'COLD_RESTORE' : 'RESTORE', request, request.backupId);
+      const earlier = await this.restores.previous(who.tenant, request.operationId);
+      if (!earlier && request.mode === 'NEW_TREE' && request.targetTreeId) {
+        const tree = await resolveTree(this.storage, who.tenant, request.targetTreeId);
+        if (tree && (await countLiveEntries(this.storage, tree.physicalTreeId)) > 0) {
+          throw failedPrecondition(
+            `tree ${request.targetTreeId} is not empty; a restore into a new tree needs an empty one`,
+          );
+        }
+      }
+    });
   }
 
   /** Queues a health check of a backup. */
   async startHealthCheck(who: Starter, backupId: string): Promise<OperationRecord> {
     validateBackupId(backupId);
-    if (!(await getBackupRow(this.storage, who.tenant, backupId))) {
-      throw notFound(`backup ${backupId} does not exist`);
-    }
-    return this.submit(who, 'BACKUP_HEALTH_CHECK', { backupId }, backupId);
+    const start = { kind: 'BACKUP_HEALTH_CHECK', request: { backupId }, targetId: backupId };
+    return startTracked(this.runner, who, start, async () => {
+      if (!(await getBackupRow(this.storage, who.tenant, backupId))) {
+        throw notFound(`backup ${backupId} does not exist`);
+      }
+    });
   }
 
   /** Queues a catalog rebuild of the caller's tenant. */
   startRebuild(who: Starter): Promise<OperationRecord> {
-    return this.submit(who, 'CATALOG_REBUILD', {}, null);
+    return startTracked(this.runner, who, { kind: 'CATALOG_REBUILD', request: {}, targetId: null });
   }
 
   /** Queues a catalog scrub of the caller's tenant. */
   startScrub(who: Starter, pruneOrphans: boolean): Promise<OperationRecord> {
-    return this.submit(who, 'CATALOG_SCRUB', { pruneOrphans }, null);
-  }
-
-  private submit(who: Starter, kind: string, request: unknown, targetId: string | null) {
-    return this.runner.submit({
-      tenant: who.tenant,
-      kind,
-      request,
-      targetId,
-      trackingId: who.trackingId,
-      createdBy: who.createdBy,
-    });
+    const start = { kind: 'CATALOG_SCRUB', request: { pruneOrphans }, targetId: null };
+    return startTracked(this.runner, who, start);
   }
 
   /**

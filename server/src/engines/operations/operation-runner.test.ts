@@ -203,6 +203,25 @@ describe.each(DIALECTS)('OperationRunner on %s', (dialect) => {
     expect(x.id).not.toBe(y.id);
   });
 
+  it('finds the operation a tracking id names before any submit, matching the caller request', async () => {
+    const runner = await harness.runner();
+    runner.register('BACKUP', { resumable: false, run: async () => undefined });
+    const base = { tenant: TENANT, kind: 'BACKUP', trackingId: 't-find', createdBy: 'alice' };
+    expect(await runner.findTracked({ ...base, request: { at: 1 } })).toBeUndefined();
+    expect(
+      await runner.findTracked({ ...base, trackingId: undefined, request: { at: 1 } }),
+    ).toBeUndefined();
+    // The stored request holds a "now"; a retry matches what the caller asked, not that.
+    const first = await runner.submit({ ...base, request: { at: 1 }, callerRequest: { w: 7 } });
+    const retry = { ...base, request: { at: 2 }, callerRequest: { w: 7 } };
+    expect((await runner.findTracked(retry))?.id).toBe(first.id);
+    expect((await runner.submit(retry)).id).toBe(first.id);
+    await expect(runner.findTracked({ ...retry, callerRequest: { w: 8 } })).rejects.toMatchObject({
+      code: 'already_exists',
+    });
+    expect(await runner.findTracked({ ...retry, tenant: 'globex' })).toBeUndefined();
+  });
+
   it('refuses a kind no engine registered with unimplemented', async () => {
     const runner = await harness.runner();
     const error = await runner

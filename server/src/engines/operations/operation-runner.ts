@@ -1,7 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { OperationCapStore, type OperationCap } from '../../storage/operations/operation-caps.js';
-import { OperationStore, type NewOperationRow } from '../../storage/operations/operation-store.js';
+import {
+  OperationStore,
+  type NewOperationRow,
+  type OperationRow,
+} from '../../storage/operations/operation-store.js';
 import { invalidArgument, resourceExhausted, StoreError } from '../errors.js';
 import { PREVIEW_OPERATION_KINDS } from '../operation-kinds.js';
 import { canonicalJson } from '../data/canonical-json.js';
@@ -36,6 +40,34 @@ const MAX_PAGE_SIZE = 1000;
 const MAX_TRACKING_ID = 256;
 const STATES: readonly OperationState[] = ['QUEUED', 'RUNNING', 'SUCCEEDED', 'FAILED', 'CANCELLED'];
 const SILENT: OperationLogger = { info() {}, warn() {}, error() {} };
+
+/** The submit's tracking id (null when none), refused when longer than stored ids may be. */
+function trackingIdOf(input: Pick<SubmitRequest, 'trackingId'>): string | null {
+  const trackingId = input.trackingId ? input.trackingId : null;
+  if (trackingId !== null && trackingId.length > MAX_TRACKING_ID) {
+    throw invalidArgument('tracking_operation_id', `at most ${MAX_TRACKING_ID} characters`);
+  }
+  return trackingId;
+}
+
+/** What a retry under the same tracking id must match: the kind and the caller's request. */
+function fingerprintOf(
+  input: Pick<SubmitRequest, 'kind' | 'request' | 'callerRequest'>,
+  requestJson = canonicalJson(input.request),
+): string {
+  const asked =
+    input.callerRequest === undefined ? requestJson : canonicalJson(input.callerRequest);
+  return requestFingerprint(input.kind, asked);
+}
+
+/** AlreadyExists unless the operation holding the tracking id was asked the same thing. */
+function requireSameRequest(row: OperationRow, fingerprint: string): void {
+  if (row.request_fingerprint === fingerprint) return;
+  throw new StoreError(
+    'already_exists',
+    `tracking id ${row.tracking_id} already names another operation with a different request`,
+  );
+}
 
 /**
  * Durable tracked operations shared by the backup and schema engines (DESIGN.md §3): engines
@@ -94,12 +126,9 @@ export class OperationRunner {
   async submit(input: SubmitRequest): Promise<OperationRecord> {
     this.registry.require(input.kind);
     if (!input.tenant) throw invalidArgument('tenant', 'required');
-    const trackingId = input.trackingId ? input.trackingId : null;
-    if (trackingId !== null && trackingId.length > MAX_TRACKING_ID) {
-      throw invalidArgument('tracking_operation_id', `at most ${MAX_TRACKING_ID} characters`);
-    }
+    const trackingId = trackingIdOf(input);
     const requestJson = canonicalJson(input.request);
-    const fingerprint = requestFingerprint(input.kind, requestJson);
+    const fingerprint = fingerprintOf(input, requestJson);
     const op: NewOperationRow = {
       id: randomUUID(),
       tenant: input.tenant,
@@ -114,13 +143,25 @@ export class OperationRunner {
     const { row, inserted } = input.uncapped
       ? await this.store.insertIfTrackingIdFree(op)
       : await this.insertWithinCap(op);
-    if (!inserted && row.request_fingerprint !== fingerprint) {
-      throw new StoreError(
-        'already_exists',
-        `tracking id ${trackingId} already names another operation with a different request`,
-      );
-    }
+    if (!inserted) requireSameRequest(row, fingerprint);
     if (inserted) this.worker.offer(row);
+    return toOperationRecord(row);
+  }
+
+  /**
+   * The tenant's operation under the submit's tracking id, whatever its state, when it was
+   * started with the same kind and request; AlreadyExists when with another; undefined when the
+   * id is new or none is given. Engines ask first (startTracked), so checks of the world as it
+   * is now run only for a new operation, never against a retry of one already started.
+   */
+  async findTracked(
+    input: Pick<SubmitRequest, 'tenant' | 'kind' | 'request' | 'trackingId' | 'callerRequest'>,
+  ): Promise<OperationRecord | undefined> {
+    const trackingId = trackingIdOf(input);
+    if (trackingId === null || !input.tenant) return undefined;
+    const row = await this.store.getByTrackingId(input.tenant, trackingId);
+    if (!row) return undefined;
+    requireSameRequest(row, fingerprintOf(input));
     return toOperationRecord(row);
   }
 

@@ -95,6 +95,12 @@ export interface SubmitRequest {
   targetId?: string | null | undefined;
   /** The caller's idempotency key: one operation per tenant and tracking id. */
   trackingId?: string | null | undefined;
+  /**
+   * What a retry under the same tracking id must match, when `request` holds what the start
+   * derived from the moment it ran (a time "now"): the request as the caller sent it. Omitted,
+   * `request` itself.
+   */
+  callerRequest?: unknown;
   createdBy: string;
   /**
    * Work the server starts itself (schedules, the health monitor, retention after a scheduled

@@ -1,4 +1,5 @@
 import type { OperationRunner } from '../operations/operation-runner.js';
+import { startTracked, type Starter } from '../operations/start-tracked.js';
 import type { OperationContext, OperationRecord } from '../operations/types.js';
 import { advanceTarget, planMigration, type ValueTransform } from './core/index.js';
 import type { ComplianceReport, RemediationReport, RunControl } from './records.js';
@@ -12,13 +13,6 @@ import {
   scanTree,
 } from './schema-runs.js';
 import type { RewriteCheckpoint } from './tree-rewrite.js';
-
-/** Who starts a tracked schema operation, in which tenant, with which tracking id. */
-export interface StartContext {
-  tenant: string;
-  createdBy: string;
-  trackingId?: string | undefined;
-}
 
 interface TreeRequest {
   treeName: string;
@@ -104,17 +98,19 @@ export class SchemaOperations {
   }
 
   /** Starts a tracked compliance scan; FailedPrecondition when the tree has no policy. */
-  async startComplianceScan(start: StartContext, treeName: string): Promise<OperationRecord> {
+  async startComplianceScan(start: Starter, treeName: string): Promise<OperationRecord> {
     checkTree(start.tenant, treeName);
-    await requireScanPolicy(this.engine, start.tenant, treeName);
-    return this.submit(start, 'COMPLIANCE_SCAN', treeName, { treeName });
+    return this.start(start, 'COMPLIANCE_SCAN', treeName, { treeName }, async () => {
+      await requireScanPolicy(this.engine, start.tenant, treeName);
+    });
   }
 
   /** Starts a tracked migration to the target; a gap in the chain is FailedPrecondition now. */
-  async startMigration(start: StartContext, treeName: string): Promise<OperationRecord> {
+  async startMigration(start: Starter, treeName: string): Promise<OperationRecord> {
     checkTree(start.tenant, treeName);
-    await planTreeMigration(this.engine, start.tenant, treeName);
-    return this.submit(start, 'MIGRATION', treeName, { treeName });
+    return this.start(start, 'MIGRATION', treeName, { treeName }, async () => {
+      await planTreeMigration(this.engine, start.tenant, treeName);
+    });
   }
 
   /**
@@ -123,41 +119,45 @@ export class SchemaOperations {
    * request (AlreadyExists) changes nothing.
    */
   async startAdvanceAndMigrate(
-    start: StartContext,
+    start: Starter,
     treeName: string,
     newTargetVersion: number,
   ): Promise<OperationRecord> {
-    await advanceForMigration(this.engine, start.tenant, treeName, newTargetVersion, {
-      store: false,
-    });
-    return this.submit(start, 'ADVANCE_AND_MIGRATE', treeName, { treeName, newTargetVersion });
+    checkTree(start.tenant, treeName);
+    const request: AdvanceRequest = { treeName, newTargetVersion };
+    return this.start(start, 'ADVANCE_AND_MIGRATE', treeName, request, () =>
+      advanceForMigration(this.engine, start.tenant, treeName, newTargetVersion, {
+        store: false,
+      }),
+    );
   }
 
   /** Starts a tracked remediation; a bad transform or policy is InvalidArgument now. */
   async startRemediation(
-    start: StartContext,
+    start: Starter,
     treeName: string,
     input: { transform: ValueTransform; targetPolicy: PolicyInput },
   ): Promise<OperationRecord> {
     checkTree(start.tenant, treeName);
-    await checkRemediation(this.engine, start.tenant, input);
     const request: RemediationRequest = {
       treeName,
       transform: input.transform,
       targetPolicy: input.targetPolicy,
     };
-    return this.submit(start, 'REMEDIATION', treeName, request);
+    return this.start(start, 'REMEDIATION', treeName, request, async () => {
+      await checkRemediation(this.engine, start.tenant, input);
+    });
   }
 
-  private submit(start: StartContext, kind: string, treeName: string, request: object) {
-    return this.runner.submit({
-      tenant: start.tenant,
-      kind,
-      request,
-      targetId: treeName,
-      trackingId: start.trackingId,
-      createdBy: start.createdBy,
-    });
+  /** Starts `kind` on the tree; `checks` run only when the tracking id is new (startTracked). */
+  private start(
+    start: Starter,
+    kind: string,
+    treeName: string,
+    request: object,
+    checks: () => Promise<void>,
+  ): Promise<OperationRecord> {
+    return startTracked(this.runner, start, { kind, request, targetId: treeName }, checks);
   }
 }
 

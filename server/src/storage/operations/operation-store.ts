@@ -146,6 +146,16 @@ export class OperationStore {
     return { row, inserted: false };
   }
 
+  /** The tenant's operation holding this tracking id, if any. */
+  getByTrackingId(tenant: string, trackingId: string): Promise<OperationRow | undefined> {
+    return this.db
+      .selectFrom('operations')
+      .selectAll()
+      .where('tenant', '=', tenant)
+      .where('tracking_id', '=', trackingId)
+      .executeTakeFirst();
+  }
+
   /** The tenant's operation with this id, if its kind is among `kinds` (when given). */
   async get(
     tenant: string,

@@ -1,4 +1,10 @@
-import type { ConnectRouter } from '@connectrpc/connect';
+import {
+  Code,
+  ConnectError,
+  type ConnectRouter,
+  type MethodImpl,
+  type ServiceImpl,
+} from '@connectrpc/connect';
 import { BackupControlService } from '@store/contract';
 import type { BackupEngine } from '../../engines/backup/backup-engine.js';
 import { BACKUP_OPERATION_KINDS } from '../../engines/operation-kinds.js';
@@ -21,14 +27,16 @@ export interface BackupBindingFacades {
   resultMappers: Readonly<Record<string, ResultMapper>>;
 }
 
+type BackupImpl = Partial<ServiceImpl<typeof BackupControlService>>;
+
 /**
  * BackupControlService. RPCs whose engine is not on this server are left out of the
- * implementation, so connect answers them Unimplemented.
+ * implementation, so they answer Unimplemented.
  */
 export function registerBackupService(router: ConnectRouter, facades: BackupBindingFacades): void {
   const { operations, resultMappers, backup } = facades;
   const queries = operations && operationQueries(operations, BACKUP_OPERATION_KINDS, resultMappers);
-  router.service(BackupControlService, {
+  const implementation: BackupImpl = {
     getAuthScheme() {
       return { schemes: facades.schemes().map((s) => ({ ...s })) };
     },
@@ -50,15 +58,42 @@ export function registerBackupService(router: ConnectRouter, facades: BackupBind
       listBackupOperations: queries.list,
       cancelBackupOperation: queries.cancel,
     }),
-  });
-  if (backup) {
-    // Artifacts are gzip already: compressing them again for a client that offers gzip (grpc-js,
-    // Envoy upstream) would cost server and client CPU for no bytes saved. Registered after the
-    // service, this handler replaces the Unimplemented one the service made for the method;
-    // the adapter's own options (limits, interceptors) still apply.
-    router.rpc(BackupControlService.method.exportArtifact, exportArtifactRpc(backup), {
-      compressMinBytes: Number.POSITIVE_INFINITY,
-    });
-    frameExportChunksUncopied(router);
+  };
+  registerEachMethodOnce(router, implementation, backup && exportArtifactRpc(backup));
+  if (backup) frameExportChunksUncopied(router);
+}
+
+/**
+ * Registers each method of the service once, as router.service would (a method left out of the
+ * implementation answers Unimplemented), except ExportArtifact, under options of its own:
+ * artifacts are gzip already, so compressing them again for a client that offers gzip (grpc-js,
+ * Envoy upstream) would cost server and client CPU for no bytes saved. The router's own options
+ * (limits, interceptors) still apply to every method.
+ */
+function registerEachMethodOnce(
+  router: ConnectRouter,
+  implementation: BackupImpl,
+  exportArtifact: MethodImpl<typeof BackupControlService.method.exportArtifact> | undefined,
+): void {
+  const service = BackupControlService;
+  for (const method of service.methods) {
+    if (method === service.method.exportArtifact && exportArtifact) {
+      router.rpc(service.method.exportArtifact, exportArtifact, {
+        compressMinBytes: Number.POSITIVE_INFINITY,
+      });
+      continue;
+    }
+    const given: unknown = implementation[method.localName as keyof BackupImpl];
+    const impl =
+      typeof given === 'function'
+        ? (given as (...args: unknown[]) => unknown).bind(implementation)
+        : () => {
+            throw new ConnectError(
+              `${service.typeName}.${method.name} is not implemented`,
+              Code.Unimplemented,
+            );
+          };
+    // The loop's method is the union of all of them: each impl was typed against its own.
+    router.rpc(method, impl as never);
   }
 }

@@ -3,7 +3,7 @@ import { SchemaInsightService } from '@store/contract/gen/store/insight/v1/schem
 import { SCHEMA_INSIGHT_OPERATION_KINDS } from '../../engines/operation-kinds.js';
 import type { MigrationPreviewReport } from '../../engines/schema/insight/migration-preview.js';
 import type { SchemaInsight } from '../../engines/schema/insight/schema-insight.js';
-import type { StartContext } from '../../engines/schema/schema-tracked.js';
+import type { Starter } from '../../engines/operations/index.js';
 import { invalidArgument } from '../../engines/errors.js';
 import { callScopeOf } from '../call-scope.js';
 import type { OperationView } from '../operations/operation-mapping.js';
@@ -25,7 +25,7 @@ export interface SchemaInsightFacades {
   operations: OperationsFacade;
 }
 
-function startOf(context: HandlerContext, operationId: string | undefined): StartContext {
+function startOf(context: HandlerContext, operationId: string | undefined): Starter {
   const { caller, tenant } = callScopeOf(context);
   return { tenant, createdBy: caller.subject, trackingId: operationId };
 }

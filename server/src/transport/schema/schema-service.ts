@@ -5,7 +5,8 @@ import {
   SCHEMA_OPERATION_KINDS,
 } from '../../engines/operation-kinds.js';
 import type { SchemaEngine } from '../../engines/schema/schema-engine.js';
-import type { SchemaOperations, StartContext } from '../../engines/schema/schema-tracked.js';
+import type { Starter } from '../../engines/operations/index.js';
+import type { SchemaOperations } from '../../engines/schema/schema-tracked.js';
 import type { AuthSchemeSource } from '../auth-schemes.js';
 import { callScopeOf } from '../call-scope.js';
 import { toHandle, type ResultMapper } from '../operations/operation-mapping.js';
@@ -26,7 +27,7 @@ export interface SchemaBindingFacades {
   resultMappers: Readonly<Record<string, ResultMapper>>;
 }
 
-function startOf(context: HandlerContext, operationId: string | undefined): StartContext {
+function startOf(context: HandlerContext, operationId: string | undefined): Starter {
   const { caller, tenant } = callScopeOf(context);
   return { tenant, createdBy: caller.subject, trackingId: operationId };
 }

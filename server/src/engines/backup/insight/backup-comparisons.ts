@@ -14,9 +14,15 @@ import { resolveTree } from '../../../storage/data/tree-store.js';
 import { decodeKeyToken, encodeKeyToken, resolvePageSize } from '../../data/page-tokens.js';
 import { validateTreeName } from '../../data/tree-names.js';
 import { failedPrecondition, invalidArgument, notFound } from '../../errors.js';
-import type { OperationRecord, OperationRunner, OperationState } from '../../operations/index.js';
+import {
+  startTracked,
+  type OperationRecord,
+  type OperationRunner,
+  type OperationState,
+  type Starter,
+  type TrackedStart,
+} from '../../operations/index.js';
 import type { ArtifactStore } from '../artifacts/index.js';
-import type { Starter } from '../backup-engine.js';
 import type { BackupManifestDoc } from '../backup-types.js';
 import { narrowest } from '../restore/restore-service.js';
 import { validateBackupId, validateScope } from '../validation.js';
@@ -133,20 +139,22 @@ export class BackupComparisons {
     const targetTreeId = request.targetTreeId ?? '';
     if (targetTreeId !== '') validateTreeName(targetTreeId, 'target_tree_id');
     const scope = request.scope && validateScope(request.scope);
-    const manifest = request.cold
-      ? (await this.artifacts.readManifest<BackupManifestDoc>(who.tenant, request.backupId))
-          .manifest
-      : await this.catalogued(who.tenant, request.backupId, 'backup_id');
-    if (narrowest(scope?.keyPrefix ?? '', manifest.keyPrefix ?? '') === null) {
-      throw invalidArgument('scope.key_prefix', 'lies outside the backup');
-    }
     const normalized: PreviewRequest = {
       backupId: request.backupId,
       targetTreeId,
       ...(scope && { scope }),
       cold: request.cold,
     };
-    return this.submit(who, 'RESTORE_PREVIEW', normalized, request.backupId);
+    const start = { kind: 'RESTORE_PREVIEW', request: normalized, targetId: request.backupId };
+    return this.start(who, start, async () => {
+      const manifest = request.cold
+        ? (await this.artifacts.readManifest<BackupManifestDoc>(who.tenant, request.backupId))
+            .manifest
+        : await this.catalogued(who.tenant, request.backupId, 'backup_id');
+      if (narrowest(scope?.keyPrefix ?? '', manifest.keyPrefix ?? '') === null) {
+        throw invalidArgument('scope.key_prefix', 'lies outside the backup');
+      }
+    });
   }
 
   /** Queues a diff of two backups of one tree (`fromBackupId` is the "before" side). */
@@ -154,27 +162,29 @@ export class BackupComparisons {
     validateBackupId(request.fromBackupId, 'from_backup_id');
     validateBackupId(request.toBackupId, 'to_backup_id');
     const scope = request.scope && validateScope(request.scope);
-    const from = await this.catalogued(who.tenant, request.fromBackupId, 'from_backup_id');
-    const to = await this.catalogued(who.tenant, request.toBackupId, 'to_backup_id');
-    if (from.treeName !== to.treeName) {
-      throw failedPrecondition(
-        `backup ${from.backupId} is of tree ${from.treeName} and ${to.backupId} of ` +
-          `${to.treeName}: a diff compares two backups of one tree`,
-      );
-    }
-    const shared = narrowest(from.keyPrefix ?? '', to.keyPrefix ?? '');
-    if (shared === null) {
-      throw failedPrecondition('the two backups cover key prefixes that do not overlap');
-    }
-    if (narrowest(scope?.keyPrefix ?? '', shared) === null) {
-      throw invalidArgument('scope.key_prefix', 'lies outside the backups');
-    }
     const normalized: DiffRequest = {
       fromBackupId: request.fromBackupId,
       toBackupId: request.toBackupId,
       ...(scope && { scope }),
     };
-    return this.submit(who, 'BACKUP_DIFF', normalized, request.toBackupId);
+    const start = { kind: 'BACKUP_DIFF', request: normalized, targetId: request.toBackupId };
+    return this.start(who, start, async () => {
+      const from = await this.catalogued(who.tenant, request.fromBackupId, 'from_backup_id');
+      const to = await this.catalogued(who.tenant, request.toBackupId, 'to_backup_id');
+      if (from.treeName !== to.treeName) {
+        throw failedPrecondition(
+          `backup ${from.backupId} is of tree ${from.treeName} and ${to.backupId} of ` +
+            `${to.treeName}: a diff compares two backups of one tree`,
+        );
+      }
+      const shared = narrowest(from.keyPrefix ?? '', to.keyPrefix ?? '');
+      if (shared === null) {
+        throw failedPrecondition('the two backups cover key prefixes that do not overlap');
+      }
+      if (narrowest(scope?.keyPrefix ?? '', shared) === null) {
+        throw invalidArgument('scope.key_prefix', 'lies outside the backups');
+      }
+    });
   }
 
   /**
@@ -182,9 +192,15 @@ export class BackupComparisons {
    * restore that could not be reverted is refused at once, with the reason the revert would give.
    */
   async startRevertPreview(who: Starter, request: RevertPreviewRequest): Promise<OperationRecord> {
-    await revertibleNow(this.storage, who.tenant, request.restoreOperationId);
     const normalized: RevertPreviewRequest = { restoreOperationId: request.restoreOperationId };
-    return this.submit(who, 'REVERT_PREVIEW', normalized, request.restoreOperationId);
+    const start = {
+      kind: 'REVERT_PREVIEW',
+      request: normalized,
+      targetId: request.restoreOperationId,
+    };
+    return this.start(who, start, async () => {
+      await revertibleNow(this.storage, who.tenant, request.restoreOperationId);
+    });
   }
 
   /**
@@ -303,16 +319,11 @@ export class BackupComparisons {
     return JSON.parse(row.manifestJson) as BackupManifestDoc;
   }
 
-  /** Queues a comparison once the tenant has room to store its differences. */
-  private async submit(who: Starter, kind: string, request: unknown, targetId: string) {
-    await ensureTenantRoom(this.storage, who.tenant, this.deps.limits, this.deps.clock());
-    return this.runner.submit({
-      tenant: who.tenant,
-      kind,
-      request,
-      targetId,
-      trackingId: who.trackingId,
-      createdBy: who.createdBy,
+  /** Queues a comparison after its checks, once the tenant has room to store its differences. */
+  private start(who: Starter, start: TrackedStart, checks: () => Promise<void>) {
+    return startTracked(this.runner, who, start, async () => {
+      await checks();
+      await ensureTenantRoom(this.storage, who.tenant, this.deps.limits, this.deps.clock());
     });
   }
 }

@@ -12,9 +12,14 @@ import {
 import type { Storage } from '../../../storage/database.js';
 import { validateTreeName } from '../../data/tree-names.js';
 import { StoreError, invalidArgument } from '../../errors.js';
-import type { OperationContext, OperationRecord, OperationRunner } from '../../operations/index.js';
+import {
+  startTracked,
+  type OperationContext,
+  type OperationRecord,
+  type OperationRunner,
+  type Starter,
+} from '../../operations/index.js';
 import type { ArtifactStore } from '../artifacts/index.js';
-import type { Starter } from '../backup-engine.js';
 import { checkBackupHealth } from '../health/health-check.js';
 import {
   DAY_MS as GROWTH_DAY_MS,
@@ -240,13 +245,12 @@ export class FleetHealth {
       verifiedBefore: this.deps.clock() - olderThan,
       treeName,
     };
-    return this.deps.runner.submit({
-      tenant: who.tenant,
+    return startTracked(this.deps.runner, who, {
       kind: 'STALE_HEALTH_CHECK',
       request: normalized,
       targetId: treeName,
-      trackingId: who.trackingId,
-      createdBy: who.createdBy,
+      // "Before" is now less the window: the same request retried later is still the same one.
+      callerRequest: { olderThanMs: olderThan, treeName },
     });
   }
 

@@ -19,8 +19,14 @@ import type { Storage } from '../../../storage/database.js';
 import { decodeKeyToken, encodeKeyToken, resolvePageSize } from '../../data/page-tokens.js';
 import { validateTreeName } from '../../data/tree-names.js';
 import { failedPrecondition, invalidArgument, notFound } from '../../errors.js';
-import type { OperationLogger, OperationRecord, OperationRunner } from '../../operations/index.js';
-import type { Starter } from '../backup-engine.js';
+import {
+  startTracked,
+  type OperationLogger,
+  type OperationRecord,
+  type OperationRunner,
+  type Starter,
+  type TrackedStart,
+} from '../../operations/index.js';
 import type { CatalogService } from '../catalog/catalog-service.js';
 import { validateBackupId, validateScope } from '../validation.js';
 import {
@@ -178,6 +184,8 @@ export class BackupLifecycle {
   /**
    * Starts applying a preview: refused at once (FailedPrecondition) when the scope's catalog or
    * rules changed since (its fingerprint), and again by the run itself if they change before it.
+   * A retry under the tracking id of an apply already started gets that apply back, though the
+   * apply itself (or anything since) has moved the fingerprint on.
    */
   async startApply(
     who: Starter,
@@ -187,14 +195,20 @@ export class BackupLifecycle {
     if (!/^[0-9a-f]{64}$/.test(expectedFingerprint)) {
       throw invalidArgument('expected_fingerprint', 'is required: the fingerprint of a preview');
     }
-    const now = await evaluateScope(this.options.storage, scope, this.clock());
-    if (now.fingerprint !== expectedFingerprint) {
-      throw failedPrecondition(
-        `the catalog or the retention rules of ${scopeLabel(scope)} changed since the preview; ` +
-          'preview again and apply that preview',
-      );
-    }
-    return this.submit(who, scope, expectedFingerprint);
+    return startTracked(
+      this.options.runner,
+      who,
+      applyStart(scope, expectedFingerprint),
+      async () => {
+        const now = await evaluateScope(this.options.storage, scope, this.clock());
+        if (now.fingerprint !== expectedFingerprint) {
+          throw failedPrecondition(
+            `the catalog or the retention rules of ${scopeLabel(scope)} changed since the preview; ` +
+              'preview again and apply that preview',
+          );
+        }
+      },
+    );
   }
 
   /**
@@ -213,30 +227,8 @@ export class BackupLifecycle {
     const stored = await getRetentionRules(this.options.storage, key);
     if (!stored?.applyAfterSchedule || !hasAnyRule(stored)) return undefined;
     // Follows a scheduled capture, so the schedule bounds it: a tenant's cap never refuses it.
-    return this.submit({ tenant, createdBy: 'retention', uncapped: true }, key, null, capture);
-  }
-
-  private submit(
-    who: Starter,
-    scope: ScopeKey,
-    expectedFingerprint: string | null,
-    scheduledCapture?: ScheduledCapture,
-  ) {
-    const request: RetentionApplyRequest = {
-      treeName: scope.treeName,
-      keyPrefix: scope.keyPrefix,
-      expectedFingerprint,
-      ...(scheduledCapture && { scheduledCapture }),
-    };
-    return this.options.runner.submit({
-      tenant: who.tenant,
-      kind: 'RETENTION_APPLY',
-      request,
-      targetId: scope.treeName,
-      trackingId: who.trackingId,
-      createdBy: who.createdBy,
-      uncapped: who.uncapped,
-    });
+    const who = { tenant, createdBy: 'retention', uncapped: true };
+    return startTracked(this.options.runner, who, applyStart(key, null, capture));
   }
 
   /** Protects (pins) a backup; an earlier protection stays as it was. NotFound when absent. */
@@ -323,3 +315,18 @@ function toScopeRules(
 
 /** A protection as the transport maps it (the storage layer's row, re-exported). */
 export type { Protection } from '../../../storage/backup/lifecycle/backup-protection-store.js';
+
+/** A RETENTION_APPLY of the scope: of a preview (its fingerprint) or after a scheduled capture. */
+function applyStart(
+  scope: ScopeKey,
+  expectedFingerprint: string | null,
+  scheduledCapture?: ScheduledCapture,
+): TrackedStart {
+  const request: RetentionApplyRequest = {
+    treeName: scope.treeName,
+    keyPrefix: scope.keyPrefix,
+    expectedFingerprint,
+    ...(scheduledCapture && { scheduledCapture }),
+  };
+  return { kind: 'RETENTION_APPLY', request, targetId: scope.treeName };
+}

@@ -5,12 +5,13 @@ import { resolvePageSize } from '../../data/page-tokens.js';
 import { validateKeyPrefix } from '../../data/tree-names.js';
 import { invalidArgument } from '../../errors.js';
 import type { OperationRunner } from '../../operations/operation-runner.js';
+import { startTracked, type Starter } from '../../operations/start-tracked.js';
 import type { OperationRecord } from '../../operations/types.js';
 import type { KeywordViolation } from '../core/index.js';
 import { overBudgetError } from '../validation/validation-pool.js';
 import type { StoredPolicy } from '../records.js';
 import { checkTree, type SchemaEngine } from '../schema-engine.js';
-import { controlOf, type StartContext } from '../schema-tracked.js';
+import { controlOf } from '../schema-tracked.js';
 import type { PendingLetterSet } from '../../../storage/schema/dead-letter-discard-store.js';
 import {
   DeadLetterDiscarder,
@@ -126,22 +127,23 @@ export class SchemaInsight {
 
   /** Starts a dry-run of a draft schema; a schema that does not compile is InvalidArgument now. */
   async startPolicyDryRun(
-    start: StartContext,
+    start: Starter,
     treeName: string,
     draft: { jsonSchema: string; sampleLimit: number },
   ): Promise<OperationRecord> {
     checkTree(start.tenant, treeName);
-    await this.engine.validation.compile(start.tenant, draft.jsonSchema, 'json_schema');
     const limit = draft.sampleLimit;
-    if (!Number.isInteger(limit) || limit < 0 || limit > MAX_DRY_RUN_SAMPLES) {
-      throw invalidArgument('sample_limit', `must be between 0 and ${MAX_DRY_RUN_SAMPLES}`);
-    }
     const request: DryRunRequest = {
       treeName,
       jsonSchema: draft.jsonSchema,
       sampleLimit: limit === 0 ? DEFAULT_DRY_RUN_SAMPLES : limit,
     };
-    return this.submit(start, 'POLICY_DRY_RUN', treeName, request);
+    return this.start(start, 'POLICY_DRY_RUN', treeName, request, async () => {
+      await this.engine.validation.compile(start.tenant, draft.jsonSchema, 'json_schema');
+      if (!Number.isInteger(limit) || limit < 0 || limit > MAX_DRY_RUN_SAMPLES) {
+        throw invalidArgument('sample_limit', `must be between 0 and ${MAX_DRY_RUN_SAMPLES}`);
+      }
+    });
   }
 
   /**
@@ -149,7 +151,7 @@ export class SchemaInsight {
    * after the same up-front checks they make, so a request they would refuse is refused now.
    */
   async startMigrationPreview(
-    start: StartContext,
+    start: Starter,
     treeName: string,
     input: MigrationPreviewInput,
   ): Promise<OperationRecord> {
@@ -157,13 +159,14 @@ export class SchemaInsight {
     if (!Number.isInteger(limit) || limit < 0 || limit > MAX_PREVIEW_SAMPLES) {
       throw invalidArgument('sample_limit', `must be between 0 and ${MAX_PREVIEW_SAMPLES}`);
     }
-    await planPreview(this.engine, start.tenant, treeName, input.newTargetVersion);
     const request: PreviewRequest = {
       treeName,
       ...(input.newTargetVersion !== undefined && { newTargetVersion: input.newTargetVersion }),
       sampleLimit: limit === 0 ? DEFAULT_PREVIEW_SAMPLES : limit,
     };
-    return this.submit(start, 'MIGRATION_PREVIEW', treeName, request);
+    return this.start(start, 'MIGRATION_PREVIEW', treeName, request, async () => {
+      await planPreview(this.engine, start.tenant, treeName, input.newTargetVersion);
+    });
   }
 
   /** Whether what a migration preview read has changed since (see previewIsStale). */
@@ -173,13 +176,13 @@ export class SchemaInsight {
 
   /** Starts a bulk replay of the tree's pending letters that the filter takes. */
   async startDeadLetterReplay(
-    start: StartContext,
+    start: Starter,
     treeName: string,
     filter: DeadLetterFilter,
   ): Promise<OperationRecord> {
     checkTree(start.tenant, treeName);
     const request: ReplayRequest = { treeName, filter: checkFilter(filter) };
-    return this.submit(start, 'DEAD_LETTER_REPLAY', treeName, request);
+    return this.start(start, 'DEAD_LETTER_REPLAY', treeName, request);
   }
 
   /** Checks a value against the tree's policy in force, as the write guard would. */
@@ -263,15 +266,15 @@ export class SchemaInsight {
     return this.discarder.purgeDiscarded(before);
   }
 
-  private submit(start: StartContext, kind: string, treeName: string, request: object) {
-    return this.runner.submit({
-      tenant: start.tenant,
-      kind,
-      request,
-      targetId: treeName,
-      trackingId: start.trackingId,
-      createdBy: start.createdBy,
-    });
+  /** Starts `kind` on the tree; `checks` run only when the tracking id is new (startTracked). */
+  private start(
+    start: Starter,
+    kind: string,
+    treeName: string,
+    request: object,
+    checks?: () => Promise<void>,
+  ): Promise<OperationRecord> {
+    return startTracked(this.runner, start, { kind, request, targetId: treeName }, checks);
   }
 }
 
