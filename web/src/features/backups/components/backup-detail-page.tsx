@@ -13,7 +13,7 @@ import { paths } from '../../../lib/paths';
 import { useActiveTenant } from '../../../lib/services';
 import { emptyCaptureDraft } from '../api/capture-draft';
 import { useDescribeBackupQuery } from '../hooks/use-describe-backup-query';
-import { useListTreesQuery } from '../hooks/use-list-trees-query';
+import { treeIds, useListTreesQuery } from '../../../lib/trees/use-list-trees-query';
 import { useVerifyBackupMutation } from '../hooks/use-verify-backup-mutation';
 import { ArtifactsPanel } from './artifacts-panel';
 import { BackupChain } from './backup-chain';
@@ -64,7 +64,7 @@ type Dialog = 'incremental' | 'restore' | 'delete' | null;
 function BackupDetail({ described }: { described: backupV1.BackupChainResponse }) {
   const manifest = described.manifest!;
   const caps = useBackupCapabilities(manifest.treeId);
-  const trees = useListTreesQuery();
+  const trees = useListTreesQuery({ select: treeIds });
   const [dialog, setDialog] = useState<Dialog>(null);
   const close = () => setDialog(null);
   const verify = useVerifyBackupMutation();

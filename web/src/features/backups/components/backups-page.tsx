@@ -21,7 +21,7 @@ import { EMPTY_FILTERS, isFiltered } from '../api/catalog-filters';
 import { useCatalogFilters } from '../hooks/use-catalog-filters';
 import { useBackupProtectionsQuery } from '../hooks/use-backup-protections';
 import { useListBackupsQuery } from '../hooks/use-list-backups-query';
-import { useListTreesQuery } from '../hooks/use-list-trees-query';
+import { treeIds, useListTreesQuery } from '../../../lib/trees/use-list-trees-query';
 import { CatalogFiltersForm } from './catalog-filters-form';
 import { CatalogTable } from './catalog-table';
 import { StartBackupDialog } from './start-backup-dialog';
@@ -31,7 +31,7 @@ export function BackupsPage() {
   const tenant = useActiveTenant();
   const [filters, setFilters] = useCatalogFilters();
   const list = useListBackupsQuery(filters);
-  const trees = useListTreesQuery();
+  const trees = useListTreesQuery({ select: treeIds });
   const treeNames = trees.data ?? [];
   // Roles decide, not the tree: any tree name serves as the probe's scope.
   const caps = useBackupCapabilities(filters.treeId || treeNames[0] || 'default');

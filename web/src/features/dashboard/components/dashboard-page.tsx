@@ -11,7 +11,8 @@ import { useBackupHistory, useUnhealthyBackups } from '../hooks/use-backup-atten
 import { useCatalogSummary } from '../hooks/use-catalog-summary';
 import { useNow } from '../../../lib/use-now';
 import { useRecentOperations } from '../hooks/use-recent-operations';
-import { useTreesOverview } from '../hooks/use-tree-attention';
+import { SLOW_POLL_MS } from '../../../lib/polling';
+import { useListTreesQuery } from '../../../lib/trees/use-list-trees-query';
 import { BackupBytesChart } from './backup-bytes-chart';
 import { BackupHealthSection } from './backup-health-section';
 import { CatalogGrowthSection } from './catalog-growth-section';
@@ -31,7 +32,7 @@ export function DashboardPage() {
   const operations = useRecentOperations(now);
   const unhealthy = useUnhealthyBackups();
   const history = useBackupHistory(now);
-  const trees = useTreesOverview();
+  const trees = useListTreesQuery({ refetchInterval: SLOW_POLL_MS });
   const treeList = trees.data?.trees ?? [];
   const summary = useCatalogSummary();
   const summaryProps = {
