@@ -12,7 +12,7 @@ import { useBackupCapabilities } from '../../../lib/capabilities/use-backup-capa
 import { paths } from '../../../lib/paths';
 import { useActiveTenant } from '../../../lib/services';
 import { emptyCaptureDraft } from '../api/capture-draft';
-import { useDescribeBackupQuery } from '../hooks/use-describe-backup-query';
+import { useDescribeBackupQuery } from '../../../lib/backups/use-describe-backup-query';
 import { treeIds, useListTreesQuery } from '../../../lib/trees/use-list-trees-query';
 import { useVerifyBackupMutation } from '../hooks/use-verify-backup-mutation';
 import { ArtifactsPanel } from './artifacts-panel';

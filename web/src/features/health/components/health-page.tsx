@@ -12,6 +12,7 @@ import { PageHeader } from '../../../components/ui/page-header';
 import { Spinner } from '../../../components/ui/spinner';
 import { useBackupNames } from '../../../lib/backups/use-backup-names';
 import { useBackupCapabilities } from '../../../lib/capabilities/use-backup-capabilities';
+import { useDescribeBackupQuery } from '../../../lib/backups/use-describe-backup-query';
 import { isActiveState } from '../../../lib/operations/operation-kinds';
 import { useLatestBackupOperationQuery } from '../../../lib/operations/use-latest-backup-operation-query';
 import { paths } from '../../../lib/paths';
@@ -20,7 +21,6 @@ import { useStartHealthCheckMutation } from '../hooks/use-health-mutations';
 import {
   storedHealthKey,
   useBackupChoicesQuery,
-  useDescribedBackupQuery,
   useHealthAvailabilityQuery,
   useStoredHealthQuery,
 } from '../hooks/use-health-queries';
@@ -40,7 +40,7 @@ export function HealthPage() {
   const backupId = params.get('backup') ?? '';
   const availability = useHealthAvailabilityQuery();
   const backups = useBackupChoicesQuery();
-  const described = useDescribedBackupQuery(backupId);
+  const described = useDescribeBackupQuery(backupId);
 
   return (
     <>

@@ -44,16 +44,3 @@ export function useStoredHealthQuery(backupId: string) {
     enabled: backupId !== '',
   });
 }
-
-/**
- * The backup itself (DescribeBackup; null when it does not exist): the page tells an unknown id
- * apart from a backup never verified, and probes capabilities on the backup's tree.
- */
-export function useDescribedBackupQuery(backupId: string) {
-  const api = useApi();
-  return useQuery({
-    queryKey: rpcKey(BackupControlService.method.describeBackup, { backupId }),
-    queryFn: ({ signal }) => api.backup.describeBackup(backupId, { signal }),
-    enabled: backupId !== '',
-  });
-}

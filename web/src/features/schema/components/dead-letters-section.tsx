@@ -6,7 +6,7 @@ import { formatCount } from '../../../lib/format';
 import { useRoles } from '../../../lib/identity/use-roles';
 import { NO_FILTER, isFiltered, toWireFilter, type LetterFilter } from '../api/dead-letter-filter';
 import { useCountPendingDeadLettersQuery } from '../hooks/use-dead-letter-discard';
-import { useCountDeadLettersQuery } from '../hooks/use-dead-letters';
+import { useCountDeadLettersQuery } from '../../../lib/schema/use-count-dead-letters-query';
 import {
   useInvalidateDeadLetterViews,
   useListDeadLetterRecordsQuery,

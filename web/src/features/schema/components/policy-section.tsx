@@ -11,11 +11,8 @@ import type { Capabilities } from '../../../lib/capabilities/capabilities';
 import { useActiveTenant } from '../../../lib/services';
 import { needsEnforceConfirm, storedShape } from '../api/enforce-confirm';
 import { checkPolicyDraft } from '../api/policy-draft';
-import {
-  useClearPolicyMutation,
-  useGetPolicyQuery,
-  useSetPolicyMutation,
-} from '../hooks/use-policy';
+import { useGetPolicyQuery } from '../../../lib/schema/use-get-policy-query';
+import { useClearPolicyMutation, useSetPolicyMutation } from '../hooks/use-policy';
 import { EnforceConfirmDialog } from './enforce-confirm-dialog';
 import { DryRunButton, DryRunResult, usePolicyDryRun } from './policy-dry-run';
 import { PolicyFields, policyDraftFrom, toPolicyInit } from './policy-fields';

@@ -12,7 +12,7 @@ import { checkPolicyDraft, type CheckedPolicy } from '../api/policy-draft';
 import { useActiveTenant } from '../../../lib/services';
 import { EnforceConfirmDialog } from './enforce-confirm-dialog';
 import { DryRunButton, DryRunResult, usePolicyDryRun } from './policy-dry-run';
-import { useGetPolicyQuery } from '../hooks/use-policy';
+import { useGetPolicyQuery } from '../../../lib/schema/use-get-policy-query';
 import {
   useGetRemediationStatusQuery,
   useStartRemediationMutation,

@@ -8,7 +8,7 @@ import { GuardedButton } from '../../../components/ui/guarded-button';
 import { formatCount } from '../../../lib/format';
 import { useRoles } from '../../../lib/identity/use-roles';
 import { useCountPendingDeadLettersQuery } from '../hooks/use-dead-letter-discard';
-import { useCountDeadLettersQuery } from '../hooks/use-dead-letters';
+import { useCountDeadLettersQuery } from '../../../lib/schema/use-count-dead-letters-query';
 import { useListDeadLetterRecordsQuery } from '../hooks/use-schema-insight';
 import { BulkReplay } from './bulk-replay';
 import { DeadLetterTable } from './dead-letter-table';

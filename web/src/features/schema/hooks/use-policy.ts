@@ -1,27 +1,11 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
-import {
-  SchemaControlService,
-  TreeDataService,
-  type StoreSchemaPolicySchema,
-} from '@store/contract';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { TreeDataService, type StoreSchemaPolicySchema } from '@store/contract';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { rpcKey } from '../../../lib/query-keys';
+import { policyKey } from '../../../lib/schema/use-get-policy-query';
 import { useApi, useToast } from '../../../lib/services';
 
 export type PolicyInit = MessageInitShape<typeof StoreSchemaPolicySchema>;
-
-function policyKey(treeId: string) {
-  return rpcKey(SchemaControlService.method.getPolicy, { treeId });
-}
-
-/** The tree's policy; null when it has none. */
-export function useGetPolicyQuery(treeId: string) {
-  const api = useApi();
-  return useQuery({
-    queryKey: policyKey(treeId),
-    queryFn: ({ signal }) => api.schema.getPolicy(treeId, { signal }),
-  });
-}
 
 /** SetPolicy; its InvalidArgument (a schema that does not compile) shows under the editor. */
 export function useSetPolicyMutation(treeId: string) {
