@@ -1,5 +1,5 @@
 import type { JsonPatchOperation } from '@store/contract';
-import { checkJson, formatSyntaxError } from './json-syntax';
+import { checkJson, formatSyntaxError } from '../../../lib/json-syntax';
 
 /** One JSON Patch operation as the wire carries it (the value travels as JSON text). */
 export type WirePatchOp = Pick<JsonPatchOperation, 'op' | 'path' | 'from' | 'valueJson'>;

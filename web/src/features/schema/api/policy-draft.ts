@@ -1,4 +1,4 @@
-import { checkJson, formatSyntaxError } from './json-syntax';
+import { checkJson, formatSyntaxError } from '../../../lib/json-syntax';
 import { parseVersion } from './version-config-draft';
 
 /**

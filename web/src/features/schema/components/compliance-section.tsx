@@ -24,7 +24,7 @@ import {
   useStartComplianceScanMutation,
 } from '../hooks/use-compliance-scans';
 import { ComplianceReportView } from './compliance-report';
-import { SchemaSection } from './schema-section';
+import { SchemaSection } from '../../../components/schema/schema-section';
 
 type SchemaCaps = Capabilities<StoreSchemaApiOperation>;
 

@@ -9,7 +9,7 @@ import {
   sameSchema,
   type EnforceAction,
 } from '../api/enforce-confirm';
-import { useSchemaInsightOperationQuery } from '../hooks/use-schema-insight';
+import { useSchemaInsightOperationQuery } from '../../../lib/schema/use-schema-insight-operation-query';
 import type { PolicyDryRunState } from './policy-dry-run';
 
 export interface EnforceConfirmDialogProps {

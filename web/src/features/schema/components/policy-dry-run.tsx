@@ -12,11 +12,9 @@ import { useRoles } from '../../../lib/identity/use-roles';
 import { isActiveState } from '../../../lib/operations/operation-kinds';
 import { dryRunSummary } from '../api/dry-run-summary';
 import { sameSchema } from '../api/enforce-confirm';
-import {
-  useCancelSchemaInsightMutation,
-  useSchemaInsightOperationQuery,
-  useStartPolicyDryRunMutation,
-} from '../hooks/use-schema-insight';
+import { useCancelSchemaInsightMutation } from '../../../lib/schema/use-cancel-schema-insight-mutation';
+import { useSchemaInsightOperationQuery } from '../../../lib/schema/use-schema-insight-operation-query';
+import { useStartPolicyDryRunMutation } from '../hooks/use-start-policy-dry-run-mutation';
 
 /** A dry-run started from the editor: its operation and the schema text it evaluates. */
 export interface PolicyDryRunState {

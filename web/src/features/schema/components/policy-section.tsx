@@ -16,7 +16,7 @@ import { useClearPolicyMutation, useSetPolicyMutation } from '../hooks/use-polic
 import { EnforceConfirmDialog } from './enforce-confirm-dialog';
 import { DryRunButton, DryRunResult, usePolicyDryRun } from './policy-dry-run';
 import { PolicyFields, policyDraftFrom, toPolicyInit } from './policy-fields';
-import { SchemaSection } from './schema-section';
+import { SchemaSection } from '../../../components/schema/schema-section';
 import { SubjectName } from '../../../components/identity/subject-name';
 
 type SchemaCaps = Capabilities<StoreSchemaApiOperation>;

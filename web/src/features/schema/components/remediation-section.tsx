@@ -17,11 +17,11 @@ import {
   useGetRemediationStatusQuery,
   useStartRemediationMutation,
 } from '../hooks/use-remediation';
-import { JsonTextField } from './json-text-field';
+import { JsonTextField } from '../../../components/schema/json-text-field';
 import { PolicyFields, policyDraftFrom, toPolicyInit } from './policy-fields';
 import { RemediationReportFacts } from './remediation-report';
 import { RunProgress } from './run-progress';
-import { SchemaSection } from './schema-section';
+import { SchemaSection } from '../../../components/schema/schema-section';
 
 type SchemaCaps = Capabilities<StoreSchemaApiOperation>;
 

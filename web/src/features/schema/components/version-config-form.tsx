@@ -12,7 +12,7 @@ import {
   type VersionConfigErrors,
 } from '../api/version-config-draft';
 import { useSetVersionConfigMutation } from '../hooks/use-version-config';
-import { JsonTextField } from './json-text-field';
+import { JsonTextField } from '../../../components/schema/json-text-field';
 
 const PATCH_HINT =
   'A JSON Patch array, e.g. [{"op": "add", "path": "/status", "value": "new"}]. Blank: only bump the version.';

@@ -12,7 +12,7 @@ import {
 } from '../hooks/use-version-config';
 import { MigrationActions } from './migration-actions';
 import { MigrationList } from './migration-list';
-import { SchemaSection } from './schema-section';
+import { SchemaSection } from '../../../components/schema/schema-section';
 import { VersionConfigForm } from './version-config-form';
 
 type SchemaCaps = Capabilities<StoreSchemaApiOperation>;

@@ -7,13 +7,13 @@ import { Field } from '../../../components/ui/field';
 import { GuardedButton } from '../../../components/ui/guarded-button';
 import { formatCount } from '../../../lib/format';
 import { useRoles } from '../../../lib/identity/use-roles';
-import { useCountPendingDeadLettersQuery } from '../hooks/use-dead-letter-discard';
+import { useCountPendingDeadLettersQuery } from '../api/use-dead-letter-discard';
 import { useCountDeadLettersQuery } from '../../../lib/schema/use-count-dead-letters-query';
-import { useListDeadLetterRecordsQuery } from '../hooks/use-schema-insight';
+import { useListDeadLettersQuery } from '../api/use-list-dead-letters-query';
 import { BulkReplay } from './bulk-replay';
 import { DeadLetterTable } from './dead-letter-table';
 import { ReplayDialog } from './replay-dialog';
-import { SchemaSection } from './schema-section';
+import { SchemaSection } from '../../../components/schema/schema-section';
 
 /** Dead letters with their ids and replay history: fix one and replay it, or replay them all. */
 export function ReplaySection({ treeId }: { treeId: string }) {
@@ -21,7 +21,7 @@ export function ReplaySection({ treeId }: { treeId: string }) {
   const [includeReplayed, setIncludeReplayed] = useState(false);
   const [tokens, setTokens] = useState<string[]>([]);
   const pageToken = tokens.at(-1) ?? '';
-  const query = useListDeadLetterRecordsQuery(treeId, {
+  const query = useListDeadLettersQuery(treeId, {
     pageToken,
     includeReplayed,
     filter: { keyPrefix },

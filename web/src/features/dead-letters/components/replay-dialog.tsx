@@ -10,13 +10,13 @@ import { Dialog } from '../../../components/ui/dialog';
 import { GuardedButton } from '../../../components/ui/guarded-button';
 import { useRoles } from '../../../lib/identity/use-roles';
 import { useToast } from '../../../lib/services';
-import { reasonLabel } from '../api/dead-letter-reason';
-import { checkJson, formatSyntaxError, prettyJson } from '../api/json-syntax';
+import { reasonLabel } from '../utils/dead-letter-reason';
+import { checkJson, formatSyntaxError, prettyJson } from '../../../lib/json-syntax';
 import { PolicyVerdict } from '../../../components/schema/policy-verdict';
 import { useValidateValueQuery } from '../../../lib/schema/use-validate-value-query';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
-import { useReplayDeadLetterMutation } from '../hooks/use-schema-insight';
-import { JsonTextField } from './json-text-field';
+import { useReplayDeadLetterMutation } from '../api/use-dead-letter-replay';
+import { JsonTextField } from '../../../components/schema/json-text-field';
 
 /** Pause after the last keystroke before the value is checked against the policy. */
 const VALIDATE_DELAY_MS = 250;

@@ -10,14 +10,14 @@ import { ErrorBanner } from '../../../components/ui/error-banner';
 import { Spinner } from '../../../components/ui/spinner';
 import { Table } from '../../../components/ui/table';
 import { Time } from '../../../components/ui/time';
-import { reasonLabel } from '../api/dead-letter-reason';
-import type { useListDeadLetterRecordsQuery } from '../hooks/use-schema-insight';
+import { reasonLabel } from '../utils/dead-letter-reason';
+import type { useListDeadLettersQuery } from '../api/use-list-dead-letters-query';
 
 /** Rows per page of the dead-letter table. */
 export const DEAD_LETTER_PAGE_SIZE = 20;
 
 export interface DeadLetterTableProps {
-  query: ReturnType<typeof useListDeadLetterRecordsQuery>;
+  query: ReturnType<typeof useListDeadLettersQuery>;
   /** 0-based page index. */
   page: number;
   onPage: (delta: 1 | -1) => void;

@@ -5,8 +5,8 @@ import { DialogActions } from '../../../components/ui/dialog-actions';
 import { Dialog } from '../../../components/ui/dialog';
 import { Time } from '../../../components/ui/time';
 import { paths } from '../../../lib/paths';
-import { reasonLabel } from '../api/dead-letter-reason';
-import { prettyJson } from '../api/json-syntax';
+import { reasonLabel } from '../utils/dead-letter-reason';
+import { prettyJson } from '../../../lib/json-syntax';
 
 /** One dead letter: its value as formatted JSON and every error the server recorded. */
 export function DeadLetterDialog({

@@ -6,7 +6,7 @@ import {
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useSchemaInsightClient } from '../../../lib/api/schema-insight-client';
 import { rpcKey } from '../../../lib/query-keys';
-import { useInvalidateDeadLetterViews } from './use-schema-insight';
+import { useInvalidateDeadLetterViews } from '../hooks/use-invalidate-dead-letter-views';
 
 export type DiscardSelection = MessageInitShape<typeof DeadLetterSelectionSchema>;
 

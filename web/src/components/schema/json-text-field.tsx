@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Field } from '../../../components/ui/field';
+import { Field } from '../ui/field';
 
 export interface JsonTextFieldProps {
   label: string;

@@ -1,8 +1,8 @@
 import { StoreSchemaDeadLetterReason } from '@store/contract';
 import { Button } from '../../../components/ui/button';
 import { Field } from '../../../components/ui/field';
-import { reasonLabel } from '../api/dead-letter-reason';
-import { NO_FILTER, isFiltered, type LetterFilter } from '../api/dead-letter-filter';
+import { reasonLabel } from '../utils/dead-letter-reason';
+import { NO_FILTER, isFiltered, type LetterFilter } from '../utils/dead-letter-filter';
 
 const REASONS = [
   StoreSchemaDeadLetterReason.SCHEMA_VIOLATION,

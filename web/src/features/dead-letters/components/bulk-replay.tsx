@@ -10,12 +10,10 @@ import { ProgressBar } from '../../../components/ui/progress-bar';
 import { formatCount } from '../../../lib/format';
 import { useRoles } from '../../../lib/identity/use-roles';
 import { isActiveState } from '../../../lib/operations/operation-kinds';
-import {
-  useCancelSchemaInsightMutation,
-  useRefreshWhenFinished,
-  useSchemaInsightOperationQuery,
-  useStartDeadLetterReplayMutation,
-} from '../hooks/use-schema-insight';
+import { useCancelSchemaInsightMutation } from '../../../lib/schema/use-cancel-schema-insight-mutation';
+import { useSchemaInsightOperationQuery } from '../../../lib/schema/use-schema-insight-operation-query';
+import { useStartDeadLetterReplayMutation } from '../api/use-dead-letter-replay';
+import { useRefreshWhenFinished } from '../hooks/use-invalidate-dead-letter-views';
 
 /** Replays every pending letter (under the key prefix) as a tracked operation, with its result. */
 export function BulkReplay({ treeId, keyPrefix }: { treeId: string; keyPrefix: string }) {

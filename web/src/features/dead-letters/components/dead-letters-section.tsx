@@ -4,18 +4,21 @@ import { Button } from '../../../components/ui/button';
 import { GuardedButton } from '../../../components/ui/guarded-button';
 import { formatCount } from '../../../lib/format';
 import { useRoles } from '../../../lib/identity/use-roles';
-import { NO_FILTER, isFiltered, toWireFilter, type LetterFilter } from '../api/dead-letter-filter';
-import { useCountPendingDeadLettersQuery } from '../hooks/use-dead-letter-discard';
-import { useCountDeadLettersQuery } from '../../../lib/schema/use-count-dead-letters-query';
 import {
-  useInvalidateDeadLetterViews,
-  useListDeadLetterRecordsQuery,
-} from '../hooks/use-schema-insight';
+  NO_FILTER,
+  isFiltered,
+  toWireFilter,
+  type LetterFilter,
+} from '../utils/dead-letter-filter';
+import { useCountPendingDeadLettersQuery } from '../api/use-dead-letter-discard';
+import { useCountDeadLettersQuery } from '../../../lib/schema/use-count-dead-letters-query';
+import { useListDeadLettersQuery } from '../api/use-list-dead-letters-query';
+import { useInvalidateDeadLetterViews } from '../hooks/use-invalidate-dead-letter-views';
 import { DeadLetterDialog } from './dead-letter-dialog';
 import { DeadLetterFilters } from './dead-letter-filters';
 import { DeadLetterTable } from './dead-letter-table';
 import { DiscardDialog, type DiscardRequest } from './discard-dialog';
-import { SchemaSection } from './schema-section';
+import { SchemaSection } from '../../../components/schema/schema-section';
 
 type Asked = { kind: 'one'; letter: DeadLetterRecord } | { kind: 'filtered' } | { kind: 'all' };
 
@@ -36,7 +39,7 @@ export function DeadLettersSection({ treeId }: { treeId: string }) {
   const [tokens, setTokens] = useState<string[]>([]);
   const wireFilter = toWireFilter(filter);
   const filtered = isFiltered(filter);
-  const letters = useListDeadLetterRecordsQuery(treeId, {
+  const letters = useListDeadLettersQuery(treeId, {
     pageToken: tokens.at(-1) ?? '',
     includeReplayed: false,
     filter: wireFilter,

@@ -6,12 +6,12 @@ import { ErrorBanner } from '../../../components/ui/error-banner';
 import { Field } from '../../../components/ui/field';
 import { formatCount } from '../../../lib/format';
 import { useActiveTenant, useToast } from '../../../lib/services';
-import { describeFilter, toWireFilter, type LetterFilter } from '../api/dead-letter-filter';
+import { describeFilter, toWireFilter, type LetterFilter } from '../utils/dead-letter-filter';
 import {
   useDiscardDeadLettersMutation,
   usePendingDeadLetterSetQuery,
   type DiscardSelection,
-} from '../hooks/use-dead-letter-discard';
+} from '../api/use-dead-letter-discard';
 
 /** What the user asked to discard; the confirm counts it itself. */
 export type DiscardRequest =
