@@ -1,8 +1,8 @@
 import { useEffect, useState, type SubmitEvent } from 'react';
 import { FilterActions, FilterField } from '../../../components/ui/filters';
 import { statusCodeWords } from '../../../lib/words';
-import { AUDIT_OUTCOMES, isFiltered, type AuditFilters } from '../api/audit-filters';
-import { auditMethodChoices } from '../api/audit-methods';
+import { AUDIT_OUTCOMES, isFiltered, type AuditFilters } from '../utils/audit-filters';
+import { auditMethodChoices } from '../utils/audit-methods';
 
 const EMPTY: AuditFilters = { subject: '', method: '', outcome: '', since: '', until: '' };
 

@@ -5,8 +5,8 @@ import { GuardedButton } from '../../../components/ui/guarded-button';
 import { ProgressBar } from '../../../components/ui/progress-bar';
 import type { Capabilities } from '../../../lib/capabilities/capabilities';
 import { formatBytes, formatCount } from '../../../lib/format';
-import { needsHealthOverride } from '../api/health-freshness';
-import { useExportArtifact } from '../hooks/use-export-artifact';
+import { needsHealthOverride } from '../utils/health-freshness';
+import { useExportArtifact } from '../api/use-export-artifact';
 import { HealthOverride } from './health-override';
 
 export interface ArtifactsPanelProps {

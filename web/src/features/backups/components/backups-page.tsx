@@ -15,12 +15,12 @@ import {
   compareOrder,
   toggleCompare,
   type CompareSelection,
-} from '../api/compare-selection';
-import { emptyCaptureDraft } from '../api/capture-draft';
-import { EMPTY_FILTERS, isFiltered } from '../api/catalog-filters';
+} from '../utils/compare-selection';
+import { emptyCaptureDraft } from '../utils/capture-draft';
+import { EMPTY_FILTERS, isFiltered } from '../utils/catalog-filters';
 import { useCatalogFilters } from '../hooks/use-catalog-filters';
-import { useBackupProtectionsQuery } from '../hooks/use-backup-protections';
-import { useListBackupsQuery } from '../hooks/use-list-backups-query';
+import { useBackupProtectionsQuery } from '../api/use-backup-protections';
+import { useListBackupsQuery } from '../api/use-list-backups-query';
 import { treeIds, useListTreesQuery } from '../../../lib/trees/use-list-trees-query';
 import { CatalogFiltersForm } from './catalog-filters-form';
 import { CatalogTable } from './catalog-table';

@@ -3,7 +3,7 @@ import { useEffect, useRef } from 'react';
 import { Field } from '../../../components/ui/field';
 import { describeError } from '../../../lib/errors';
 import { formatLocal, toDate } from '../../../lib/format';
-import { useTreeBackupsQuery } from '../hooks/use-tree-backups-query';
+import { useTreeBackupsQuery } from '../api/use-tree-backups-query';
 
 export interface BaseBackupPickerProps {
   treeId: string;

@@ -1,7 +1,7 @@
 import { BackupKind } from '@store/contract';
 import { useEffect, useState, type SubmitEvent } from 'react';
 import { FilterActions, FilterField } from '../../../components/ui/filters';
-import { EMPTY_FILTERS, isFiltered, type CatalogFilters } from '../api/catalog-filters';
+import { EMPTY_FILTERS, isFiltered, type CatalogFilters } from '../utils/catalog-filters';
 
 export interface CatalogFiltersFormProps {
   filters: CatalogFilters;

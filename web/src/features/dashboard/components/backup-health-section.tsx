@@ -7,8 +7,8 @@ import { Time } from '../../../components/ui/time';
 import { formatCount } from '../../../lib/format';
 import { paths } from '../../../lib/paths';
 import { healthStatusWords } from '../../../lib/words';
-import type { verificationCoverage } from '../api/glance';
-import type { useUnhealthyBackups } from '../hooks/use-backup-attention';
+import type { verificationCoverage } from '../utils/glance';
+import type { useUnhealthyBackups } from '../api/use-backup-attention';
 import { DashboardSection } from './dashboard-section';
 import { counted } from '../../../lib/words/counted';
 

@@ -10,8 +10,8 @@ import { ErrorText } from '../../../components/ui/error-text';
 import { Table, type Column } from '../../../components/ui/table';
 import { Time } from '../../../components/ui/time';
 import { paths } from '../../../lib/paths';
-import type { RecentOperations } from '../hooks/use-recent-operations';
-import { failedSince } from '../api/attention';
+import type { RecentOperations } from '../api/use-recent-operations';
+import { failedSince } from '../utils/attention';
 import { DashboardSection } from './dashboard-section';
 
 const failedColumns: readonly Column<StoreOperationStatus>[] = [

@@ -10,7 +10,7 @@ import { Table, type Column } from '../../../components/ui/table';
 import { Time } from '../../../components/ui/time';
 import { formatCount, formatDuration } from '../../../lib/format';
 import { paths } from '../../../lib/paths';
-import { formatWindow, verificationCoverage } from '../api/glance';
+import { formatWindow, verificationCoverage } from '../utils/glance';
 import { DashboardSection } from './dashboard-section';
 
 interface SummaryProps {

@@ -17,13 +17,13 @@ import { isActiveState } from '../../../lib/operations/operation-kinds';
 import { useLatestBackupOperationQuery } from '../../../lib/operations/use-latest-backup-operation-query';
 import { paths } from '../../../lib/paths';
 import { useActiveTenant } from '../../../lib/services';
-import { useStartHealthCheckMutation } from '../hooks/use-health-mutations';
+import { useStartHealthCheckMutation } from '../api/use-health-mutations';
 import {
   storedHealthKey,
   useBackupChoicesQuery,
   useHealthAvailabilityQuery,
   useStoredHealthQuery,
-} from '../hooks/use-health-queries';
+} from '../api/use-health-queries';
 import { BackupPicker } from './backup-picker';
 import { HealthReportPanel } from './health-report-panel';
 import { FleetSection } from './fleet-section';

@@ -7,7 +7,7 @@ import {
   OPERATION_STATES,
   stateLabel,
 } from '../../../lib/operations/operation-kinds';
-import { PAGE_SIZE, type OperationFilters } from '../api/operation-filters';
+import { PAGE_SIZE, type OperationFilters } from '../utils/operation-filters';
 
 const ACTIVE = 'ACTIVE';
 

@@ -22,7 +22,7 @@ import {
   useCancelComplianceScanMutation,
   useListComplianceScansQuery,
   useStartComplianceScanMutation,
-} from '../hooks/use-compliance-scans';
+} from '../api/use-compliance-scans';
 import { ComplianceReportView } from './compliance-report';
 import { SchemaSection } from '../../../components/schema/schema-section';
 

@@ -8,7 +8,7 @@ import {
   enforceUnknown,
   sameSchema,
   type EnforceAction,
-} from '../api/enforce-confirm';
+} from '../utils/enforce-confirm';
 import { useSchemaInsightOperationQuery } from '../../../lib/schema/use-schema-insight-operation-query';
 import type { PolicyDryRunState } from './policy-dry-run';
 

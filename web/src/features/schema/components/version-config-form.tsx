@@ -10,8 +10,8 @@ import {
   emptyStep,
   type StepDraft,
   type VersionConfigErrors,
-} from '../api/version-config-draft';
-import { useSetVersionConfigMutation } from '../hooks/use-version-config';
+} from '../utils/version-config-draft';
+import { useSetVersionConfigMutation } from '../api/use-version-config';
 import { JsonTextField } from '../../../components/schema/json-text-field';
 
 const PATCH_HINT =

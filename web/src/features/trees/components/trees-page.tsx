@@ -7,7 +7,7 @@ import { PageHeader } from '../../../components/ui/page-header';
 import { Spinner } from '../../../components/ui/spinner';
 import { useActiveTenant } from '../../../lib/services';
 import { useEntryWritePermission } from '../hooks/use-entry-write-permission';
-import { useListTreesInfiniteQuery } from '../hooks/use-list-trees-infinite-query';
+import { useListTreesInfiniteQuery } from '../api/use-list-trees-infinite-query';
 import { ImportEntriesDialog } from './import-entries-dialog';
 import { TreesTable } from './trees-table';
 

@@ -1,8 +1,8 @@
 import { useMemo } from 'react';
 import { allOperationLists, useOperationLists } from '../../../lib/operations/use-operation-lists';
 import { listPollInterval } from '../../../lib/polling';
-import { mergeOperationPages, type MergedOperations } from '../api/merge-operations';
-import { familiesOf, listRequestOf, type OperationFilters } from '../api/operation-filters';
+import { mergeOperationPages, type MergedOperations } from '../utils/merge-operations';
+import { familiesOf, listRequestOf, type OperationFilters } from '../utils/operation-filters';
 
 export interface OperationsList extends MergedOperations {
   isPending: boolean;

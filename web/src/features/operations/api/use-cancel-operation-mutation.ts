@@ -7,7 +7,7 @@ import { familyOf, kindLabel } from '../../../lib/operations/operation-kinds';
 import { recordOwnCancel } from '../../../lib/operations/own-cancels';
 import { refreshOperationLists } from '../../../lib/operations/operation-keys';
 import { useApi, useToast } from '../../../lib/services';
-import { cancelOperation, type FoundOperation } from '../api/operation-status';
+import { cancelOperation, type FoundOperation } from './operation-status';
 import { operationKey } from './use-get-operation-query';
 
 /** Requests cancellation; the detail shows the answer at once and the lists refresh. */

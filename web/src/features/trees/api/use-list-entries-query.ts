@@ -2,7 +2,7 @@ import { TreeDataService } from '@store/contract';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { rpcKey } from '../../../lib/query-keys';
 import { useApi } from '../../../lib/services';
-import { currentPageToken, ENTRIES_PAGE_SIZE, type EntryBrowse } from '../api/entry-browse';
+import { currentPageToken, ENTRIES_PAGE_SIZE, type EntryBrowse } from '../utils/entry-browse';
 
 /** One keyset page of a tree's live entries, under the browse's key prefix. */
 export function useListEntriesQuery(treeId: string, browse: EntryBrowse) {

@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { serviceKey } from '../../../lib/query-keys';
 import { useApi } from '../../../lib/services';
-import { importJsonLines, type ImportProgress, type ImportReport } from '../api/json-lines-import';
+import { importJsonLines, type ImportProgress, type ImportReport } from './json-lines-import';
 
 export type ImportState =
   | { phase: 'idle' }

@@ -2,7 +2,7 @@ import { IdentityService } from '@store/contract';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { rpcKey } from '../../../lib/query-keys';
 import { useApi } from '../../../lib/services';
-import { auditRequestOf, type AuditFilters } from '../api/audit-filters';
+import { auditRequestOf, type AuditFilters } from '../utils/audit-filters';
 
 /**
  * The active tenant's audit records, newest first, page after page through "Load more" (keyset

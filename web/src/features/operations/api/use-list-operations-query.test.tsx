@@ -13,7 +13,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FAST_POLL_MS, SLOW_POLL_MS } from '../../../lib/polling';
 import { operation } from '../../../testing/fixtures';
 import { createTestApp, testSession, wrapperFor } from '../../../testing/render-app';
-import { PAGE_SIZE } from '../api/operation-filters';
+import { PAGE_SIZE } from '../utils/operation-filters';
 import { useListOperationsQuery } from './use-list-operations-query';
 
 const filters = { states: [], kinds: [], targetId: '', limit: PAGE_SIZE };

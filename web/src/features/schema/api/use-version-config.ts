@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tansta
 import { useTrackOperation } from '../../../lib/operations/use-track-operation';
 import { rpcKey } from '../../../lib/query-keys';
 import { useApi, useToast } from '../../../lib/services';
-import type { VersionConfigInit } from '../api/version-config-draft';
+import type { VersionConfigInit } from '../utils/version-config-draft';
 
 function versionConfigKey(treeId: string) {
   return rpcKey(SchemaControlService.method.getVersionConfig, { treeId });

@@ -2,7 +2,7 @@ import type { WhoAmIResponse } from '@store/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { whoAmIKey } from '../../../lib/identity/use-who-am-i-query';
 import { useApi, useServices } from '../../../lib/services';
-import { verifyCredential, type Candidate } from '../api/verify-credential';
+import { verifyCredential, type Candidate } from './verify-credential';
 
 export interface VerifyVariables extends Candidate {
   schemeId: string;

@@ -7,7 +7,7 @@ import {
   useOperationLists,
   type ConsoleOperationPage,
 } from '../../../lib/operations/use-operation-lists';
-import { RECENT_WINDOW_MS, stableCutoff } from '../api/attention';
+import { RECENT_WINDOW_MS, stableCutoff } from '../utils/attention';
 
 /** The server's largest page: the dashboard reads the last day in one request per service. */
 const RECENT_PAGE_SIZE = 1_000;

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useApi } from '../../../lib/services';
-import { fetchAdvertisedSchemes, offerSchemes, type SchemeOffer } from '../api/auth-schemes';
+import { fetchAdvertisedSchemes, offerSchemes, type SchemeOffer } from './auth-schemes';
 
 /** Two RPCs merged into one answer, so a hand-made key (STYLE.md, Naming). */
 export const authSchemesKey = ['console', 'auth-schemes'] as const;

@@ -6,7 +6,7 @@ import type { OperationFamily } from '../../../lib/operations/operation-kinds';
 import { detailPollInterval } from '../../../lib/polling';
 import { rpcKey } from '../../../lib/query-keys';
 import { useApi } from '../../../lib/services';
-import { fetchOperation, type FoundOperation } from '../api/operation-status';
+import { fetchOperation, type FoundOperation } from './operation-status';
 
 /**
  * The key of one operation's status. The lookup starts at the backup service (and falls back to

@@ -2,7 +2,7 @@ import { BackupControlService } from '@store/contract';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { rpcKey } from '../../../lib/query-keys';
 import { useApi } from '../../../lib/services';
-import { catalogRequest, type CatalogFilters } from '../api/catalog-filters';
+import { catalogRequest, type CatalogFilters } from '../utils/catalog-filters';
 
 /** One keyset page of the catalog for the view in the URL. */
 export function useListBackupsQuery(filters: CatalogFilters) {

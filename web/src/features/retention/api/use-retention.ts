@@ -9,7 +9,7 @@ import { useEffect, useRef } from 'react';
 import { useLifecycleClient } from '../../../lib/api/lifecycle-client';
 import { useTrackOperation } from '../../../lib/operations/use-track-operation';
 import { rpcKey, serviceKey } from '../../../lib/query-keys';
-import type { WireRules } from '../api/rules-draft';
+import type { WireRules } from '../utils/rules-draft';
 
 /** A retention scope: a tree and a key prefix ('' for the whole tree). */
 export interface RetentionScope {

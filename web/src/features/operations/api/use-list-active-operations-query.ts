@@ -4,7 +4,7 @@ import {
   allOperationLists,
   useOperationLists,
 } from '../../../lib/operations/use-operation-lists';
-import { mergeOperationPages } from '../api/merge-operations';
+import { mergeOperationPages } from '../utils/merge-operations';
 
 /**
  * The tenant's queued and running operations of every service (previews, diffs, dry-runs,

@@ -5,7 +5,7 @@ import { useTrackOperation } from '../../../lib/operations/use-track-operation';
 import { FAST_POLL_MS } from '../../../lib/polling';
 import { rpcKey } from '../../../lib/query-keys';
 import { useApi } from '../../../lib/services';
-import type { WirePatchOp } from '../api/json-patch';
+import type { WirePatchOp } from '../utils/json-patch';
 import type { PolicyInit } from './use-policy';
 
 function remediationStatusKey(treeId: string) {

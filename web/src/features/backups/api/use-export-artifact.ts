@@ -10,7 +10,7 @@ import {
   saveBlob,
   verifyDownload,
   type ExpectedArtifact,
-} from '../api/artifact-download';
+} from '../utils/artifact-download';
 
 /** Progress redraws at most this often: a chunk arrives every few ms, a person reads ~10 a second. */
 const PROGRESS_EVERY_MS = 100;

@@ -4,7 +4,7 @@ import { useNavigate } from 'react-router';
 import { paths } from '../../../lib/paths';
 import { useTrackOperation } from '../../../lib/operations/use-track-operation';
 import { useApi } from '../../../lib/services';
-import type { RunAgainRequest } from '../api/run-again';
+import type { RunAgainRequest } from '../utils/run-again';
 
 /** Starts a new operation with a failed one's request, through the same start RPC. */
 export function useRunAgainMutation() {

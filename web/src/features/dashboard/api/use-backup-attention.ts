@@ -5,7 +5,7 @@ import { useMemo } from 'react';
 import { SLOW_POLL_MS } from '../../../lib/polling';
 import { rpcKey } from '../../../lib/query-keys';
 import { useApi } from '../../../lib/services';
-import { HISTORY_WINDOW_MS, stableCutoff } from '../api/attention';
+import { HISTORY_WINDOW_MS, stableCutoff } from '../utils/attention';
 
 /** Unhealthy backups shown per status; the catalog's health filter lists the rest. */
 export const UNHEALTHY_PAGE_SIZE = 50;

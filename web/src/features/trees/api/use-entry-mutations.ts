@@ -2,7 +2,7 @@ import { SchemaControlService, TreeDataService } from '@store/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { serviceKey } from '../../../lib/query-keys';
 import { useApi } from '../../../lib/services';
-import { putEntryWithOutcome } from '../api/put-outcome';
+import { putEntryWithOutcome } from './put-outcome';
 
 export interface PutEntryInput {
   key: string;

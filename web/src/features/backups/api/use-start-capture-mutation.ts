@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router';
 import { useTrackOperation } from '../../../lib/operations/use-track-operation';
 import { paths } from '../../../lib/paths';
 import { useApi } from '../../../lib/services';
-import type { CaptureRequest } from '../api/capture-draft';
+import type { CaptureRequest } from '../utils/capture-draft';
 
 /**
  * Starts a full, incremental or set capture through the tracked Start* RPC, follows it in the

@@ -1,6 +1,6 @@
 import { IMPORT_LINE_SHAPE_NAMES, type ImportLineShape } from '@store/contract';
 import { formatCount } from '../../../lib/format';
-import type { ImportReport } from './json-lines-import';
+import type { ImportReport } from '../api/json-lines-import';
 
 const ORDER: readonly ImportLineShape[] = ['import', 'artifact'];
 

@@ -2,7 +2,7 @@ import type { UserManager } from 'oidc-client-ts';
 import { paths } from '../../../lib/paths';
 import type { CredentialPlacement } from '../../../lib/session/session-store';
 import { readSessionJson, removeSessionItem, writeSessionJson } from '../../../lib/storage';
-import type { OidcSettings } from './auth-schemes';
+import type { OidcSettings } from '../api/auth-schemes';
 
 /** What the callback page needs to finish a sign-in the sign-in page started. */
 interface PendingOidcSignIn {

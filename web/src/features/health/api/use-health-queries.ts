@@ -2,7 +2,7 @@ import { BackupControlService } from '@store/contract';
 import { useQuery } from '@tanstack/react-query';
 import { rpcKey } from '../../../lib/query-keys';
 import { useApi } from '../../../lib/services';
-import { fetchStoredHealth } from '../api/backup-health';
+import { fetchStoredHealth } from './backup-health';
 
 /** Whether the server offers health monitoring at all (a deployment setting). */
 export function useHealthAvailabilityQuery() {
