@@ -12,7 +12,7 @@ export const UNHEALTHY_PAGE_SIZE = 50;
 const HISTORY_PAGE_SIZE = 1_000;
 
 /** Backups whose last health report says CORRUPT or MISSING: the catalog's health filter, twice. */
-export function useUnhealthyBackups() {
+export function useListUnhealthyBackupsQuery() {
   const api = useApi();
   const corruptRequest = {
     healthStatus: BackupHealthStatus.CORRUPT,
@@ -51,7 +51,7 @@ export function useUnhealthyBackups() {
 }
 
 /** The catalog's last 30 days in one page, for the backup-size chart. */
-export function useBackupHistory(now: number) {
+export function useListBackupHistoryQuery(now: number) {
   const api = useApi();
   const request = {
     createdAfter: timestampFromMs(stableCutoff(now, HISTORY_WINDOW_MS, 60 * 60 * 1000)),

@@ -8,7 +8,7 @@ import { formatCount } from '../../../lib/format';
 import { paths } from '../../../lib/paths';
 import { healthStatusWords } from '../../../lib/words';
 import type { verificationCoverage } from '../utils/glance';
-import type { useUnhealthyBackups } from '../api/use-backup-attention';
+import type { useListUnhealthyBackupsQuery } from '../api/use-backup-attention';
 import { DashboardSection } from './dashboard-section';
 import { counted } from '../../../lib/words/counted';
 
@@ -48,7 +48,7 @@ export function BackupHealthSection({
   unhealthy,
   coverage,
 }: {
-  unhealthy: ReturnType<typeof useUnhealthyBackups>;
+  unhealthy: ReturnType<typeof useListUnhealthyBackupsQuery>;
   coverage: ReturnType<typeof verificationCoverage> | undefined;
 }) {
   const unchecked = coverage ? coverage.neverVerified + coverage.stale : 0;

@@ -7,10 +7,13 @@ import { paths } from '../../../lib/paths';
 import { useActiveTenant } from '../../../lib/services';
 import { HISTORY_WINDOW_MS, RECENT_WINDOW_MS } from '../utils/attention';
 import { verificationCoverage } from '../utils/glance';
-import { useBackupHistory, useUnhealthyBackups } from '../api/use-backup-attention';
-import { useCatalogSummary } from '../api/use-catalog-summary';
+import {
+  useListBackupHistoryQuery,
+  useListUnhealthyBackupsQuery,
+} from '../api/use-backup-attention';
+import { useGetCatalogSummaryQuery } from '../api/use-get-catalog-summary-query';
 import { useNow } from '../../../lib/use-now';
-import { useRecentOperations } from '../api/use-recent-operations';
+import { useListRecentOperationsQuery } from '../api/use-list-recent-operations-query';
 import { SLOW_POLL_MS } from '../../../lib/polling';
 import { useListTreesQuery } from '../../../lib/trees/use-list-trees-query';
 import { BackupBytesChart } from './backup-bytes-chart';
@@ -29,12 +32,12 @@ import { DeadLetterTreesSection } from './tree-sections';
 export function DashboardPage() {
   const tenant = useActiveTenant();
   const now = useNow();
-  const operations = useRecentOperations(now);
-  const unhealthy = useUnhealthyBackups();
-  const history = useBackupHistory(now);
+  const operations = useListRecentOperationsQuery(now);
+  const unhealthy = useListUnhealthyBackupsQuery();
+  const history = useListBackupHistoryQuery(now);
   const trees = useListTreesQuery({ refetchInterval: SLOW_POLL_MS });
   const treeList = trees.data?.trees ?? [];
-  const summary = useCatalogSummary();
+  const summary = useGetCatalogSummaryQuery();
   const summaryProps = {
     summary: summary.data,
     isPending: summary.isPending,

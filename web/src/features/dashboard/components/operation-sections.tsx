@@ -10,7 +10,7 @@ import { ErrorText } from '../../../components/ui/error-text';
 import { Table, type Column } from '../../../components/ui/table';
 import { Time } from '../../../components/ui/time';
 import { paths } from '../../../lib/paths';
-import type { RecentOperations } from '../api/use-recent-operations';
+import type { RecentOperations } from '../api/use-list-recent-operations-query';
 import { failedSince } from '../utils/attention';
 import { DashboardSection } from './dashboard-section';
 

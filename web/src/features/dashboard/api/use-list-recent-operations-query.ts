@@ -29,7 +29,7 @@ export interface RecentOperations {
  * The dashboard's operations: one created_after list per service for the last day (failures and
  * durations), and the tray's active list for what is running. One request per service per tick.
  */
-export function useRecentOperations(now: number): RecentOperations {
+export function useListRecentOperationsQuery(now: number): RecentOperations {
   const sinceMs = stableCutoff(now, RECENT_WINDOW_MS);
   const recentRequest = { createdAfter: timestampFromMs(sinceMs), pageSize: RECENT_PAGE_SIZE };
   const recentLists = allOperationLists(useOperationLists(recentRequest));

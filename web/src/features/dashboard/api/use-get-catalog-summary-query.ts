@@ -5,7 +5,7 @@ import { rpcKey } from '../../../lib/query-keys';
 import { useApi } from '../../../lib/services';
 
 /** The dashboard's totals and each tree's protection: one GetCatalogSummary, slow-polled. */
-export function useCatalogSummary() {
+export function useGetCatalogSummaryQuery() {
   const api = useApi();
   return useQuery({
     queryKey: rpcKey(BackupInsightService.method.getCatalogSummary, {}),

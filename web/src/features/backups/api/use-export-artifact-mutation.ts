@@ -32,7 +32,7 @@ function atMostEvery(ms: number, report: (bytes: number) => void): (bytes: numbe
  * manifest's; otherwise the export fails with what differed. The server hashes them too as it
  * streams, and records a full backup's verified export as a check of the backup.
  */
-export function useExportArtifact(backupId: string) {
+export function useExportArtifactMutation(backupId: string) {
   const api = useApi();
   const toast = useToast();
   const queryClient = useQueryClient();
