@@ -105,6 +105,15 @@ describe('gunzipMembers', () => {
     await expect(text(gunzipMembers(chunked(cut)).stream)).rejects.toThrow(GzipError);
     await expect(text(gunzipMembers(chunked(cut)).stream)).rejects.toThrow('damaged or cut short');
   });
+
+  it('refuses a member whose trailer does not match its output, and junk after the last', async () => {
+    const first = await member('{"key":"a"}\n'.repeat(50));
+    first[first.length - 6]! ^= 1; // a bit of the first member's CRC-32
+    const damaged = concat([first, await member('{"key":"b"}\n')]);
+    await expect(text(gunzipMembers(chunked(damaged)).stream)).rejects.toThrow(GzipError);
+    const junk = concat([await member('{"key":"a"}\n'), new Uint8Array([1, 2, 3])]);
+    await expect(text(gunzipMembers(chunked(junk)).stream)).rejects.toThrow(GzipError);
+  });
 });
 
 describe('isGzip', () => {

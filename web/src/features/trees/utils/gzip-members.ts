@@ -1,15 +1,13 @@
+import { Gunzip } from 'fflate';
+
 /**
  * Reading a gzip file in the browser, every member of it. An exported artifact is gzip written
  * as a series of members (RFC 1952 §2.2: the server compresses ~256 KiB blocks in parallel), and
  * the browsers' DecompressionStream reads one member only: past its end it fails with "junk
- * after end of compressed data", and it never says how many input bytes it used.
- *
- * So members are found here. A member starts with the bytes 1f 8b 08 and a flags byte with no
- * reserved bit; inside compressed data those bytes can occur by chance, but a false boundary cuts
- * a member's deflate stream short and DecompressionStream then fails (a cut stream never checks
- * out: its trailer holds the CRC-32 and length of the whole member). Each candidate boundary is
- * tried in order; the first one whose bytes inflate cleanly ends the member. Only one member's
- * compressed bytes and output are held at a time; the last member is streamed as it inflates.
+ * after end of compressed data". fflate's streaming Gunzip reads member after member as the
+ * bytes come. It does not check a member's trailer, though, so a file cut inside its last
+ * trailer, or followed by junk, would read as whole: each member's CRC-32 and length are checked
+ * here against what it inflated to (what DecompressionStream checks).
  */
 
 /** Whether a file starts with the gzip magic bytes (its name is not trusted). */
@@ -21,160 +19,121 @@ export async function isGzip(file: Blob): Promise<boolean> {
 /** A gzip file's decompressed bytes, member after member. */
 export interface GunzippedStream {
   stream: ReadableStream<Uint8Array>;
-  /**
-   * File bytes per decompressed byte in the member being read (from its compressed size and,
-   * for the last member, the length its trailer records), to count progress in file bytes.
-   */
+  /** File bytes per decompressed byte so far, to count progress in file bytes. */
   fileBytesPerByte(): number;
-}
-
-export function gunzipMembers(source: ReadableStream<Uint8Array>): GunzippedStream {
-  let ratio = 1;
-  const members = readMembers(source, (compressed, inflated) => {
-    ratio = inflated > 0 ? compressed / inflated : 1;
-  });
-  const stream = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const next = await members.next();
-      if (next.done) controller.close();
-      else controller.enqueue(next.value);
-    },
-    async cancel() {
-      await members.return(undefined);
-    },
-  });
-  return { stream, fileBytesPerByte: () => ratio };
 }
 
 /** Thrown when the file is not gzip after all, or is damaged or cut short. */
 export class GzipError extends Error {}
 
-async function* readMembers(
-  source: ReadableStream<Uint8Array>,
-  onMember: (compressedBytes: number, inflatedBytes: number) => void,
-): AsyncGenerator<Uint8Array> {
-  const reader = source.getReader();
-  const pending = new ByteBuffer();
-  let searchFrom = 1;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (value) pending.append(value);
-      // Every complete member before the last boundary found so far.
-      for (;;) {
-        const found = findMemberStart(pending.view(), searchFrom);
-        if (found.start === undefined) {
-          searchFrom = found.resumeAt;
-          break;
-        }
-        const member = await inflateWhole(pending.view().subarray(0, found.start));
-        if (member === null) {
-          searchFrom = found.start + 1; // a chance match inside compressed data
-          continue;
-        }
-        onMember(found.start, byteLength(member));
-        yield* member;
-        pending.drop(found.start);
-        searchFrom = 1;
-      }
-      if (done) break;
-    }
-    const last = pending.view();
-    if (last.length === 0) return;
-    onMember(last.length, recordedLength(last));
-    yield* inflateStreaming(last);
-  } finally {
-    reader.releaseLock();
-  }
-}
+const DAMAGED = 'The gzip file is damaged or cut short';
 
-const MEMBER_HEADER_BYTES = 10;
-const RESERVED_FLAG_BITS = 0xe0;
-
-/**
- * The first offset ≥ `from` where a member header could start, or where to resume once more
- * bytes have come (a candidate whose header is not all there yet, or the end).
- */
-function findMemberStart(
-  bytes: Uint8Array,
-  from: number,
-): { start: number; resumeAt?: never } | { start?: never; resumeAt: number } {
-  for (let at = bytes.indexOf(0x1f, from); at !== -1; at = bytes.indexOf(0x1f, at + 1)) {
-    if (at + MEMBER_HEADER_BYTES > bytes.length) return { resumeAt: at };
-    if (bytes[at + 1] === 0x8b && bytes[at + 2] === 8 && !(bytes[at + 3]! & RESERVED_FLAG_BITS)) {
-      return { start: at };
-    }
-  }
-  return { resumeAt: Math.max(from, bytes.length) };
-}
-
-/** A member's output, or null when the bytes are not exactly one whole member. */
-async function inflateWhole(bytes: Uint8Array): Promise<Uint8Array[] | null> {
-  const chunks: Uint8Array[] = [];
-  try {
-    for await (const chunk of inflateStreaming(bytes)) chunks.push(chunk);
-    return chunks;
-  } catch {
-    return null;
-  }
-}
-
-async function* inflateStreaming(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
-  const inflated = new Blob([bytes.slice()])
-    .stream()
-    .pipeThrough(new DecompressionStream('gzip'))
-    .getReader();
-  for (;;) {
-    let next: ReadableStreamReadResult<Uint8Array>;
+export function gunzipMembers(source: ReadableStream<Uint8Array>): GunzippedStream {
+  let fileBytes = 0;
+  let inflatedBytes = 0;
+  const trailers = new TrailerCheck();
+  const gunzip = new Gunzip();
+  let output: TransformStreamDefaultController<Uint8Array> | undefined;
+  gunzip.ondata = (chunk) => {
+    inflatedBytes += chunk.length;
+    trailers.inflated(chunk);
+    if (chunk.length > 0) output?.enqueue(chunk);
+  };
+  // Called once the member before has inflated in full, with where the next one starts.
+  gunzip.onmember = (offset) => trailers.memberEndsAt(offset);
+  const push = (chunk: Uint8Array, final: boolean) => {
     try {
-      next = await inflated.read();
+      gunzip.push(chunk, final);
     } catch (error) {
-      throw new GzipError('The gzip file is damaged or cut short', { cause: error });
+      throw error instanceof GzipError ? error : new GzipError(DAMAGED, { cause: error });
     }
-    if (next.done) return;
-    yield next.value;
+  };
+  const stream = source.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        output = controller;
+        fileBytes += chunk.length;
+        trailers.read(chunk);
+        push(chunk, false);
+      },
+      flush(controller) {
+        output = controller;
+        push(new Uint8Array(0), true);
+        trailers.end();
+      },
+    }),
+  );
+  return { stream, fileBytesPerByte: () => (inflatedBytes > 0 ? fileBytes / inflatedBytes : 1) };
+}
+
+const TRAILER_BYTES = 8;
+/**
+ * File bytes kept behind the newest chunk to find a member's trailer in. Gunzip reports a new
+ * member as soon as it has its header, so the trailer before it is a few bytes back; this is
+ * far more than it ever holds back.
+ */
+const KEPT_BYTES = 64 * 1024;
+
+/** Each member's trailer (CRC-32 and length of its output, RFC 1952 §2.3.1) against its output. */
+class TrailerCheck {
+  private recent = new Uint8Array(0);
+  /** File offset of `recent[0]`. */
+  private recentStart = 0;
+  private crc = ~0;
+  private length = 0;
+
+  read(chunk: Uint8Array): void {
+    const keep = this.recent.subarray(Math.max(0, this.recent.length - KEPT_BYTES));
+    this.recentStart += this.recent.length - keep.length;
+    const next = new Uint8Array(keep.length + chunk.length);
+    next.set(keep);
+    next.set(chunk, keep.length);
+    this.recent = next;
   }
-}
 
-/** ISIZE, the member's uncompressed length (mod 2^32) from its trailer's last four bytes. */
-function recordedLength(member: Uint8Array): number {
-  if (member.length < 4) return 0;
-  const view = new DataView(member.buffer, member.byteOffset, member.byteLength);
-  return view.getUint32(member.length - 4, true);
-}
+  inflated(chunk: Uint8Array): void {
+    this.crc = crc32Update(this.crc, chunk);
+    this.length += chunk.length;
+  }
 
-function byteLength(chunks: Uint8Array[]): number {
-  return chunks.reduce((sum, chunk) => sum + chunk.length, 0);
-}
+  memberEndsAt(offset: number): void {
+    this.check(offset - TRAILER_BYTES - this.recentStart);
+  }
 
-/** Appends in amortised constant time (capacity doubles) and drops from the front. */
-class ByteBuffer {
-  private bytes = new Uint8Array(64 * 1024);
-  private start = 0;
-  private end = 0;
+  end(): void {
+    this.check(this.recent.length - TRAILER_BYTES);
+  }
 
-  append(chunk: Uint8Array): void {
-    if (this.end + chunk.length > this.bytes.length) {
-      const size = this.end - this.start;
-      const target =
-        size + chunk.length > this.bytes.length
-          ? new Uint8Array(Math.max(this.bytes.length * 2, size + chunk.length))
-          : this.bytes;
-      // set() copies correctly when source and target share the buffer.
-      target.set(this.bytes.subarray(this.start, this.end), 0);
-      this.bytes = target;
-      this.start = 0;
-      this.end = size;
+  private check(at: number): void {
+    // A trailer out of reach (never, see KEPT_BYTES) is not checked rather than refused.
+    if (at >= 0 && at + TRAILER_BYTES <= this.recent.length) {
+      const view = new DataView(this.recent.buffer, this.recent.byteOffset + at, TRAILER_BYTES);
+      const crc = ~this.crc >>> 0;
+      // ISIZE is the length modulo 2^32.
+      if (view.getUint32(0, true) !== crc || view.getUint32(4, true) !== this.length >>> 0) {
+        throw new GzipError(DAMAGED);
+      }
+    } else if (at < 0 && this.recentStart === 0) {
+      throw new GzipError(DAMAGED); // shorter than a header and a trailer
     }
-    this.bytes.set(chunk, this.end);
-    this.end += chunk.length;
+    this.crc = ~0;
+    this.length = 0;
   }
+}
 
-  view(): Uint8Array {
-    return this.bytes.subarray(this.start, this.end);
+const CRC_TABLE = (() => {
+  const table = new Uint32Array(256);
+  for (let n = 0; n < 256; n++) {
+    let c = n;
+    for (let bit = 0; bit < 8; bit++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    table[n] = c >>> 0;
   }
+  return table;
+})();
 
-  drop(count: number): void {
-    this.start += count;
-  }
+/** CRC-32 (the gzip trailer's), carried over chunks: start at ~0, finish with `~crc >>> 0`. */
+function crc32Update(crc: number, bytes: Uint8Array): number {
+  let c = crc;
+  for (const byte of bytes) c = CRC_TABLE[(c ^ byte) & 0xff]! ^ (c >>> 8);
+  return c;
 }
