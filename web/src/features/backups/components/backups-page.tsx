@@ -17,10 +17,10 @@ import {
   type CompareSelection,
 } from '../utils/compare-selection';
 import { emptyCaptureDraft } from '../utils/capture-draft';
-import { EMPTY_FILTERS, isFiltered } from '../utils/catalog-filters';
+import { catalogRequest, EMPTY_FILTERS, isFiltered } from '../utils/catalog-filters';
 import { useCatalogFilters } from '../hooks/use-catalog-filters';
 import { useBackupProtectionsQuery } from '../api/use-backup-protections';
-import { useListBackupsQuery } from '../api/use-list-backups-query';
+import { useListBackupsQuery } from '../../../lib/backups/use-list-backups-query';
 import { treeIds, useListTreesQuery } from '../../../lib/trees/use-list-trees-query';
 import { CatalogFiltersForm } from './catalog-filters-form';
 import { CatalogTable } from './catalog-table';
@@ -30,7 +30,8 @@ import { StartBackupDialog } from './start-backup-dialog';
 export function BackupsPage() {
   const tenant = useActiveTenant();
   const [filters, setFilters] = useCatalogFilters();
-  const list = useListBackupsQuery(filters);
+  // Paging keeps the old rows on screen until the next page arrives.
+  const list = useListBackupsQuery(catalogRequest(filters), { keepPreviousPage: true });
   const trees = useListTreesQuery({ select: treeIds });
   const treeNames = trees.data ?? [];
   // Roles decide, not the tree: any tree name serves as the probe's scope.

@@ -1,10 +1,8 @@
 import { timestampFromMs } from '@bufbuild/protobuf/wkt';
-import { BackupControlService, BackupHealthStatus, type BackupManifest } from '@store/contract';
-import { useQuery } from '@tanstack/react-query';
+import { BackupHealthStatus, type BackupManifest } from '@store/contract';
 import { useMemo } from 'react';
+import { useListBackupsQuery } from '../../../lib/backups/use-list-backups-query';
 import { SLOW_POLL_MS } from '../../../lib/polling';
-import { rpcKey } from '../../../lib/query-keys';
-import { useApi } from '../../../lib/services';
 import { HISTORY_WINDOW_MS, stableCutoff } from '../utils/attention';
 
 /** Unhealthy backups shown per status; the catalog's health filter lists the rest. */
@@ -13,7 +11,6 @@ const HISTORY_PAGE_SIZE = 1_000;
 
 /** Backups whose last health report says CORRUPT or MISSING: the catalog's health filter, twice. */
 export function useListUnhealthyBackupsQuery() {
-  const api = useApi();
   const corruptRequest = {
     healthStatus: BackupHealthStatus.CORRUPT,
     pageSize: UNHEALTHY_PAGE_SIZE,
@@ -22,18 +19,8 @@ export function useListUnhealthyBackupsQuery() {
     healthStatus: BackupHealthStatus.MISSING,
     pageSize: UNHEALTHY_PAGE_SIZE,
   };
-  const corrupt = useQuery({
-    queryKey: rpcKey(BackupControlService.method.listBackups, corruptRequest),
-    queryFn: ({ signal }) => api.backup.listBackups(corruptRequest, { signal }),
-    refetchInterval: SLOW_POLL_MS,
-    refetchIntervalInBackground: false,
-  });
-  const missing = useQuery({
-    queryKey: rpcKey(BackupControlService.method.listBackups, missingRequest),
-    queryFn: ({ signal }) => api.backup.listBackups(missingRequest, { signal }),
-    refetchInterval: SLOW_POLL_MS,
-    refetchIntervalInBackground: false,
-  });
+  const corrupt = useListBackupsQuery(corruptRequest, { refetchInterval: SLOW_POLL_MS });
+  const missing = useListBackupsQuery(missingRequest, { refetchInterval: SLOW_POLL_MS });
   const backups = useMemo<BackupManifest[]>(
     () => [...(corrupt.data?.backups ?? []), ...(missing.data?.backups ?? [])],
     [corrupt.data, missing.data],
@@ -52,15 +39,9 @@ export function useListUnhealthyBackupsQuery() {
 
 /** The catalog's last 30 days in one page, for the backup-size chart. */
 export function useListBackupHistoryQuery(now: number) {
-  const api = useApi();
   const request = {
     createdAfter: timestampFromMs(stableCutoff(now, HISTORY_WINDOW_MS, 60 * 60 * 1000)),
     pageSize: HISTORY_PAGE_SIZE,
   };
-  return useQuery({
-    queryKey: rpcKey(BackupControlService.method.listBackups, request),
-    queryFn: ({ signal }) => api.backup.listBackups(request, { signal }),
-    refetchInterval: SLOW_POLL_MS,
-    refetchIntervalInBackground: false,
-  });
+  return useListBackupsQuery(request, { refetchInterval: SLOW_POLL_MS });
 }

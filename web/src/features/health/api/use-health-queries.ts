@@ -14,18 +14,6 @@ export function useHealthAvailabilityQuery() {
   });
 }
 
-const PICKER_PAGE = { pageSize: 200 } as const;
-
-/** The newest 200 backups of the tenant, for the backup picker. */
-export function useBackupChoicesQuery() {
-  const api = useApi();
-  return useQuery({
-    queryKey: rpcKey(BackupControlService.method.listBackups, PICKER_PAGE),
-    queryFn: ({ signal }) => api.backup.listBackups(PICKER_PAGE, { signal }),
-    select: (page) => page.backups,
-  });
-}
-
 /**
  * The key of a backup's stored health. The extra element keeps it apart from any other page's
  * GetBackupHealth query (whose data may be the report alone) while service-wide invalidation,

@@ -13,6 +13,7 @@ import { Spinner } from '../../../components/ui/spinner';
 import { useBackupNames } from '../../../lib/backups/use-backup-names';
 import { useBackupCapabilities } from '../../../lib/capabilities/use-backup-capabilities';
 import { useDescribeBackupQuery } from '../../../lib/backups/use-describe-backup-query';
+import { useListBackupsQuery } from '../../../lib/backups/use-list-backups-query';
 import { isActiveState } from '../../../lib/operations/operation-kinds';
 import { useLatestBackupOperationQuery } from '../../../lib/operations/use-latest-backup-operation-query';
 import { paths } from '../../../lib/paths';
@@ -20,7 +21,6 @@ import { useActiveTenant } from '../../../lib/services';
 import { useStartHealthCheckMutation } from '../api/use-health-mutations';
 import {
   storedHealthKey,
-  useBackupChoicesQuery,
   useHealthAvailabilityQuery,
   useStoredHealthQuery,
 } from '../api/use-health-queries';
@@ -29,6 +29,9 @@ import { HealthReportPanel } from './health-report-panel';
 import { FleetSection } from './fleet-section';
 import { MonitoringForm } from './monitoring-form';
 import { VerifyStalePanel } from './verify-stale-panel';
+
+/** The newest 200 backups of the tenant, for the backup picker. */
+const PICKER_PAGE = { pageSize: 200 };
 
 /**
  * /health?backup=… — monitoring availability, "verify stale backups", every backup's last verdict
@@ -39,7 +42,7 @@ export function HealthPage() {
   const [params, setParams] = useSearchParams();
   const backupId = params.get('backup') ?? '';
   const availability = useHealthAvailabilityQuery();
-  const backups = useBackupChoicesQuery();
+  const backups = useListBackupsQuery(PICKER_PAGE, { select: (page) => page.backups });
   const described = useDescribeBackupQuery(backupId);
 
   return (
