@@ -1,7 +1,7 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import { TreeDataService, type StoreSchemaPolicySchema } from '@store/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { rpcKey } from '../../../lib/query-keys';
+import { methodKey } from '../../../lib/query-keys';
 import { policyKey } from '../../../lib/schema/use-get-policy-query';
 import { useApi, useToast } from '../../../lib/services';
 
@@ -44,6 +44,6 @@ async function invalidatePolicy(queryClient: ReturnType<typeof useQueryClient>, 
   await Promise.all([
     queryClient.invalidateQueries({ queryKey: policyKey(treeId) }),
     // The tree list shows whether each tree has a policy.
-    queryClient.invalidateQueries({ queryKey: rpcKey(TreeDataService.method.listTrees) }),
+    queryClient.invalidateQueries({ queryKey: methodKey(TreeDataService.method.listTrees) }),
   ]);
 }
