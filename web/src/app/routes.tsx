@@ -5,6 +5,7 @@ import { SignInPage } from '../features/auth/components/sign-in-page';
 import { BackupComparePage } from '../features/backups/components/backup-compare-page';
 import { BackupDetailPage } from '../features/backups/components/backup-detail-page';
 import { BackupsPage } from '../features/backups/components/backups-page';
+import { deadLetterSections } from '../features/dead-letters/components/dead-letter-sections';
 import { DashboardPage } from '../features/dashboard/components/dashboard-page';
 import { HealthPage } from '../features/health/components/health-page';
 import { MaintenancePage } from '../features/maintenance/components/maintenance-page';
@@ -50,8 +51,9 @@ export const appRoutes: RouteObject[] = [
           { path: 'health', element: <HealthPage /> },
           { path: 'trees', element: <TreesPage /> },
           { path: 'trees/:treeId', element: <TreeDetailPage /> },
-          { path: 'schema', element: <SchemaPage /> },
-          { path: 'schema/:treeId', element: <SchemaPage /> },
+          // The schema page of a tree ends with the dead letters' sections.
+          { path: 'schema', element: <SchemaPage sections={deadLetterSections} /> },
+          { path: 'schema/:treeId', element: <SchemaPage sections={deadLetterSections} /> },
           { path: 'maintenance', element: <MaintenancePage /> },
           { path: 'audit', element: <AuditPage /> },
           { path: '*', element: <NotFoundPage /> },

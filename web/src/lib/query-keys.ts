@@ -23,3 +23,11 @@ export function rpcKey<I extends DescMessage, O extends DescMessage>(
 export function serviceKey(service: DescService): QueryKey {
   return createConnectQueryKey({ schema: service, cardinality: undefined }) as QueryKey;
 }
+
+/**
+ * A key prefix matching every query of one RPC, whatever its input and cardinality (a list read
+ * one page at a time and one paged through with useInfiniteQuery): for invalidation.
+ */
+export function methodKey(method: DescMethodUnary): QueryKey {
+  return createConnectQueryKey({ schema: method, cardinality: undefined }) as QueryKey;
+}

@@ -1,7 +1,9 @@
-import { BackupControlService } from '@store/contract';
-import { useQueries, useQuery } from '@tanstack/react-query';
-import { rpcKey } from '../query-keys';
+import { useQueries } from '@tanstack/react-query';
 import { useApi } from '../services';
+import { describeBackupQuery, useDescribeBackupQuery } from './use-describe-backup-query';
+
+/** A backup's name and tree never change; a minute spares refetches while lists re-render. */
+const NAMES_STALE_MS = 60_000;
 
 /**
  * The names of some backups, by id (chains, set members, a compare's two sides). Each is the
@@ -12,11 +14,8 @@ export function useBackupNames(backupIds: readonly string[]): ReadonlyMap<string
   const api = useApi();
   return useQueries({
     queries: backupIds.map((backupId) => ({
-      queryKey: rpcKey(BackupControlService.method.describeBackup, { backupId }),
-      queryFn: ({ signal }: { signal: AbortSignal }) =>
-        api.backup.describeBackup(backupId, { signal }),
-      enabled: backupId !== '',
-      staleTime: 60_000,
+      ...describeBackupQuery(api, backupId),
+      staleTime: NAMES_STALE_MS,
     })),
     combine: (results) =>
       new Map(
@@ -33,12 +32,6 @@ export function useBackupNames(backupIds: readonly string[]): ReadonlyMap<string
  * undefined while unknown: a restore that names no target tree restores into it.
  */
 export function useBackupTree(backupId: string): string | undefined {
-  const api = useApi();
-  const query = useQuery({
-    queryKey: rpcKey(BackupControlService.method.describeBackup, { backupId }),
-    queryFn: ({ signal }) => api.backup.describeBackup(backupId, { signal }),
-    enabled: backupId !== '',
-    staleTime: 60_000,
-  });
+  const query = useDescribeBackupQuery(backupId, { staleTime: NAMES_STALE_MS });
   return query.data?.manifest?.treeId || undefined;
 }

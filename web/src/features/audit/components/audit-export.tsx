@@ -10,8 +10,8 @@ import {
   fetchAllAuditRecords,
   resolveSubjectNames,
   type AuditExportFormat,
-} from '../api/audit-export';
-import type { AuditFilters } from '../api/audit-filters';
+} from '../utils/audit-export';
+import type { AuditFilters } from '../utils/audit-filters';
 
 function download(text: string, fileName: string, type: string) {
   const url = URL.createObjectURL(new Blob([text], { type }));

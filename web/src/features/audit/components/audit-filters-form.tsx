@@ -1,12 +1,21 @@
 import { useEffect, useState, type SubmitEvent } from 'react';
-import { FilterActions, FilterField } from '../../../components/ui/filters';
+import {
+  FilterActions,
+  FilterDate,
+  FilterSearch,
+  FilterSelect,
+} from '../../../components/ui/filters';
 import { statusCodeWords } from '../../../lib/words';
-import { AUDIT_OUTCOMES, isFiltered, type AuditFilters } from '../api/audit-filters';
-import { auditMethodChoices } from '../api/audit-methods';
+import { AUDIT_OUTCOMES, isFiltered, type AuditFilters } from '../utils/audit-filters';
+import { auditMethodChoices } from '../utils/audit-methods';
 
 const EMPTY: AuditFilters = { subject: '', method: '', outcome: '', since: '', until: '' };
 
 const METHOD_CHOICES = auditMethodChoices();
+const OUTCOME_CHOICES = AUDIT_OUTCOMES.map((outcome) => ({
+  value: outcome,
+  label: statusCodeWords(outcome).words,
+}));
 
 /**
  * Subject, action, outcome and day filters, in words (the server filters on the RPC name and the
@@ -30,63 +39,30 @@ export function AuditFiltersForm({
 
   return (
     <form className="filters" role="search" aria-label="Filter audit records" onSubmit={submit}>
-      <FilterField label="Subject">
-        <input
-          className="input"
-          type="search"
-          value={subject}
-          placeholder="token:… or a user"
-          onChange={(event) => setSubject(event.target.value)}
-        />
-      </FilterField>
-      <FilterField label="Action">
-        <select
-          className="input"
-          value={filters.method}
-          onChange={(event) => apply({ method: event.target.value })}
-        >
-          <option value="">Any action</option>
-          {/* A method from a link that is not listed (a newer server) stays choosable. */}
-          {filters.method && !METHOD_CHOICES.some((c) => c.value === filters.method) && (
-            <option value={filters.method}>{filters.method}</option>
-          )}
-          {METHOD_CHOICES.map((choice) => (
-            <option key={choice.value} value={choice.value}>
-              {choice.label}
-            </option>
-          ))}
-        </select>
-      </FilterField>
-      <FilterField label="Outcome">
-        <select
-          className="input"
-          value={filters.outcome}
-          onChange={(event) => apply({ outcome: event.target.value })}
-        >
-          <option value="">Any outcome</option>
-          {AUDIT_OUTCOMES.map((outcome) => (
-            <option key={outcome} value={outcome}>
-              {statusCodeWords(outcome).words}
-            </option>
-          ))}
-        </select>
-      </FilterField>
-      <FilterField label="From">
-        <input
-          className="input"
-          type="date"
-          value={filters.since}
-          onChange={(event) => apply({ since: event.target.value })}
-        />
-      </FilterField>
-      <FilterField label="To">
-        <input
-          className="input"
-          type="date"
-          value={filters.until}
-          onChange={(event) => apply({ until: event.target.value })}
-        />
-      </FilterField>
+      <FilterSearch
+        label="Subject"
+        value={subject}
+        placeholder="token:… or a user"
+        onChange={setSubject}
+      />
+      {/* An action from a link that is not listed (a newer server) stays choosable. */}
+      <FilterSelect
+        label="Action"
+        value={filters.method}
+        anyLabel="Any action"
+        choices={METHOD_CHOICES}
+        keepUnlisted
+        onChange={(method) => apply({ method })}
+      />
+      <FilterSelect
+        label="Outcome"
+        value={filters.outcome}
+        anyLabel="Any outcome"
+        choices={OUTCOME_CHOICES}
+        onChange={(outcome) => apply({ outcome })}
+      />
+      <FilterDate label="From" value={filters.since} onChange={(since) => apply({ since })} />
+      <FilterDate label="To" value={filters.until} onChange={(until) => apply({ until })} />
       <FilterActions filtered={isFiltered(filters)} onClear={() => onChange(EMPTY)} />
     </form>
   );

@@ -4,7 +4,7 @@ import {
   auditFiltersFromSearch,
   searchFromAuditFilters,
   type AuditFilters,
-} from '../api/audit-filters';
+} from '../utils/audit-filters';
 
 /** The audit list's filters, read from and written to the URL's search params. */
 export function useAuditFilters(): [AuditFilters, (next: AuditFilters) => void] {

@@ -6,8 +6,8 @@ import { Spinner } from '../../../components/ui/spinner';
 import { explainError, type ErrorExplanation } from '../../../lib/errors';
 import { paths } from '../../../lib/paths';
 import { useServices } from '../../../lib/services';
-import { completeOidcSignIn, type CompletedOidcSignIn } from '../api/oidc';
-import { useVerifyCredentialMutation } from '../hooks/use-verify-credential-mutation';
+import { completeOidcSignIn, type CompletedOidcSignIn } from '../utils/oidc';
+import { useVerifyCredentialMutation } from '../api/use-verify-credential-mutation';
 import { TenantChoice } from './tenant-choice';
 
 interface PendingTenantChoice {

@@ -3,7 +3,7 @@ import { useLocation } from 'react-router';
 import { Button } from '../../../components/ui/button';
 import { ErrorBanner } from '../../../components/ui/error-banner';
 import type { SchemeOffer } from '../api/auth-schemes';
-import { safeReturnPath, startOidcSignIn } from '../api/oidc';
+import { safeReturnPath, startOidcSignIn } from '../utils/oidc';
 import { returnPathOf } from './return-path';
 
 type OidcOffer = Extract<SchemeOffer, { kind: 'oidc' }>;

@@ -4,8 +4,8 @@ import { EmptyState } from '../../../components/ui/empty-state';
 import { ErrorBanner } from '../../../components/ui/error-banner';
 import { Spinner } from '../../../components/ui/spinner';
 import { useServices } from '../../../lib/services';
-import { safeReturnPath } from '../api/oidc';
-import { useGetAuthSchemesQuery } from '../hooks/use-get-auth-schemes-query';
+import { safeReturnPath } from '../utils/oidc';
+import { useGetAuthSchemesQuery } from '../api/use-get-auth-schemes-query';
 import { returnPathOf } from './return-path';
 import { SchemeOfferCard } from './scheme-offer-card';
 

@@ -5,7 +5,7 @@ import { TOKEN_CREATE_COMMAND } from '../../../lib/error-sentences';
 import { describeError, explainError, technicalText } from '../../../lib/errors';
 import type { SchemeOffer } from '../api/auth-schemes';
 import { needsTenant, normalizeToken } from '../api/verify-credential';
-import { useVerifyCredentialMutation } from '../hooks/use-verify-credential-mutation';
+import { useVerifyCredentialMutation } from '../api/use-verify-credential-mutation';
 
 type BearerOffer = Extract<SchemeOffer, { kind: 'bearer' }>;
 

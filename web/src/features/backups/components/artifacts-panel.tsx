@@ -5,8 +5,8 @@ import { GuardedButton } from '../../../components/ui/guarded-button';
 import { ProgressBar } from '../../../components/ui/progress-bar';
 import type { Capabilities } from '../../../lib/capabilities/capabilities';
 import { formatBytes, formatCount } from '../../../lib/format';
-import { needsHealthOverride } from '../api/health-freshness';
-import { useExportArtifact } from '../hooks/use-export-artifact';
+import { needsHealthOverride } from '../utils/health-freshness';
+import { useExportArtifactMutation } from '../api/use-export-artifact-mutation';
 import { HealthOverride } from './health-override';
 
 export interface ArtifactsPanelProps {
@@ -16,7 +16,7 @@ export interface ArtifactsPanelProps {
 
 /** The backup's stored files with sizes and checksums; each can be exported as a download. */
 export function ArtifactsPanel({ manifest, caps }: ArtifactsPanelProps) {
-  const exporter = useExportArtifact(manifest.backupId);
+  const exporter = useExportArtifactMutation(manifest.backupId);
   const [confirming, setConfirming] = useState<BackupArtifact | null>(null);
   const [override, setOverride] = useState(false);
   const [overrideError, setOverrideError] = useState<string>();

@@ -2,7 +2,7 @@ import { Button } from '../../../components/ui/button';
 import { DialogActions } from '../../../components/ui/dialog-actions';
 import { ErrorBanner } from '../../../components/ui/error-banner';
 import { Field } from '../../../components/ui/field';
-import { DEFAULT_STEP, MAX_STEP } from '../api/form-checks';
+import { DEFAULT_STEP, MAX_STEP } from '../utils/form-checks';
 
 /** The form parts the start-backup and restore dialogs share. */
 

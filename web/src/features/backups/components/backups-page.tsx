@@ -15,13 +15,13 @@ import {
   compareOrder,
   toggleCompare,
   type CompareSelection,
-} from '../api/compare-selection';
-import { emptyCaptureDraft } from '../api/capture-draft';
-import { EMPTY_FILTERS, isFiltered } from '../api/catalog-filters';
+} from '../utils/compare-selection';
+import { emptyCaptureDraft } from '../utils/capture-draft';
+import { catalogRequest, EMPTY_FILTERS, isFiltered } from '../utils/catalog-filters';
 import { useCatalogFilters } from '../hooks/use-catalog-filters';
-import { useBackupProtectionsQuery } from '../hooks/use-backup-protections';
-import { useListBackupsQuery } from '../hooks/use-list-backups-query';
-import { useListTreesQuery } from '../hooks/use-list-trees-query';
+import { useBackupProtectionsQuery } from '../api/use-backup-protections';
+import { useListBackupsQuery } from '../../../lib/backups/use-list-backups-query';
+import { treeIds, useListTreesQuery } from '../../../lib/trees/use-list-trees-query';
 import { CatalogFiltersForm } from './catalog-filters-form';
 import { CatalogTable } from './catalog-table';
 import { StartBackupDialog } from './start-backup-dialog';
@@ -30,8 +30,9 @@ import { StartBackupDialog } from './start-backup-dialog';
 export function BackupsPage() {
   const tenant = useActiveTenant();
   const [filters, setFilters] = useCatalogFilters();
-  const list = useListBackupsQuery(filters);
-  const trees = useListTreesQuery();
+  // Paging keeps the old rows on screen until the next page arrives.
+  const list = useListBackupsQuery(catalogRequest(filters), { keepPreviousPage: true });
+  const trees = useListTreesQuery({ select: treeIds });
   const treeNames = trees.data ?? [];
   // Roles decide, not the tree: any tree name serves as the probe's scope.
   const caps = useBackupCapabilities(filters.treeId || treeNames[0] || 'default');

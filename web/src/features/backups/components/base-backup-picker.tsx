@@ -3,7 +3,10 @@ import { useEffect, useRef } from 'react';
 import { Field } from '../../../components/ui/field';
 import { describeError } from '../../../lib/errors';
 import { formatLocal, toDate } from '../../../lib/format';
-import { useTreeBackupsQuery } from '../hooks/use-tree-backups-query';
+import { useListBackupsQuery } from '../../../lib/backups/use-list-backups-query';
+
+/** How many of a tree's newest backups the base picker offers. */
+const BASE_CHOICES = 200;
 
 export interface BaseBackupPickerProps {
   treeId: string;
@@ -37,7 +40,10 @@ export function BaseBackupPicker({
   error,
   onChange,
 }: BaseBackupPickerProps) {
-  const backups = useTreeBackupsQuery(treeId);
+  const backups = useListBackupsQuery(
+    { treeId, pageSize: BASE_CHOICES },
+    { enabled: treeId !== '', select: (page) => page.backups },
+  );
   const choices = (backups.data ?? []).filter((b) => (b.keyPrefix ?? '') === keyPrefix);
   const newest = newestBackup(choices);
   const preselectedFor = useRef<string | null>(null);

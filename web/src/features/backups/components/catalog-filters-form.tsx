@@ -1,7 +1,17 @@
 import { BackupKind } from '@store/contract';
 import { useEffect, useState, type SubmitEvent } from 'react';
-import { FilterActions, FilterField } from '../../../components/ui/filters';
-import { EMPTY_FILTERS, isFiltered, type CatalogFilters } from '../api/catalog-filters';
+import {
+  FilterActions,
+  FilterDate,
+  FilterSearch,
+  FilterSelect,
+} from '../../../components/ui/filters';
+import { EMPTY_FILTERS, isFiltered, type CatalogFilters } from '../utils/catalog-filters';
+
+const KIND_CHOICES = [
+  { value: String(BackupKind.FULL), label: 'Full' },
+  { value: String(BackupKind.INCREMENTAL), label: 'Incremental' },
+];
 
 export interface CatalogFiltersFormProps {
   filters: CatalogFilters;
@@ -24,71 +34,40 @@ export function CatalogFiltersForm({ filters, trees, onChange }: CatalogFiltersF
     event.preventDefault();
     apply({ name: name.trim(), setId: setId.trim() });
   };
-  // A tree named in the URL but not (or no longer) listed still shows as the selected option.
-  const treeOptions =
-    filters.treeId && !trees.includes(filters.treeId) ? [filters.treeId, ...trees] : trees;
 
   return (
     <form className="filters" role="search" aria-label="Filter backups" onSubmit={submit}>
-      <FilterField label="Tree">
-        <select
-          className="input"
-          value={filters.treeId}
-          onChange={(e) => apply({ treeId: e.target.value })}
-        >
-          <option value="">Any tree</option>
-          {treeOptions.map((tree) => (
-            <option key={tree} value={tree}>
-              {tree}
-            </option>
-          ))}
-        </select>
-      </FilterField>
-      <FilterField label="Kind">
-        <select
-          className="input"
-          value={filters.kind}
-          onChange={(e) => apply({ kind: Number(e.target.value) as BackupKind })}
-        >
-          <option value={BackupKind.UNSPECIFIED}>Any kind</option>
-          <option value={BackupKind.FULL}>Full</option>
-          <option value={BackupKind.INCREMENTAL}>Incremental</option>
-        </select>
-      </FilterField>
-      <FilterField label="Created from">
-        <input
-          className="input"
-          type="date"
-          value={filters.createdFrom}
-          max={filters.createdTo || undefined}
-          onChange={(e) => apply({ createdFrom: e.target.value })}
-        />
-      </FilterField>
-      <FilterField label="Created to">
-        <input
-          className="input"
-          type="date"
-          value={filters.createdTo}
-          min={filters.createdFrom || undefined}
-          onChange={(e) => apply({ createdTo: e.target.value })}
-        />
-      </FilterField>
-      <FilterField label="Name contains">
-        <input
-          className="input"
-          type="search"
-          value={name}
-          onChange={(e) => setName(e.target.value)}
-        />
-      </FilterField>
-      <FilterField label="Set id">
-        <input
-          className="input"
-          type="search"
-          value={setId}
-          onChange={(e) => setSetId(e.target.value)}
-        />
-      </FilterField>
+      {/* A tree named in the URL but not (or no longer) listed still shows as the selected option. */}
+      <FilterSelect
+        label="Tree"
+        value={filters.treeId}
+        anyLabel="Any tree"
+        choices={trees.map((tree) => ({ value: tree, label: tree }))}
+        keepUnlisted
+        onChange={(treeId) => apply({ treeId })}
+      />
+      <FilterSelect
+        label="Kind"
+        value={String(filters.kind)}
+        anyLabel="Any kind"
+        anyValue={String(BackupKind.UNSPECIFIED)}
+        choices={KIND_CHOICES}
+        onChange={(kind) => apply({ kind: Number(kind) as BackupKind })}
+      />
+      <FilterDate
+        label="Created from"
+        value={filters.createdFrom}
+        max={filters.createdTo || undefined}
+        onChange={(createdFrom) => apply({ createdFrom })}
+      />
+      <FilterDate
+        label="Created to"
+        value={filters.createdTo}
+        min={filters.createdFrom || undefined}
+        onChange={(createdTo) => apply({ createdTo })}
+      />
+      <FilterSearch label="Name contains" value={name} onChange={setName} />
+      <FilterSearch label="Set id" value={setId} onChange={setSetId} />
       <FilterActions filtered={isFiltered(filters)} onClear={() => onChange(EMPTY_FILTERS)} />
     </form>
   );

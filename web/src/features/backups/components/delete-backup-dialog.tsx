@@ -8,7 +8,7 @@ import { ErrorBanner } from '../../../components/ui/error-banner';
 import { paths } from '../../../lib/paths';
 import { useActiveTenant } from '../../../lib/services';
 import { useBackupNames } from '../../../lib/backups/use-backup-names';
-import { useDeleteBackupMutation } from '../hooks/use-delete-backup-mutation';
+import { useDeleteBackupMutation } from '../api/use-delete-backup-mutation';
 import type { ProtectedDependant } from '../hooks/use-delete-guard';
 
 export interface DeleteBackupDialogProps {

@@ -1,7 +1,7 @@
 import type { BackupManifest } from '@store/contract';
 import { Badge } from '../../../components/ui/badge';
 import { formatLocal, formatUtc } from '../../../lib/format';
-import { healthFreshness } from '../api/health-freshness';
+import { healthFreshness } from '../utils/health-freshness';
 
 /** The "last verified" badge of a backup, from its manifest's health fields (no extra call). */
 export function HealthBadge({

@@ -1,5 +1,5 @@
 import type { BackupManifest } from '@store/contract';
-import { healthFreshness } from '../api/health-freshness';
+import { healthFreshness } from '../utils/health-freshness';
 
 export interface HealthOverrideProps {
   manifest: Pick<BackupManifest, 'backupId' | 'lastHealthStatus' | 'lastVerifiedAt'>;

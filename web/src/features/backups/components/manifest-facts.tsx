@@ -3,7 +3,7 @@ import { SubjectName } from '../../../components/identity/subject-name';
 import { CopyableId } from '../../../components/ui/copyable-id';
 import { Time } from '../../../components/ui/time';
 import { formatBytes } from '../../../lib/format';
-import { entryCountWords, sequenceRangeRaw, sequenceRangeWords } from '../api/manifest-words';
+import { entryCountWords, sequenceRangeRaw, sequenceRangeWords } from '../utils/manifest-words';
 import { KindBadge } from './catalog-table';
 import { HealthBadge } from './health-badge';
 

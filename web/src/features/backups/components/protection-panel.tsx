@@ -15,7 +15,7 @@ import {
   useBackupProtectionsQuery,
   useProtectBackupMutation,
   useUnprotectBackupMutation,
-} from '../hooks/use-backup-protections';
+} from '../api/use-backup-protections';
 import { LockBadge } from './lock-badge';
 
 /** The server's limit on a protection's reason. */

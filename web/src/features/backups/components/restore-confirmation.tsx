@@ -4,13 +4,13 @@ import { Button } from '../../../components/ui/button';
 import { DialogActions } from '../../../components/ui/dialog-actions';
 import { ErrorBanner } from '../../../components/ui/error-banner';
 import { formatCount } from '../../../lib/format';
-import type { RestoreDraft } from '../api/restore-draft';
+import type { RestoreDraft } from '../utils/restore-draft';
 import {
   restoreGate,
   restoreRequestKey,
   TREE_CHANGED_REASON,
   type RestorePreviewRecord,
-} from '../api/restore-guard';
+} from '../utils/restore-guard';
 import {
   useCheckPreviewFreshness,
   useInsightOperationQuery,

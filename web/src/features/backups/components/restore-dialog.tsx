@@ -4,8 +4,8 @@ import { CopyableId } from '../../../components/ui/copyable-id';
 import { Dialog } from '../../../components/ui/dialog';
 import { Field } from '../../../components/ui/field';
 import { useActiveTenant } from '../../../lib/services';
-import { needsHealthOverride } from '../api/health-freshness';
-import { TREE_NAME_MAX } from '../api/form-checks';
+import { needsHealthOverride } from '../utils/health-freshness';
+import { TREE_NAME_MAX } from '../utils/form-checks';
 import {
   checkRestore,
   EMPTY_RESTORE,
@@ -13,9 +13,9 @@ import {
   restoreTarget,
   type RestoreDraft,
   type RestoreErrors,
-} from '../api/restore-draft';
-import type { RestorePreviewRecord } from '../api/restore-guard';
-import { useStartRestoreMutation } from '../hooks/use-start-restore-mutation';
+} from '../utils/restore-draft';
+import type { RestorePreviewRecord } from '../utils/restore-guard';
+import { useStartRestoreMutation } from '../api/use-start-restore-mutation';
 import { FormFooter, KeyPrefixField, StepSizeField } from './backup-form-parts';
 import { HealthOverride } from './health-override';
 import { RestoreConfirmation } from './restore-confirmation';

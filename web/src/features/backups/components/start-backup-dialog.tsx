@@ -12,9 +12,9 @@ import {
   type CaptureDraft,
   type CaptureErrors,
   type CaptureKind,
-} from '../api/capture-draft';
-import { useStartCaptureMutation } from '../hooks/use-start-capture-mutation';
-import { BACKUP_NAME_MAX } from '../api/form-checks';
+} from '../utils/capture-draft';
+import { useStartCaptureMutation } from '../api/use-start-capture-mutation';
+import { BACKUP_NAME_MAX } from '../utils/form-checks';
 import { BaseBackupPicker } from './base-backup-picker';
 import { FormFooter, KeyPrefixField, StepSizeField, ThrottleField } from './backup-form-parts';
 import { SetTreesPicker } from './set-trees-picker';

@@ -1,6 +1,10 @@
 import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
-import { filtersFromSearch, searchFromFilters, type CatalogFilters } from '../api/catalog-filters';
+import {
+  filtersFromSearch,
+  searchFromFilters,
+  type CatalogFilters,
+} from '../utils/catalog-filters';
 
 /** The catalog's filters and page token, read from and written to the URL's search params. */
 export function useCatalogFilters(): [

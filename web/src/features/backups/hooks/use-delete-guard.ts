@@ -1,6 +1,6 @@
 import type { BackupProtection } from '@store/contract';
 import { useSubjectName } from '../../../lib/identity/use-subject-name';
-import { useBackupProtectionsQuery } from './use-backup-protections';
+import { useBackupProtectionsQuery } from '../api/use-backup-protections';
 
 /** A protection of a backup a cascade would take with it, with its author's name. */
 export interface ProtectedDependant {

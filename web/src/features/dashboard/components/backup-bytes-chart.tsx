@@ -2,8 +2,8 @@ import type { BackupManifest } from '@store/contract';
 import { Link } from 'react-router';
 import { formatBytes, formatLocal } from '../../../lib/format';
 import { paths } from '../../../lib/paths';
-import { backupSizesByTree } from '../api/attention';
-import { linearScale } from '../api/chart-geometry';
+import { backupSizesByTree } from '../utils/attention';
+import { linearScale } from '../utils/chart-geometry';
 
 const WIDTH = 260;
 const HEIGHT = 70;

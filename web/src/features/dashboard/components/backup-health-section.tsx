@@ -2,14 +2,14 @@ import type { BackupManifest } from '@store/contract';
 import { Link } from 'react-router';
 import { Badge } from '../../../components/ui/badge';
 import { Term } from '../../../components/ui/term';
-import { Table, type Column } from '../../../components/ui/table';
+import type { Column } from '../../../components/ui/table';
 import { Time } from '../../../components/ui/time';
 import { formatCount } from '../../../lib/format';
 import { paths } from '../../../lib/paths';
 import { healthStatusWords } from '../../../lib/words';
-import type { verificationCoverage } from '../api/glance';
-import type { useUnhealthyBackups } from '../hooks/use-backup-attention';
-import { DashboardSection } from './dashboard-section';
+import type { verificationCoverage } from '../utils/glance';
+import type { useListUnhealthyBackupsQuery } from '../api/use-backup-attention';
+import { DashboardTableSection } from './dashboard-section';
 import { counted } from '../../../lib/words/counted';
 
 const columns: readonly Column<BackupManifest>[] = [
@@ -48,14 +48,13 @@ export function BackupHealthSection({
   unhealthy,
   coverage,
 }: {
-  unhealthy: ReturnType<typeof useUnhealthyBackups>;
+  unhealthy: ReturnType<typeof useListUnhealthyBackupsQuery>;
   coverage: ReturnType<typeof verificationCoverage> | undefined;
 }) {
   const unchecked = coverage ? coverage.neverVerified + coverage.stale : 0;
   return (
-    <DashboardSection
+    <DashboardTableSection
       title="Corrupt or missing backups"
-      count={unhealthy.backups.length}
       zeroTone={coverage?.complete ? 'success' : 'neutral'}
       isPending={unhealthy.isPending}
       error={unhealthy.error}
@@ -75,20 +74,17 @@ export function BackupHealthSection({
         ) : undefined
       }
       more={<Link to={paths.health}>Health of all backups</Link>}
+      caption="Backups whose last health report is CORRUPT or MISSING"
+      columns={columns}
+      rows={unhealthy.backups}
+      rowKey={(backup) => backup.backupId}
     >
-      <Table
-        caption="Backups whose last health report is CORRUPT or MISSING"
-        captionHidden
-        columns={columns}
-        rows={unhealthy.backups}
-        rowKey={(backup) => backup.backupId}
-      />
       {unhealthy.truncated && (
         <p className="muted">
           More unhealthy backups exist: filter the <Link to={paths.backups}>catalog</Link> by
           health.
         </p>
       )}
-    </DashboardSection>
+    </DashboardTableSection>
   );
 }

@@ -4,7 +4,7 @@ import { CatalogGrowthPointSchema, CatalogSummaryResponseSchema } from '@store/c
 import { render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import { freedText, growthChangeText, growthSeries } from '../api/catalog-growth';
+import { freedText, growthChangeText, growthSeries } from '../utils/catalog-growth';
 import { CatalogGrowthSection } from './catalog-growth-section';
 
 const DAY = 86_400_000;

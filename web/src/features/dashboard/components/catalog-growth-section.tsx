@@ -5,13 +5,13 @@ import { ErrorBanner } from '../../../components/ui/error-banner';
 import { Spinner } from '../../../components/ui/spinner';
 import { formatBytes, formatCount } from '../../../lib/format';
 import { paths } from '../../../lib/paths';
-import { linearScale } from '../api/chart-geometry';
+import { linearScale } from '../utils/chart-geometry';
 import {
   freedText,
   growthChangeText,
   growthSeries,
   type GrowthSeries,
-} from '../api/catalog-growth';
+} from '../utils/catalog-growth';
 
 const WIDTH = 260;
 const HEIGHT = 70;

@@ -5,13 +5,17 @@ import { PageHeader } from '../../../components/ui/page-header';
 import { Spinner } from '../../../components/ui/spinner';
 import { paths } from '../../../lib/paths';
 import { useActiveTenant } from '../../../lib/services';
-import { HISTORY_WINDOW_MS, RECENT_WINDOW_MS } from '../api/attention';
-import { verificationCoverage } from '../api/glance';
-import { useBackupHistory, useUnhealthyBackups } from '../hooks/use-backup-attention';
-import { useCatalogSummary } from '../hooks/use-catalog-summary';
+import { HISTORY_WINDOW_MS, RECENT_WINDOW_MS } from '../utils/attention';
+import { verificationCoverage } from '../utils/glance';
+import {
+  useListBackupHistoryQuery,
+  useListUnhealthyBackupsQuery,
+} from '../api/use-backup-attention';
+import { useGetCatalogSummaryQuery } from '../api/use-get-catalog-summary-query';
 import { useNow } from '../../../lib/use-now';
-import { useRecentOperations } from '../hooks/use-recent-operations';
-import { useTreesOverview } from '../hooks/use-tree-attention';
+import { useListRecentOperationsQuery } from '../api/use-list-recent-operations-query';
+import { SLOW_POLL_MS } from '../../../lib/polling';
+import { useListTreesQuery } from '../../../lib/trees/use-list-trees-query';
 import { BackupBytesChart } from './backup-bytes-chart';
 import { BackupHealthSection } from './backup-health-section';
 import { CatalogGrowthSection } from './catalog-growth-section';
@@ -28,12 +32,12 @@ import { DeadLetterTreesSection } from './tree-sections';
 export function DashboardPage() {
   const tenant = useActiveTenant();
   const now = useNow();
-  const operations = useRecentOperations(now);
-  const unhealthy = useUnhealthyBackups();
-  const history = useBackupHistory(now);
-  const trees = useTreesOverview();
+  const operations = useListRecentOperationsQuery(now);
+  const unhealthy = useListUnhealthyBackupsQuery();
+  const history = useListBackupHistoryQuery(now);
+  const trees = useListTreesQuery({ refetchInterval: SLOW_POLL_MS });
   const treeList = trees.data?.trees ?? [];
-  const summary = useCatalogSummary();
+  const summary = useGetCatalogSummaryQuery();
   const summaryProps = {
     summary: summary.data,
     isPending: summary.isPending,

@@ -3,6 +3,7 @@ import { Badge, type BadgeTone } from '../../../components/ui/badge';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { ErrorBanner } from '../../../components/ui/error-banner';
 import { Spinner } from '../../../components/ui/spinner';
+import { Table, type Column } from '../../../components/ui/table';
 
 export interface DashboardSectionProps {
   title: string;
@@ -69,5 +70,39 @@ export function DashboardSection({
       )}
       {more && <p className="dash-section__more">{more}</p>}
     </section>
+  );
+}
+
+export type DashboardTableSectionProps<T> = Omit<DashboardSectionProps, 'count' | 'children'> & {
+  /** The table's caption, for screen readers (the section's heading shows). */
+  caption: string;
+  columns: readonly Column<T>[];
+  rows: readonly T[];
+  rowKey: (row: T) => string;
+  /** What needs attention when it is not one a row (rows.length by default). */
+  count?: number;
+  /** Above the table: a sentence that sums it up. */
+  intro?: ReactNode;
+  /** Below the table: what it leaves out. */
+  children?: ReactNode;
+};
+
+/** A section whose content is the table of what needs attention: most of the dashboard's. */
+export function DashboardTableSection<T>({
+  caption,
+  columns,
+  rows,
+  rowKey,
+  count = rows.length,
+  intro,
+  children,
+  ...section
+}: DashboardTableSectionProps<T>) {
+  return (
+    <DashboardSection {...section} count={count}>
+      {intro}
+      <Table caption={caption} captionHidden columns={columns} rows={rows} rowKey={rowKey} />
+      {children}
+    </DashboardSection>
   );
 }

@@ -1,7 +1,7 @@
 import type { CatalogSummaryResponse } from '@store/contract';
 import { ErrorBanner } from '../../../components/ui/error-banner';
 import { Spinner } from '../../../components/ui/spinner';
-import { glanceTiles } from '../api/glance';
+import { glanceTiles } from '../utils/glance';
 
 /** The dashboard's totals: one tile per number, its colour earned by the checks behind it. */
 export function GlanceRow({

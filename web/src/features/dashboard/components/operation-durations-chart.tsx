@@ -5,8 +5,8 @@ import { kindLabel } from '../../../lib/operations/operation-kinds';
 import { operationOutcome } from '../../../lib/operations/operation-outcome';
 import { paths } from '../../../lib/paths';
 import { useOperationTargetName } from '../../../components/operations/operation-target';
-import { operationDurations } from '../api/attention';
-import { linearScale, median } from '../api/chart-geometry';
+import { operationDurations } from '../utils/attention';
+import { linearScale, median } from '../utils/chart-geometry';
 
 const WIDTH = 560;
 const HEIGHT = 120;

@@ -7,12 +7,12 @@ import {
 } from '../../../components/operations/operation-columns';
 import { OperationProgress } from '../../../components/operations/operation-progress';
 import { ErrorText } from '../../../components/ui/error-text';
-import { Table, type Column } from '../../../components/ui/table';
+import type { Column } from '../../../components/ui/table';
 import { Time } from '../../../components/ui/time';
 import { paths } from '../../../lib/paths';
-import type { RecentOperations } from '../hooks/use-recent-operations';
-import { failedSince } from '../api/attention';
-import { DashboardSection } from './dashboard-section';
+import type { RecentOperations } from '../api/use-list-recent-operations-query';
+import { failedSince } from '../utils/attention';
+import { DashboardTableSection } from './dashboard-section';
 
 const failedColumns: readonly Column<StoreOperationStatus>[] = [
   operationColumn,
@@ -37,36 +37,31 @@ const runningColumns: readonly Column<StoreOperationStatus>[] = [
 export function FailedOperationsSection({ operations }: { operations: RecentOperations }) {
   const failed = failedSince(operations.recent, operations.sinceMs);
   return (
-    <DashboardSection
+    <DashboardTableSection
       title="Failed in the last 24 hours"
-      count={failed.length}
       wide
       isPending={operations.isPending}
       error={operations.error}
       onRetry={operations.refetch}
       emptyTitle="No operation failed in the last 24 hours"
       more={<Link to={`${paths.operations}?state=FAILED`}>All failed operations</Link>}
+      caption="Operations that failed in the last 24 hours, newest first"
+      columns={failedColumns}
+      rows={failed}
+      rowKey={(op) => op.operationId}
     >
-      <Table
-        caption="Operations that failed in the last 24 hours, newest first"
-        captionHidden
-        columns={failedColumns}
-        rows={failed}
-        rowKey={(op) => op.operationId}
-      />
       {operations.truncated && (
         <p className="muted">Only the newest 1 000 operations of the day are checked.</p>
       )}
-    </DashboardSection>
+    </DashboardTableSection>
   );
 }
 
 /** Operations queued or running now. */
 export function RunningOperationsSection({ operations }: { operations: RecentOperations }) {
   return (
-    <DashboardSection
+    <DashboardTableSection
       title="Running now"
-      count={operations.active.length}
       tone="info"
       isPending={operations.isPending}
       error={operations.error}
@@ -74,14 +69,10 @@ export function RunningOperationsSection({ operations }: { operations: RecentOpe
       emptyTitle="Nothing is running"
       emptyText="Backups, restores, checks, scans and migrations show here while they run."
       more={<Link to={`${paths.operations}?state=QUEUED&state=RUNNING`}>Queued and running</Link>}
-    >
-      <Table
-        caption="Queued and running operations"
-        captionHidden
-        columns={runningColumns}
-        rows={operations.active}
-        rowKey={(op) => op.operationId}
-      />
-    </DashboardSection>
+      caption="Queued and running operations"
+      columns={runningColumns}
+      rows={operations.active}
+      rowKey={(op) => op.operationId}
+    />
   );
 }

@@ -6,12 +6,12 @@ import {
 } from '@store/contract';
 import { Link } from 'react-router';
 import { Badge } from '../../../components/ui/badge';
-import { Table, type Column } from '../../../components/ui/table';
+import type { Column } from '../../../components/ui/table';
 import { Time } from '../../../components/ui/time';
 import { formatCount, formatDuration } from '../../../lib/format';
 import { paths } from '../../../lib/paths';
-import { formatWindow, verificationCoverage } from '../api/glance';
-import { DashboardSection } from './dashboard-section';
+import { formatWindow, verificationCoverage } from '../utils/glance';
+import { DashboardTableSection } from './dashboard-section';
 
 interface SummaryProps {
   summary: CatalogSummaryResponse | undefined;
@@ -62,9 +62,8 @@ export function UnprotectedTreesSection({ summary, isPending, error, onRetry }: 
     (tree) => tree.protection !== TreeProtection.PROTECTED,
   );
   return (
-    <DashboardSection
+    <DashboardTableSection
       title="Unprotected trees"
-      count={unprotected.length}
       tone="warning"
       zeroTone={summary && summary.treeCount > 0n ? 'success' : 'neutral'}
       isPending={isPending}
@@ -75,15 +74,11 @@ export function UnprotectedTreesSection({ summary, isPending, error, onRetry }: 
       }
       emptyText="A tree is protected when it has a schedule and a backup succeeded within twice its interval."
       more={<Link to={paths.schedules}>All schedules</Link>}
-    >
-      <Table
-        caption="Trees without a schedule or behind it"
-        captionHidden
-        columns={unprotectedColumns}
-        rows={unprotected}
-        rowKey={(tree) => tree.treeId}
-      />
-    </DashboardSection>
+      caption="Trees without a schedule or behind it"
+      columns={unprotectedColumns}
+      rows={unprotected}
+      rowKey={(tree) => tree.treeId}
+    />
   );
 }
 
@@ -117,7 +112,7 @@ export function VerificationSection({ summary, isPending, error, onRetry }: Summ
   const coverage = summary && verificationCoverage(summary);
   const window = summary ? formatWindow(durationToMs(summary.staleAfter)) : '';
   return (
-    <DashboardSection
+    <DashboardTableSection
       title="Backups not verified recently"
       count={coverage ? coverage.neverVerified + coverage.stale : 0}
       tone="warning"
@@ -131,18 +126,16 @@ export function VerificationSection({ summary, isPending, error, onRetry }: Summ
           : 'No backup to verify yet'
       }
       more={<Link to={`${paths.health}#verify-stale`}>Verify stale backups</Link>}
-    >
-      <p className="muted">
-        {formatCount(coverage?.neverVerified ?? 0)} never verified,{' '}
-        {formatCount(coverage?.stale ?? 0)} verified more than {window} ago.
-      </p>
-      <Table
-        caption="Trees with backups not verified recently"
-        captionHidden
-        columns={verificationColumns}
-        rows={behind}
-        rowKey={(tree) => tree.treeId}
-      />
-    </DashboardSection>
+      caption="Trees with backups not verified recently"
+      columns={verificationColumns}
+      rows={behind}
+      rowKey={(tree) => tree.treeId}
+      intro={
+        <p className="muted">
+          {formatCount(coverage?.neverVerified ?? 0)} never verified,{' '}
+          {formatCount(coverage?.stale ?? 0)} verified more than {window} ago.
+        </p>
+      }
+    />
   );
 }

@@ -1,10 +1,10 @@
 import type { TreeSummary } from '@store/contract';
 import { Link } from 'react-router';
 import { Badge } from '../../../components/ui/badge';
-import { Table, type Column } from '../../../components/ui/table';
+import type { Column } from '../../../components/ui/table';
 import { formatCount } from '../../../lib/format';
 import { paths } from '../../../lib/paths';
-import { DashboardSection } from './dashboard-section';
+import { DashboardTableSection } from './dashboard-section';
 
 const deadLetterColumns: readonly Column<TreeSummary>[] = [
   {
@@ -43,9 +43,8 @@ export function DeadLetterTreesSection({
 }) {
   const withDeadLetters = trees.filter((tree) => tree.deadLetterCount > 0n);
   return (
-    <DashboardSection
+    <DashboardTableSection
       title="Trees with dead letters"
-      count={withDeadLetters.length}
       tone="warning"
       isPending={isPending}
       error={error}
@@ -53,14 +52,10 @@ export function DeadLetterTreesSection({
       emptyTitle="No tree holds dead letters"
       emptyText="Writes a policy in Enforce mode refuses are kept as dead letters and counted here."
       more={<Link to={paths.trees}>All trees</Link>}
-    >
-      <Table
-        caption="Trees with dead letters"
-        captionHidden
-        columns={deadLetterColumns}
-        rows={withDeadLetters}
-        rowKey={(tree) => tree.treeId}
-      />
-    </DashboardSection>
+      caption="Trees with dead letters"
+      columns={deadLetterColumns}
+      rows={withDeadLetters}
+      rowKey={(tree) => tree.treeId}
+    />
   );
 }

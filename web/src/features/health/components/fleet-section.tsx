@@ -2,7 +2,7 @@ import { EmptyState } from '../../../components/ui/empty-state';
 import { ErrorBanner } from '../../../components/ui/error-banner';
 import { Spinner } from '../../../components/ui/spinner';
 import { useNow } from '../../../lib/use-now';
-import { useFleetBackupsQuery } from '../hooks/use-fleet-health';
+import { useFleetBackupsQuery } from '../api/use-fleet-health';
 import { FleetTable } from './fleet-table';
 import { counted } from '../../../lib/words/counted';
 

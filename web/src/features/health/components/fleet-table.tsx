@@ -13,7 +13,7 @@ import {
   sortFleet,
   type FleetSort,
   type FleetSortKey,
-} from '../api/fleet-rows';
+} from '../utils/fleet-rows';
 import { counted } from '../../../lib/words/counted';
 
 const TONE: Record<BackupHealthStatus, BadgeTone> = {

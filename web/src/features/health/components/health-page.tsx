@@ -12,23 +12,26 @@ import { PageHeader } from '../../../components/ui/page-header';
 import { Spinner } from '../../../components/ui/spinner';
 import { useBackupNames } from '../../../lib/backups/use-backup-names';
 import { useBackupCapabilities } from '../../../lib/capabilities/use-backup-capabilities';
+import { useDescribeBackupQuery } from '../../../lib/backups/use-describe-backup-query';
+import { useListBackupsQuery } from '../../../lib/backups/use-list-backups-query';
 import { isActiveState } from '../../../lib/operations/operation-kinds';
 import { useLatestBackupOperationQuery } from '../../../lib/operations/use-latest-backup-operation-query';
 import { paths } from '../../../lib/paths';
 import { useActiveTenant } from '../../../lib/services';
-import { useStartHealthCheckMutation } from '../hooks/use-health-mutations';
+import { useStartHealthCheckMutation } from '../api/use-health-mutations';
 import {
   storedHealthKey,
-  useBackupChoicesQuery,
-  useDescribedBackupQuery,
   useHealthAvailabilityQuery,
   useStoredHealthQuery,
-} from '../hooks/use-health-queries';
+} from '../api/use-health-queries';
 import { BackupPicker } from './backup-picker';
 import { HealthReportPanel } from './health-report-panel';
 import { FleetSection } from './fleet-section';
 import { MonitoringForm } from './monitoring-form';
 import { VerifyStalePanel } from './verify-stale-panel';
+
+/** The newest 200 backups of the tenant, for the backup picker. */
+const PICKER_PAGE = { pageSize: 200 };
 
 /**
  * /health?backup=… — monitoring availability, "verify stale backups", every backup's last verdict
@@ -39,8 +42,8 @@ export function HealthPage() {
   const [params, setParams] = useSearchParams();
   const backupId = params.get('backup') ?? '';
   const availability = useHealthAvailabilityQuery();
-  const backups = useBackupChoicesQuery();
-  const described = useDescribedBackupQuery(backupId);
+  const backups = useListBackupsQuery(PICKER_PAGE, { select: (page) => page.backups });
+  const described = useDescribeBackupQuery(backupId);
 
   return (
     <>

@@ -11,7 +11,7 @@ import {
 } from '../../../lib/interval';
 import { useToast } from '../../../lib/services';
 import type { StoredHealth } from '../api/backup-health';
-import { useConfigureMonitoringMutation } from '../hooks/use-health-mutations';
+import { useConfigureMonitoringMutation } from '../api/use-health-mutations';
 
 export interface MonitoringFormProps {
   backupId: string;

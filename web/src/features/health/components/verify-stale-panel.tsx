@@ -9,7 +9,7 @@ import {
   useLatestStaleCheckQuery,
   useRefreshVerdicts,
   useStartStaleCheckMutation,
-} from '../hooks/use-fleet-health';
+} from '../api/use-fleet-health';
 import { StaleCheckSummary } from '../../../components/operations/stale-check-summary';
 
 const DEFAULT_DAYS = 7;

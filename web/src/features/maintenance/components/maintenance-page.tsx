@@ -11,7 +11,7 @@ import { useRoles, type Role } from '../../../lib/identity/use-roles';
 import { isActiveState } from '../../../lib/operations/operation-kinds';
 import { useLatestBackupOperationQuery } from '../../../lib/operations/use-latest-backup-operation-query';
 import { useActiveTenant } from '../../../lib/services';
-import { useStartRebuildMutation, useStartScrubMutation } from '../hooks/use-maintenance-mutations';
+import { useStartRebuildMutation, useStartScrubMutation } from '../api/use-maintenance-mutations';
 import { ScrubResult } from './maintenance-results';
 
 /** /maintenance — catalog rebuild and scrub of the active tenant, and their latest results. */

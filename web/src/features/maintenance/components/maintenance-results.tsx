@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { Table } from '../../../components/ui/table';
 import { formatCount } from '../../../lib/format';
 import { paths } from '../../../lib/paths';
-import { damagedBackupCount, groupFindings, type ScrubFinding } from '../api/scrub-findings';
+import { damagedBackupCount, groupFindings, type ScrubFinding } from '../utils/scrub-findings';
 import { counted } from '../../../lib/words/counted';
 
 const DAMAGED_COLUMNS = [

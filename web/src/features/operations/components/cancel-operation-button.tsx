@@ -5,7 +5,7 @@ import { GuardedButton } from '../../../components/ui/guarded-button';
 import { useRoles } from '../../../lib/identity/use-roles';
 import { isActiveState, kindLabel } from '../../../lib/operations/operation-kinds';
 import { useActiveTenant } from '../../../lib/services';
-import { useCancelOperationMutation } from '../hooks/use-cancel-operation-mutation';
+import { useCancelOperationMutation } from '../api/use-cancel-operation-mutation';
 
 /**
  * Cancel, only while the operation is queued or running, after a confirmation that names the

@@ -16,7 +16,7 @@ import { isCancellation } from '../../../lib/errors';
 import { isActiveState, kindLabel } from '../../../lib/operations/operation-kinds';
 import { paths } from '../../../lib/paths';
 import { useActiveTenant, useConnectivity } from '../../../lib/services';
-import { useGetOperationQuery } from '../hooks/use-get-operation-query';
+import { useGetOperationQuery } from '../api/use-get-operation-query';
 import { CancelOperationButton } from './cancel-operation-button';
 import { OperationResult } from './operation-result';
 import { OperationTimings } from './operation-timings';

@@ -7,7 +7,7 @@ import { RestoreReverted } from '../../../components/operations/restore-reverted
 import { CopyableId } from '../../../components/ui/copyable-id';
 import { useBackupNames } from '../../../lib/backups/use-backup-names';
 import type { ConsoleOperation } from '../../../lib/operations/schema-insight-operations';
-import { resultBrief } from '../api/result-brief';
+import { resultBrief } from '../utils/result-brief';
 import { formatCount } from '../../../lib/format';
 import { paths } from '../../../lib/paths';
 import {

@@ -1,15 +1,26 @@
 import { StoreOperationKind, StoreOperationState } from '@store/contract';
 import { useEffect, useState, type SubmitEvent } from 'react';
-import { FilterActions, FilterField } from '../../../components/ui/filters';
+import { FilterActions, FilterSearch, FilterSelect } from '../../../components/ui/filters';
 import {
   kindLabel,
   OPERATION_KINDS,
   OPERATION_STATES,
   stateLabel,
 } from '../../../lib/operations/operation-kinds';
-import { PAGE_SIZE, type OperationFilters } from '../api/operation-filters';
+import { PAGE_SIZE, type OperationFilters } from '../utils/operation-filters';
 
 const ACTIVE = 'ACTIVE';
+const STATE_CHOICES = [
+  { value: ACTIVE, label: 'Queued or running' },
+  ...OPERATION_STATES.map((state) => ({
+    value: StoreOperationState[state],
+    label: stateLabel(state),
+  })),
+];
+const KIND_CHOICES = OPERATION_KINDS.map((kind) => ({
+  value: StoreOperationKind[kind],
+  label: kindLabel(kind),
+}));
 
 export interface OperationsFiltersProps {
   filters: OperationFilters;
@@ -26,8 +37,9 @@ export function OperationsFilters({ filters, onChange }: OperationsFiltersProps)
       ? ''
       : isActivePreset(filters.states)
         ? ACTIVE
-        : StoreOperationState[filters.states[0] ?? 0];
-  const kindValue = filters.kinds.length === 0 ? '' : StoreOperationKind[filters.kinds[0] ?? 0];
+        : (StoreOperationState[filters.states[0] ?? 0] ?? '');
+  const kindValue =
+    filters.kinds.length === 0 ? '' : (StoreOperationKind[filters.kinds[0] ?? 0] ?? '');
   // A filter change starts again from the first page.
   const apply = (next: Partial<OperationFilters>) =>
     onChange({ ...filters, ...next, limit: PAGE_SIZE });
@@ -39,47 +51,29 @@ export function OperationsFilters({ filters, onChange }: OperationsFiltersProps)
 
   return (
     <form className="filters" role="search" aria-label="Filter operations" onSubmit={submit}>
-      <FilterField label="State">
-        <select
-          className="input"
-          value={stateValue}
-          onChange={(event) => apply({ states: statesOf(event.target.value) })}
-        >
-          <option value="">Any state</option>
-          <option value={ACTIVE}>Queued or running</option>
-          {OPERATION_STATES.map((state) => (
-            <option key={state} value={StoreOperationState[state]}>
-              {stateLabel(state)}
-            </option>
-          ))}
-        </select>
-      </FilterField>
-      <FilterField label="Kind">
-        <select
-          className="input"
-          value={kindValue}
-          onChange={(event) => {
-            const kind = StoreOperationKind[event.target.value as keyof typeof StoreOperationKind];
-            apply({ kinds: kind === undefined ? [] : [kind] });
-          }}
-        >
-          <option value="">Any kind</option>
-          {OPERATION_KINDS.map((kind) => (
-            <option key={kind} value={StoreOperationKind[kind]}>
-              {kindLabel(kind)}
-            </option>
-          ))}
-        </select>
-      </FilterField>
-      <FilterField label="Target id">
-        <input
-          className="input"
-          type="search"
-          value={target}
-          placeholder="Tree or backup id"
-          onChange={(event) => setTarget(event.target.value)}
-        />
-      </FilterField>
+      <FilterSelect
+        label="State"
+        value={stateValue}
+        anyLabel="Any state"
+        choices={STATE_CHOICES}
+        onChange={(state) => apply({ states: statesOf(state) })}
+      />
+      <FilterSelect
+        label="Kind"
+        value={kindValue}
+        anyLabel="Any kind"
+        choices={KIND_CHOICES}
+        onChange={(value) => {
+          const kind = StoreOperationKind[value as keyof typeof StoreOperationKind];
+          apply({ kinds: kind === undefined ? [] : [kind] });
+        }}
+      />
+      <FilterSearch
+        label="Target id"
+        value={target}
+        placeholder="Tree or backup id"
+        onChange={setTarget}
+      />
       <FilterActions
         filtered={filters.states.length > 0 || filters.kinds.length > 0 || filters.targetId !== ''}
         onClear={() => apply({ states: [], kinds: [], targetId: '' })}

@@ -14,7 +14,7 @@ import { explainOperationError, isCancellation } from '../../../lib/errors';
 import { toDate } from '../../../lib/format';
 import { isActiveState, kindLabel } from '../../../lib/operations/operation-kinds';
 import { humanizeProgressMessage } from '../../../lib/progress/estimate';
-import { resultBrief } from '../api/result-brief';
+import { resultBrief } from '../utils/result-brief';
 import { OperationDuration } from './operation-duration';
 
 /**

@@ -8,8 +8,8 @@ import { estimateProgress } from '../../../lib/progress/estimate';
 import { readSessionJson, writeSessionJson } from '../../../lib/storage';
 import { useActiveTenant, useConnectivity, useServices } from '../../../lib/services';
 import { useMediaQuery, WIDE_SCREEN } from '../../../lib/use-media-query';
-import { useAutomaticRetentionRuns } from '../hooks/use-automatic-retention-runs';
-import { useListActiveOperationsQuery } from '../hooks/use-list-active-operations-query';
+import { useAutomaticRetentionRuns } from '../api/use-automatic-retention-runs';
+import { useListActiveOperationsQuery } from '../api/use-list-active-operations-query';
 import { ActiveTrayItem, FollowedTrayItem, FollowedWatcher } from './tray-items';
 
 /** The user's choice on wide screens: docked open, or a pill; unset follows the activity. */

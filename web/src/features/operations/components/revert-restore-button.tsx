@@ -9,7 +9,7 @@ import { useState } from 'react';
 import { GuardedButton } from '../../../components/ui/guarded-button';
 import { useBackupCapabilities } from '../../../lib/capabilities/use-backup-capabilities';
 import { useActiveTenant } from '../../../lib/services';
-import { useRevertRestoreMutation } from '../hooks/use-revert-restore-mutation';
+import { useRevertRestoreMutation } from '../api/use-revert-restore-mutation';
 import { RevertRestoreDialog } from './revert-restore-dialog';
 
 /**

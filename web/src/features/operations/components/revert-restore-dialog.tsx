@@ -9,7 +9,7 @@ import {
 } from '../../../lib/comparisons/use-backup-comparison';
 import { formatCount } from '../../../lib/format';
 import { isTerminalState } from '../../../lib/operations/operation-kinds';
-import type { useRevertRestoreMutation } from '../hooks/use-revert-restore-mutation';
+import type { useRevertRestoreMutation } from '../api/use-revert-restore-mutation';
 import { RevertPreviewPanel } from './revert-preview-panel';
 
 /** "1 write" / "3 writes". */

@@ -1,8 +1,8 @@
 import type { StoreOperationStatus } from '@store/contract';
 import { GuardedButton } from '../../../components/ui/guarded-button';
 import { useRoles } from '../../../lib/identity/use-roles';
-import { runAgainRequest } from '../api/run-again';
-import { useRunAgainMutation } from '../hooks/use-run-again-mutation';
+import { runAgainRequest } from '../utils/run-again';
+import { useRunAgainMutation } from '../api/use-run-again-mutation';
 
 /**
  * "Run again with the same settings" on a failed operation whose request the status carries

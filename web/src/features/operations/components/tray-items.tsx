@@ -27,8 +27,8 @@ import type { TrackedOperation } from '../../../lib/operations/tracked-operation
 import { paths } from '../../../lib/paths';
 import { serviceKey } from '../../../lib/query-keys';
 import { useServices } from '../../../lib/services';
-import { resultBrief } from '../api/result-brief';
-import { useGetOperationQuery } from '../hooks/use-get-operation-query';
+import { resultBrief } from '../utils/result-brief';
+import { useGetOperationQuery } from '../api/use-get-operation-query';
 import { RunAgainButton } from './run-again-button';
 
 export function ActiveTrayItem({ operation }: { operation: StoreOperationStatus }) {

@@ -4,7 +4,7 @@ import {
   filtersFromSearch,
   searchFromFilters,
   type OperationFilters,
-} from '../api/operation-filters';
+} from '../utils/operation-filters';
 
 /** The operations list's filters, read from and written to the URL's search params. */
 export function useOperationFilters(): [OperationFilters, (next: OperationFilters) => void] {

@@ -13,14 +13,14 @@ import { useRoles } from '../../../lib/identity/use-roles';
 import { paths } from '../../../lib/paths';
 import { useActiveTenant } from '../../../lib/services';
 import { operationStateWords } from '../../../lib/words';
-import { applyLabel } from '../api/rules-draft';
+import { applyLabel } from '../utils/rules-draft';
 import {
   isFinished,
   useLifecycleOperationQuery,
   useRetentionPreviewQuery,
   useStartRetentionApplyMutation,
   type RetentionScope,
-} from '../hooks/use-retention';
+} from '../api/use-retention';
 
 /**
  * Apply: deletes exactly what the saved rules' preview lists, after a confirm that names the

@@ -5,8 +5,8 @@ import { Spinner } from '../../../components/ui/spinner';
 import { Time } from '../../../components/ui/time';
 import { formatBytes } from '../../../lib/format';
 import { counted } from '../../../lib/words';
-import type { WireRules } from '../api/rules-draft';
-import { useRetentionPreviewQuery, type RetentionScope } from '../hooks/use-retention';
+import type { WireRules } from '../utils/rules-draft';
+import { useRetentionPreviewQuery, type RetentionScope } from '../api/use-retention';
 
 /** How many of the backups the rules would delete now the confirm names. */
 const NAMED = 8;

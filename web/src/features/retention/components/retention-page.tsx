@@ -1,11 +1,10 @@
-import { useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { ListPicker } from '../../../components/ui/list-picker';
 import { PageHeader } from '../../../components/ui/page-header';
 import { paths } from '../../../lib/paths';
-import { useActiveTenant, useApi } from '../../../lib/services';
-import { firstTreesPageQuery } from '../../../lib/trees/first-trees-page-query';
+import { useActiveTenant } from '../../../lib/services';
+import { sortedTreeIds, useListTreesQuery } from '../../../lib/trees/use-list-trees-query';
 import { RetentionSection } from './retention-section';
 
 /**
@@ -14,14 +13,10 @@ import { RetentionSection } from './retention-section';
  */
 export function RetentionPage() {
   const tenant = useActiveTenant();
-  const api = useApi();
   const [params, setParams] = useSearchParams();
   const treeId = params.get('tree') ?? '';
   const keyPrefix = params.get('prefix') ?? '';
-  const trees = useQuery({
-    ...firstTreesPageQuery(api),
-    select: (page) => page.trees.map((tree) => tree.treeId).sort((a, b) => a.localeCompare(b)),
-  });
+  const trees = useListTreesQuery({ select: sortedTreeIds });
   const scopeLabel = keyPrefix ? `${treeId} under "${keyPrefix}"` : treeId;
 
   return (

@@ -10,14 +10,19 @@ import { useRoles } from '../../../lib/identity/use-roles';
 import { useSubjectName } from '../../../lib/identity/use-subject-name';
 import { useToast } from '../../../lib/services';
 import { UnsavedChangesGuard } from '../../../lib/forms/unsaved-changes-guard';
-import { draftFromResponse, parseRulesDraft, sameRules, type RulesDraft } from '../api/rules-draft';
+import {
+  draftFromResponse,
+  parseRulesDraft,
+  sameRules,
+  type RulesDraft,
+} from '../utils/rules-draft';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import {
   useRetentionPreviewQuery,
   useRetentionRulesQuery,
   useSetRetentionRulesMutation,
   type RetentionScope,
-} from '../hooks/use-retention';
+} from '../api/use-retention';
 import { ApplyRetention } from './apply-retention';
 import { AutoApplyConfirm } from './auto-apply-confirm';
 import { PreviewLists } from './preview-lists';

@@ -1,6 +1,6 @@
 import { Field } from '../../../components/ui/field';
 import { IntervalField } from '../../../components/ui/interval-field';
-import { COUNT_RULES, type ParsedDraft, type RulesDraft } from '../api/rules-draft';
+import { COUNT_RULES, type ParsedDraft, type RulesDraft } from '../utils/rules-draft';
 
 /** Every rule kind, the time zone of the periods and whether retention follows each schedule. */
 export function RulesForm({

@@ -11,8 +11,8 @@ import {
   type IntervalUnit,
 } from '../../../lib/interval';
 import { useActiveTenant, useToast } from '../../../lib/services';
-import { useCancelScheduleMutation } from '../hooks/use-schedule-mutations';
-import type { ScheduleScope } from '../hooks/use-scope-status-query';
+import { useCancelScheduleMutation } from '../api/use-schedule-mutations';
+import type { ScheduleScope } from '../api/use-scope-status-query';
 
 /** One cadence's part of the schedule form: what the form holds for it. */
 export interface CadenceDraft {

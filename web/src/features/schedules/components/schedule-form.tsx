@@ -5,13 +5,13 @@ import { GuardedButton } from '../../../components/ui/guarded-button';
 import type { Capabilities } from '../../../lib/capabilities/capabilities';
 import { INTERVAL_UNITS, parseInterval, splitInterval } from '../../../lib/interval';
 import { useToast } from '../../../lib/services';
-import { describeCadenceIn } from '../api/schedule-zone';
+import { describeCadenceIn } from '../utils/schedule-zone';
 import {
   useSaveScheduleMutation,
   type CadenceChange,
   type ScheduleSaved,
-} from '../hooks/use-save-schedule-mutation';
-import type { ScheduleScope } from '../hooks/use-scope-status-query';
+} from '../api/use-save-schedule-mutation';
+import type { ScheduleScope } from '../api/use-scope-status-query';
 import { CadenceFieldset, describeScope, type CadenceDraft } from './cadence-fieldset';
 
 /** The server's default, shown as the field's placeholder (name-template.ts on the server). */

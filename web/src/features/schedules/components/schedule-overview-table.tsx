@@ -5,8 +5,8 @@ import { Badge } from '../../../components/ui/badge';
 import { Table, type Column } from '../../../components/ui/table';
 import { paths } from '../../../lib/paths';
 import { counted } from '../../../lib/words';
-import { describeLastRun, msOf, relativeTime } from '../api/schedule-words';
-import { describeCadenceIn, shownZone, type ZoneChoice } from '../api/schedule-zone';
+import { describeLastRun, msOf, relativeTime } from '../utils/schedule-words';
+import { describeCadenceIn, shownZone, type ZoneChoice } from '../utils/schedule-zone';
 import { ZonedTime } from './zoned-time';
 
 /** A scope as the table names it: "orders" or "orders, key prefix eu/". */

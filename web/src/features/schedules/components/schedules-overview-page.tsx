@@ -5,7 +5,7 @@ import { PageHeader } from '../../../components/ui/page-header';
 import { Spinner } from '../../../components/ui/spinner';
 import { paths } from '../../../lib/paths';
 import { useActiveTenant } from '../../../lib/services';
-import { useListSchedulesQuery } from '../hooks/use-list-schedules-query';
+import { useListSchedulesQuery } from '../api/use-list-schedules-query';
 import { ScheduleOverviewTable } from './schedule-overview-table';
 import { useZoneChoice, ZoneSwitch } from './zone-switch';
 

@@ -5,7 +5,7 @@ import { Link } from 'react-router';
 import { Badge, type BadgeTone } from '../../../components/ui/badge';
 import { formatInterval } from '../../../lib/interval';
 import { paths } from '../../../lib/paths';
-import { msOf } from '../api/schedule-words';
+import { msOf } from '../utils/schedule-words';
 import { ZonedTime } from './zoned-time';
 
 /** GetScopeStatus of a scope: what is scheduled, when it last ran and succeeded, chain depth. */

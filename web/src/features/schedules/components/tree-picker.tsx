@@ -1,5 +1,5 @@
 import { ListPicker } from '../../../components/ui/list-picker';
-import { useTreeNamesQuery } from '../hooks/use-tree-names-query';
+import { sortedTreeIds, useListTreesQuery } from '../../../lib/trees/use-list-trees-query';
 
 export interface TreePickerProps {
   value: string;
@@ -8,7 +8,7 @@ export interface TreePickerProps {
 
 /** A select of the tenant's trees; a tree named in the URL but not listed stays selectable. */
 export function TreePicker({ value, onChange }: TreePickerProps) {
-  const trees = useTreeNamesQuery();
+  const trees = useListTreesQuery({ select: sortedTreeIds });
   return (
     <ListPicker
       label="Tree"

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { readSessionJson, writeSessionJson } from '../../../lib/storage';
-import { browserZone, type ZoneChoice } from '../api/schedule-zone';
+import { browserZone, type ZoneChoice } from '../utils/schedule-zone';
 
 const ZONE_KEY = 'store.schedules.zone';
 

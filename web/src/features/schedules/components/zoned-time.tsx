@@ -1,4 +1,4 @@
-import { formatInZone } from '../api/schedule-zone';
+import { formatInZone } from '../utils/schedule-zone';
 
 /** A time in the zone shown on the schedules pages, the zone named: "Fri 27 Nov, 14:00 UTC". */
 export function ZonedTime({ ms, zone }: { ms: number; zone: string }) {

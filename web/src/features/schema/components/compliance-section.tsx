@@ -22,9 +22,9 @@ import {
   useCancelComplianceScanMutation,
   useListComplianceScansQuery,
   useStartComplianceScanMutation,
-} from '../hooks/use-compliance-scans';
+} from '../api/use-compliance-scans';
 import { ComplianceReportView } from './compliance-report';
-import { SchemaSection } from './schema-section';
+import { SchemaSection } from '../../../components/schema/schema-section';
 
 type SchemaCaps = Capabilities<StoreSchemaApiOperation>;
 

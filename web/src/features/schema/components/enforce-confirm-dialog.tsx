@@ -8,8 +8,8 @@ import {
   enforceUnknown,
   sameSchema,
   type EnforceAction,
-} from '../api/enforce-confirm';
-import { useSchemaInsightOperationQuery } from '../hooks/use-schema-insight';
+} from '../utils/enforce-confirm';
+import { useSchemaInsightOperationQuery } from '../../../lib/schema/use-schema-insight-operation-query';
 import type { PolicyDryRunState } from './policy-dry-run';
 
 export interface EnforceConfirmDialogProps {

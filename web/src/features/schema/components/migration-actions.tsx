@@ -4,11 +4,11 @@ import { useState } from 'react';
 import { Field } from '../../../components/ui/field';
 import { GuardedButton } from '../../../components/ui/guarded-button';
 import type { Capabilities } from '../../../lib/capabilities/capabilities';
-import { parseVersion } from '../api/version-config-draft';
+import { parseVersion } from '../utils/version-config-draft';
 import {
   useAdvanceTargetVersionMutation,
   useStartMigrationMutation,
-} from '../hooks/use-version-config';
+} from '../api/use-version-config';
 import { MigrationPreviewDialog } from './migration-preview-dialog';
 import { RunProgress } from './run-progress';
 

@@ -1,5 +1,5 @@
 import type { StoreSchemaMigrationStep } from '@store/contract';
-import { describeOp } from '../api/json-patch';
+import { describeOp } from '../utils/json-patch';
 
 /** The migration chain as "from → to" with each step's JSON Patch ops. */
 export function MigrationList({ steps }: { steps: readonly StoreSchemaMigrationStep[] }) {

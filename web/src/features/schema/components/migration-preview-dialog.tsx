@@ -8,8 +8,8 @@ import { ErrorBanner } from '../../../components/ui/error-banner';
 import { ProgressBar } from '../../../components/ui/progress-bar';
 import { Spinner } from '../../../components/ui/spinner';
 import { isActiveState } from '../../../lib/operations/operation-kinds';
-import { useStartMigrationPreviewMutation } from '../hooks/use-migration-preview';
-import { useSchemaInsightOperationQuery } from '../hooks/use-schema-insight';
+import { useStartMigrationPreviewMutation } from '../api/use-migration-preview';
+import { useSchemaInsightOperationQuery } from '../../../lib/schema/use-schema-insight-operation-query';
 import { entries, MigrationPreviewReportView } from './migration-preview-report';
 
 export interface MigrationPreviewDialogProps {

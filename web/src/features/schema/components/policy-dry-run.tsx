@@ -10,13 +10,11 @@ import { Table } from '../../../components/ui/table';
 import { formatCount } from '../../../lib/format';
 import { useRoles } from '../../../lib/identity/use-roles';
 import { isActiveState } from '../../../lib/operations/operation-kinds';
-import { dryRunSummary } from '../api/dry-run-summary';
-import { sameSchema } from '../api/enforce-confirm';
-import {
-  useCancelSchemaInsightMutation,
-  useSchemaInsightOperationQuery,
-  useStartPolicyDryRunMutation,
-} from '../hooks/use-schema-insight';
+import { dryRunSummary } from '../utils/dry-run-summary';
+import { sameSchema } from '../utils/enforce-confirm';
+import { useCancelSchemaInsightMutation } from '../../../lib/schema/use-cancel-schema-insight-mutation';
+import { useSchemaInsightOperationQuery } from '../../../lib/schema/use-schema-insight-operation-query';
+import { useStartPolicyDryRunMutation } from '../api/use-start-policy-dry-run-mutation';
 
 /** A dry-run started from the editor: its operation and the schema text it evaluates. */
 export interface PolicyDryRunState {

@@ -1,10 +1,14 @@
 import { StoreSchemaMode, type StoreSchemaPolicy } from '@store/contract';
 import { useId } from 'react';
 import { Field } from '../../../components/ui/field';
-import { prettyJson } from '../api/json-syntax';
-import { type CheckedPolicy, type PolicyDraft, type PolicyDraftErrors } from '../api/policy-draft';
-import type { PolicyInit } from '../hooks/use-policy';
-import { JsonTextField } from './json-text-field';
+import { prettyJson } from '../../../lib/json-syntax';
+import {
+  type CheckedPolicy,
+  type PolicyDraft,
+  type PolicyDraftErrors,
+} from '../utils/policy-draft';
+import type { PolicyInit } from '../api/use-policy';
+import { JsonTextField } from '../../../components/schema/json-text-field';
 
 export const EMPTY_SCHEMA = '{\n  "type": "object"\n}';
 

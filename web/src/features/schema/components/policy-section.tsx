@@ -9,17 +9,14 @@ import { Spinner } from '../../../components/ui/spinner';
 import { Time } from '../../../components/ui/time';
 import type { Capabilities } from '../../../lib/capabilities/capabilities';
 import { useActiveTenant } from '../../../lib/services';
-import { needsEnforceConfirm, storedShape } from '../api/enforce-confirm';
-import { checkPolicyDraft } from '../api/policy-draft';
-import {
-  useClearPolicyMutation,
-  useGetPolicyQuery,
-  useSetPolicyMutation,
-} from '../hooks/use-policy';
+import { needsEnforceConfirm, storedShape } from '../utils/enforce-confirm';
+import { checkPolicyDraft } from '../utils/policy-draft';
+import { useGetPolicyQuery } from '../../../lib/schema/use-get-policy-query';
+import { useClearPolicyMutation, useSetPolicyMutation } from '../api/use-policy';
 import { EnforceConfirmDialog } from './enforce-confirm-dialog';
 import { DryRunButton, DryRunResult, usePolicyDryRun } from './policy-dry-run';
 import { PolicyFields, policyDraftFrom, toPolicyInit } from './policy-fields';
-import { SchemaSection } from './schema-section';
+import { SchemaSection } from '../../../components/schema/schema-section';
 import { SubjectName } from '../../../components/identity/subject-name';
 
 type SchemaCaps = Capabilities<StoreSchemaApiOperation>;

@@ -5,23 +5,20 @@ import { ErrorBanner } from '../../../components/ui/error-banner';
 import { GuardedButton } from '../../../components/ui/guarded-button';
 import { Spinner } from '../../../components/ui/spinner';
 import type { Capabilities } from '../../../lib/capabilities/capabilities';
-import { exampleTransform } from '../api/example-transform';
-import { parsePatch } from '../api/json-patch';
-import { needsEnforceConfirm, storedShape } from '../api/enforce-confirm';
-import { checkPolicyDraft, type CheckedPolicy } from '../api/policy-draft';
+import { exampleTransform } from '../utils/example-transform';
+import { parsePatch } from '../utils/json-patch';
+import { needsEnforceConfirm, storedShape } from '../utils/enforce-confirm';
+import { checkPolicyDraft, type CheckedPolicy } from '../utils/policy-draft';
 import { useActiveTenant } from '../../../lib/services';
 import { EnforceConfirmDialog } from './enforce-confirm-dialog';
 import { DryRunButton, DryRunResult, usePolicyDryRun } from './policy-dry-run';
-import { useGetPolicyQuery } from '../hooks/use-policy';
-import {
-  useGetRemediationStatusQuery,
-  useStartRemediationMutation,
-} from '../hooks/use-remediation';
-import { JsonTextField } from './json-text-field';
+import { useGetPolicyQuery } from '../../../lib/schema/use-get-policy-query';
+import { useGetRemediationStatusQuery, useStartRemediationMutation } from '../api/use-remediation';
+import { JsonTextField } from '../../../components/schema/json-text-field';
 import { PolicyFields, policyDraftFrom, toPolicyInit } from './policy-fields';
 import { RemediationReportFacts } from './remediation-report';
 import { RunProgress } from './run-progress';
-import { SchemaSection } from './schema-section';
+import { SchemaSection } from '../../../components/schema/schema-section';
 
 type SchemaCaps = Capabilities<StoreSchemaApiOperation>;
 

@@ -9,7 +9,7 @@ import { ErrorBanner } from '../../../components/ui/error-banner';
 import { isActiveState, isTerminalState, kindLabel } from '../../../lib/operations/operation-kinds';
 import { paths } from '../../../lib/paths';
 import { serviceKey } from '../../../lib/query-keys';
-import { useGetSchemaOperationQuery } from '../hooks/use-schema-operation-query';
+import { useGetSchemaOperationQuery } from '../api/use-schema-operation-query';
 import { RemediationReportFacts } from './remediation-report';
 
 /** A run started from this page, followed live until it ends, with its report. */

@@ -1,16 +1,16 @@
+import { Fragment } from 'react';
 import { Link, useLocation, useParams } from 'react-router';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { ErrorBanner } from '../../../components/ui/error-banner';
 import { PageHeader } from '../../../components/ui/page-header';
+import type { SchemaPageSection } from '../../../components/schema/schema-section';
 import { useSchemaCapabilities } from '../../../lib/capabilities/use-schema-capabilities';
 import { paths } from '../../../lib/paths';
 import { useActiveTenant } from '../../../lib/services';
 import { useScrollToHash } from '../../../lib/use-scroll-to-hash';
 import { ComplianceSection } from './compliance-section';
-import { DeadLettersSection } from './dead-letters-section';
 import { PolicySection } from './policy-section';
 import { RemediationSection } from './remediation-section';
-import { ReplaySection } from './replay-section';
 import { TreePicker } from './tree-picker';
 import { VersionSection } from './version-section';
 
@@ -19,12 +19,13 @@ const SECTIONS = [
   ['versions', 'Versions and migrations'],
   ['remediation', 'Remediation'],
   ['compliance', 'Compliance scans'],
-  ['dead-letters', 'Dead letters'],
-  ['replay', 'Fix and replay'],
 ] as const;
 
-/** /schema and /schema/:treeId — schema governance of one tree. */
-export function SchemaPage() {
+/**
+ * /schema and /schema/:treeId — schema governance of one tree. `sections` follow the page's own
+ * (the dead letters' sections, composed by the route).
+ */
+export function SchemaPage({ sections = [] }: { sections?: readonly SchemaPageSection[] }) {
   const { treeId } = useParams();
   return (
     <>
@@ -35,7 +36,7 @@ export function SchemaPage() {
       />
       <TreePicker treeId={treeId} />
       {treeId ? (
-        <TreeSchema key={treeId} treeId={treeId} />
+        <TreeSchema key={treeId} treeId={treeId} sections={sections} />
       ) : (
         <EmptyState title="Choose a tree">Pick a tree above to govern its schema.</EmptyState>
       )}
@@ -43,7 +44,13 @@ export function SchemaPage() {
   );
 }
 
-function TreeSchema({ treeId }: { treeId: string }) {
+function TreeSchema({
+  treeId,
+  sections,
+}: {
+  treeId: string;
+  sections: readonly SchemaPageSection[];
+}) {
   const caps = useSchemaCapabilities(treeId);
   const tenant = useActiveTenant();
   const { hash } = useLocation();
@@ -56,11 +63,13 @@ function TreeSchema({ treeId }: { treeId: string }) {
     <>
       <nav aria-label="Schema sections" className="schema-toc">
         <ul className="inline-list">
-          {SECTIONS.map(([id, title]) => (
-            <li key={id}>
-              <a href={`#schema-${id}`}>{title}</a>
-            </li>
-          ))}
+          {[...SECTIONS, ...sections.map(({ id, title }) => [id, title] as const)].map(
+            ([id, title]) => (
+              <li key={id}>
+                <a href={`#schema-${id}`}>{title}</a>
+              </li>
+            ),
+          )}
         </ul>
       </nav>
       {caps.error ? (
@@ -73,8 +82,9 @@ function TreeSchema({ treeId }: { treeId: string }) {
       <VersionSection treeId={treeId} caps={caps} />
       <RemediationSection treeId={treeId} caps={caps} />
       <ComplianceSection treeId={treeId} caps={caps} />
-      <DeadLettersSection treeId={treeId} />
-      <ReplaySection treeId={treeId} />
+      {sections.map(({ id, render }) => (
+        <Fragment key={id}>{render(treeId)}</Fragment>
+      ))}
     </>
   );
 }

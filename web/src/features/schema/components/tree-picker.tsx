@@ -5,7 +5,7 @@ import { ErrorBanner } from '../../../components/ui/error-banner';
 import { Field } from '../../../components/ui/field';
 import { formatCount } from '../../../lib/format';
 import { paths } from '../../../lib/paths';
-import { useListTreesQuery } from '../hooks/use-list-trees-query';
+import { useListTreesQuery } from '../../../lib/trees/use-list-trees-query';
 import { counted } from '../../../lib/words/counted';
 
 /**

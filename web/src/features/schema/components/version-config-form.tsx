@@ -10,9 +10,9 @@ import {
   emptyStep,
   type StepDraft,
   type VersionConfigErrors,
-} from '../api/version-config-draft';
-import { useSetVersionConfigMutation } from '../hooks/use-version-config';
-import { JsonTextField } from './json-text-field';
+} from '../utils/version-config-draft';
+import { useSetVersionConfigMutation } from '../api/use-version-config';
+import { JsonTextField } from '../../../components/schema/json-text-field';
 
 const PATCH_HINT =
   'A JSON Patch array, e.g. [{"op": "add", "path": "/status", "value": "new"}]. Blank: only bump the version.';

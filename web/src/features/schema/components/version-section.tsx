@@ -6,13 +6,10 @@ import { GuardedButton } from '../../../components/ui/guarded-button';
 import { Spinner } from '../../../components/ui/spinner';
 import type { Capabilities } from '../../../lib/capabilities/capabilities';
 import { useActiveTenant } from '../../../lib/services';
-import {
-  useClearVersionConfigMutation,
-  useGetVersionConfigQuery,
-} from '../hooks/use-version-config';
+import { useClearVersionConfigMutation, useGetVersionConfigQuery } from '../api/use-version-config';
 import { MigrationActions } from './migration-actions';
 import { MigrationList } from './migration-list';
-import { SchemaSection } from './schema-section';
+import { SchemaSection } from '../../../components/schema/schema-section';
 import { VersionConfigForm } from './version-config-form';
 
 type SchemaCaps = Capabilities<StoreSchemaApiOperation>;

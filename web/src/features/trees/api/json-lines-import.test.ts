@@ -1,6 +1,6 @@
 import { Code, ConnectError } from '@connectrpc/connect';
 import { describe, expect, it } from 'vitest';
-import { parseImportLine, utf8Length } from './json-lines';
+import { parseImportLine, utf8Length } from '../utils/json-lines';
 import { MAX_BATCH_ENTRIES, importJsonLines, type PutEntriesCall } from './json-lines-import';
 
 const line = (key: string, value: unknown) => JSON.stringify({ key, value });

@@ -1,7 +1,12 @@
 import { Code, ConnectError } from '@connectrpc/connect';
 import type { ImportLineShape } from '@store/contract';
-import { gunzipMembers, isGzip } from './gzip-members';
-import { parseImportLine, readLines, type ParsedEntry, type RefusedLine } from './json-lines';
+import { gunzipMembers, isGzip } from '../utils/gzip-members';
+import {
+  parseImportLine,
+  readLines,
+  type ParsedEntry,
+  type RefusedLine,
+} from '../utils/json-lines';
 
 /** Most entries per PutEntries call (the server's limit). */
 export const MAX_BATCH_ENTRIES = 1000;

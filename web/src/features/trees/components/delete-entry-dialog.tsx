@@ -1,6 +1,6 @@
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { useActiveTenant, useToast } from '../../../lib/services';
-import { useDeleteEntryMutation } from '../hooks/use-entry-mutations';
+import { useDeleteEntryMutation } from '../api/use-entry-mutations';
 
 /** Confirms deleting one entry, naming the tenant, the tree and the key. */
 export function DeleteEntryDialog({

@@ -6,8 +6,8 @@ import { ErrorBanner } from '../../../components/ui/error-banner';
 import { Spinner } from '../../../components/ui/spinner';
 import { Time } from '../../../components/ui/time';
 import { formatCount } from '../../../lib/format';
-import { formatJsonText } from '../api/json-text';
-import { useGetEntryQuery } from '../hooks/use-get-entry-query';
+import { formatJsonText } from '../utils/json-text';
+import { useGetEntryQuery } from '../api/use-get-entry-query';
 
 export interface EntryValueDialogProps {
   treeId: string;

@@ -7,7 +7,7 @@ import { ProgressBar } from '../../../components/ui/progress-bar';
 import { formatCount } from '../../../lib/format';
 import { overLengthError } from '../../../lib/forms/length-limit';
 import { useActiveTenant } from '../../../lib/services';
-import { useImportEntries } from '../hooks/use-import-entries';
+import { useImportEntries } from '../api/use-import-entries';
 import { ImportReportView } from './import-report';
 
 const TREE_NAME = /^[A-Za-z0-9._-]{1,128}$/;

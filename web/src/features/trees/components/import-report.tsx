@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { formatBytes, formatCount } from '../../../lib/format';
 import { paths } from '../../../lib/paths';
 import { deadLetterReasonWords } from '../../../lib/words';
-import { describeShapesRead } from '../api/import-shapes';
+import { describeShapesRead } from '../utils/import-shapes';
 import type { ImportReport } from '../api/json-lines-import';
 
 /** The end of an import: what was written, dead-lettered and refused, line by line. */

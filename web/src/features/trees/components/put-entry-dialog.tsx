@@ -11,10 +11,10 @@ import {
 } from '../../../lib/schema/use-validate-value-query';
 import { useActiveTenant, useToast } from '../../../lib/services';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
-import { checkJsonText } from '../api/json-text';
+import { checkJsonText } from '../utils/json-text';
 import type { PutOutcome } from '../api/put-outcome';
 import { DeadLetterOutcome } from './dead-letter-outcome';
-import { usePutEntryMutation } from '../hooks/use-entry-mutations';
+import { usePutEntryMutation } from '../api/use-entry-mutations';
 
 /** Pause after the last keystroke before the value is checked against the policy. */
 const POLICY_CHECK_DELAY_MS = 250;

@@ -4,7 +4,7 @@ import { Badge } from '../../../components/ui/badge';
 import { describeError } from '../../../lib/errors';
 import { formatCount } from '../../../lib/format';
 import { paths } from '../../../lib/paths';
-import { useTreeSchemaSummary } from '../hooks/use-tree-schema-summary';
+import { useTreeSchemaSummary } from '../api/use-tree-schema-summary';
 
 const isAudit = (mode: StoreSchemaMode) => mode === StoreSchemaMode.AUDIT;
 

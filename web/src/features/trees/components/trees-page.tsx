@@ -7,14 +7,14 @@ import { PageHeader } from '../../../components/ui/page-header';
 import { Spinner } from '../../../components/ui/spinner';
 import { useActiveTenant } from '../../../lib/services';
 import { useEntryWritePermission } from '../hooks/use-entry-write-permission';
-import { useListTreesQuery } from '../hooks/use-list-trees-query';
+import { useListTreesInfiniteQuery } from '../api/use-list-trees-infinite-query';
 import { ImportEntriesDialog } from './import-entries-dialog';
 import { TreesTable } from './trees-table';
 
 /** /trees: the tenant's trees with entry counts, policies and dead letters. */
 export function TreesPage() {
   const tenant = useActiveTenant();
-  const trees = useListTreesQuery();
+  const trees = useListTreesInfiniteQuery();
   const rows = trees.data?.pages.flatMap((page) => page.trees) ?? [];
   const write = useEntryWritePermission();
   const [importing, setImporting] = useState(false);

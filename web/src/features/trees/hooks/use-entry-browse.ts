@@ -1,6 +1,6 @@
 import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
-import { browseFromSearch, searchFromBrowse, type EntryBrowse } from '../api/entry-browse';
+import { browseFromSearch, searchFromBrowse, type EntryBrowse } from '../utils/entry-browse';
 
 /**
  * The entries view's state in the URL. Paging pushes history (Back returns to the previous page);
