@@ -1,5 +1,7 @@
 // System tools the test command needs that npm cannot provide: Debian's Chromium (Playwright
-// drives it; nothing downloads a browser) and docker-compose (it checks docker-compose.yml).
+// drives it; nothing downloads a browser), docker-compose (it checks docker-compose.yml) and
+// Prometheus (promtool tests the shipped alert rules and checks a real scrape; the edge stack
+// runs the server itself).
 // Installed through apt-get when missing; CI runs as root on Debian.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -7,10 +9,11 @@ import { existsSync } from 'node:fs';
 const wanted = [
   { binary: '/usr/bin/chromium', pkg: 'chromium' },
   { binary: '/usr/bin/docker-compose', pkg: 'docker-compose' },
+  { binary: '/usr/bin/promtool', pkg: 'prometheus' },
 ];
 const missing = wanted.filter((w) => !existsSync(w.binary)).map((w) => w.pkg);
 if (missing.length === 0) {
-  console.log('system packages present: chromium, docker-compose');
+  console.log('system packages present: chromium, docker-compose, prometheus');
   process.exit(0);
 }
 console.log(`installing with apt-get: ${missing.join(' ')}`);
