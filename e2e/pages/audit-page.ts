@@ -54,7 +54,9 @@ export class AuditPage {
     return { text: Buffer.concat(chunks).toString('utf8'), fileName: file.suggestedFilename() };
   }
 
+  /** Clears every filter and waits until the URL says so (the next filter builds on it). */
   async clearFilters(): Promise<void> {
     await this.filters.getByRole('button', { name: 'Clear filters' }).click();
+    await expect(this.page).not.toHaveURL(/[?&](subject|method|outcome|since|until)=/);
   }
 }

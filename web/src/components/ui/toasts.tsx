@@ -37,7 +37,11 @@ export function Toasts({ toasts, onDismiss }: ToastsProps) {
     // a second.
     let frames = 0;
     let frame = 0;
+    // Where this loop left the window: once anything else scrolls it (the reader, or a click on
+    // something further up), the loop stops, so nobody is pulled back to the result.
+    let leftAt: number | undefined;
     const look = () => {
+      if (leftAt !== undefined && Math.abs(window.scrollY - leftAt) > 1) return;
       const result = newestResult ? document.getElementById(newestResult) : null;
       const target =
         result ??
@@ -45,6 +49,7 @@ export function Toasts({ toasts, onDismiss }: ToastsProps) {
           ? focused
           : null);
       if (region.current && target) keepUncovered(target, region.current, result !== null);
+      leftAt = window.scrollY;
       if (++frames < 60) frame = requestAnimationFrame(look);
     };
     frame = requestAnimationFrame(look);
