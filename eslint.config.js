@@ -76,6 +76,11 @@ export default tseslint.config(
     'storage never imports engines, transport or http',
   ),
   ...layerRule(
+    'server/src/metrics/**',
+    ['**/storage/**', '**/http/**', '**/transport/**', '!**/transport/metrics-interceptor.js'],
+    'metrics read through the engines (StoreReadings) and know of transport only its call sink',
+  ),
+  ...layerRule(
     'server/src/http/**',
     ['**/transport/**', '!**/transport/index.js'],
     'http reaches transport only through transport/index.ts',

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { HealthCheckResponse_ServingStatus as ServingStatus } from '@store/contract/gen/grpc/health/v1/health_pb.js';
-import type { ServerConfig } from './config/settings.js';
+import { ConfigError, DEFAULT_METRICS_PORT, type ServerConfig } from './config/settings.js';
 import { openArtifactStore } from './engines/backup/artifacts/index.js';
 import { BackupEngine, type BackupEngineOptions } from './engines/backup/backup-engine.js';
 import { BackupComparisons } from './engines/backup/insight/backup-comparisons.js';
@@ -24,6 +24,9 @@ import { ValidationPool } from './engines/schema/validation/validation-pool.js';
 import { createStaticHandler } from './http/static-files.js';
 import { createHostAllowlist } from './http/host-allowlist.js';
 import { listen } from './http/listeners.js';
+import { listenForMetrics, type MetricsListener } from './http/metrics-listener.js';
+import { StoreMetrics } from './metrics/store-metrics.js';
+import { StoreReadings } from './engines/store-readings.js';
 import type { Logger } from './logging/logger.js';
 import { openStorage, type Storage } from './storage/database.js';
 import { HealthRegistry } from './transport/grpc/health-service.js';
@@ -47,6 +50,8 @@ import { operationTargetsByIds } from './storage/operations/operation-store.js';
 export interface StoreServer {
   httpUrl: string;
   grpcUrl: string;
+  /** The Prometheus listener's base URL; undefined when off (or its default port was taken). */
+  metricsUrl: string | undefined;
   storage: Storage;
   runner: OperationRunner;
   treeData: TreeDataEngine;
@@ -85,6 +90,15 @@ export async function startStoreServer(
     // room for every operation this server runs at once, so none waits on another's.
     poolSize: Math.max(10, config.operationConcurrency * 2 + 4),
   });
+  // This server's own registry: servers sharing a process (tests) never share series.
+  const metrics =
+    config.metricsPort === null
+      ? undefined
+      : new StoreMetrics({
+          maxScopes: config.metricsMaxScopes,
+          stuckAfterMs: config.operationStuckAfterSeconds * 1000,
+          logger,
+        });
   // Policies compile and values validate in worker threads, each value within a budget.
   const validation = new ValidationPool({
     threads: config.validationThreads,
@@ -106,6 +120,7 @@ export async function startStoreServer(
     tenantCaps: { previews: config.operationPreviewCap, others: config.operationTenantCap },
     previewSlots: config.operationPreviewSlots,
     logger,
+    onRunEnded: metrics && ((run) => metrics.runEnded(run)),
   });
   const schemaOperations = new SchemaOperations(schema, runner);
   schemaOperations.register();
@@ -127,6 +142,7 @@ export async function startStoreServer(
     healthMonitoring: config.healthMonitoring,
     logger,
     subjectNames,
+    onScheduledRun: metrics && ((run) => metrics.scheduledRun(run)),
     ...seams,
   });
   // Restore previews and backup diffs (issue 16) read the backup engine's artifact store.
@@ -170,7 +186,10 @@ export async function startStoreServer(
     catalog: backup.catalog,
     runner,
     logger,
-    onDeleted: (event) => audit.record(retentionDeletionRecord(event)),
+    onDeleted: (event) => {
+      metrics?.retentionDeletion(event);
+      return audit.record(retentionDeletionRecord(event));
+    },
     onStopped: (event) => audit.record(retentionStopRecord(event)),
     autoApplyMaxShare: config.retentionAutoMaxShare,
     applyAfterScheduleDefault: config.retentionApplyAfterScheduleDefault,
@@ -211,7 +230,9 @@ export async function startStoreServer(
     logger,
     audit,
     subjects,
+    callMetrics: metrics?.calls,
   });
+  metrics?.readFrom(new StoreReadings(storage, runner));
 
   const staticDir =
     config.staticDir ?? (existsSync(DEFAULT_STATIC_DIR) ? DEFAULT_STATIC_DIR : undefined);
@@ -229,6 +250,7 @@ export async function startStoreServer(
     serveStatic(req, res);
   };
 
+  const metricsListener = metrics && (await listenForMetricsAsConfigured(config, metrics, logger));
   const listeners = await listen({
     host: config.host,
     httpPort: config.httpPort,
@@ -260,6 +282,9 @@ export async function startStoreServer(
   return {
     httpUrl: `http://${host}:${listeners.httpPort}`,
     grpcUrl: `http://${host}:${listeners.grpcPort}`,
+    metricsUrl:
+      metricsListener &&
+      `http://${config.metricsHost === '0.0.0.0' ? '127.0.0.1' : config.metricsHost}:${metricsListener.port}`,
     storage,
     runner,
     treeData,
@@ -277,6 +302,7 @@ export async function startStoreServer(
         await backup.stop();
         insight.sweeper.stop();
         await Promise.all([
+          metricsListener?.close(),
           listeners.close(config.shutdownGraceMs),
           runner.stop({ graceMs: config.shutdownGraceMs }),
         ]);
@@ -290,4 +316,37 @@ export async function startStoreServer(
       return stopping;
     },
   };
+}
+
+/**
+ * The metrics listener on STORE_METRICS_HOST:STORE_METRICS_PORT. A port the operator set that
+ * cannot be bound stops the start; the default port taken (a second server on one machine) only
+ * costs this server its metrics, with a warning.
+ */
+async function listenForMetricsAsConfigured(
+  config: ServerConfig,
+  metrics: StoreMetrics,
+  logger: Logger,
+): Promise<MetricsListener | undefined> {
+  const port = config.metricsPort ?? DEFAULT_METRICS_PORT;
+  try {
+    return await listenForMetrics({
+      host: config.metricsHost,
+      port,
+      scrape: async () => ({ contentType: metrics.contentType, body: await metrics.scrape() }),
+      logger,
+    });
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    if (config.metricsPort === undefined) {
+      logger.warn(
+        { host: config.metricsHost, port, reason },
+        'the default metrics port cannot be bound; this server exports no metrics (set STORE_METRICS_PORT)',
+      );
+      return undefined;
+    }
+    throw new ConfigError(
+      `STORE_METRICS_PORT: cannot listen on ${config.metricsHost}:${port} (${reason})`,
+    );
+  }
 }

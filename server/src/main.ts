@@ -37,7 +37,12 @@ async function main(): Promise<void> {
     throw error;
   }
   logger.info(
-    { http: server.httpUrl, grpc: server.grpcUrl, dataDir: config.dataDir },
+    {
+      http: server.httpUrl,
+      grpc: server.grpcUrl,
+      metrics: server.metricsUrl,
+      dataDir: config.dataDir,
+    },
     'store server listening',
   );
   console.log(`\nStore admin console: ${server.httpUrl.replace('127.0.0.1', 'localhost')}`);

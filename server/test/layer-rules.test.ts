@@ -41,6 +41,11 @@ describe('layer rules', () => {
       "import '../transport/routes.js';",
       'http reaches transport only through transport/index.ts',
     ],
+    [
+      'server/src/metrics/planted.ts',
+      "import '../storage/database.js';",
+      'metrics read through the engines',
+    ],
   ])('%s: a planted %s fails lint', async (file, source, message) => {
     const found = await restrictedImports(file, source);
     expect(found).toHaveLength(1);
@@ -51,6 +56,8 @@ describe('layer rules', () => {
     ['server/src/transport/backup/planted.ts', "import '../../engines/errors.js';"],
     ['server/src/engines/backup/planted.ts', "import '../../storage/database.js';"],
     ['server/src/http/planted.ts', "import '../transport/index.js';"],
+    ['server/src/metrics/planted.ts', "import '../engines/store-readings.js';"],
+    ['server/src/metrics/planted.ts', "import '../transport/metrics-interceptor.js';"],
   ])('%s: a downward import (%s) passes', async (file, source) => {
     expect(await restrictedImports(file, source)).toEqual([]);
   });

@@ -114,7 +114,21 @@ export interface ServerConfig {
    * apply stops and deletes nothing.
    */
   retentionAutoMaxShare: number;
+  /**
+   * The Prometheus listener's port (STORE_METRICS_PORT); null: off; undefined: not set, so
+   * DEFAULT_METRICS_PORT, and a port already taken only costs this process its metrics.
+   */
+  metricsPort: number | null | undefined;
+  /** The interface the metrics listener binds (loopback unless the operator opens it). */
+  metricsHost: string;
+  /** Backup scopes (and dead-letter trees) given per-scope series, per process. */
+  metricsMaxScopes: number;
+  /** A running operation with no progress for longer than this counts as stuck. */
+  operationStuckAfterSeconds: number;
 }
+
+/** STORE_METRICS_PORT when not set: OpenTelemetry's Prometheus exporter port. */
+export const DEFAULT_METRICS_PORT = 9464;
 
 /** A setting that cannot be used; start-up stops with this message. */
 export class ConfigError extends Error {
@@ -294,6 +308,12 @@ const locationParser =
 
 const optionalEndpoint: Parser<string | undefined> = (raw, name) =>
   raw.trim() === '' ? undefined : locationParser(parseS3Endpoint)(raw, name);
+
+/** A port, or `off` (null): a listener the operator may turn off. */
+const portOrOff: Parser<number | null | undefined> = (raw, name) => {
+  if (raw.trim().toLowerCase() === 'off') return null;
+  return integer(0, 65535)(raw, name);
+};
 
 const headerName: Parser<string> = (raw, name) => {
   if (!/^[A-Za-z0-9-]+$/.test(raw)) throw new ConfigError(`${name}: is not an HTTP header name`);
@@ -600,6 +620,25 @@ export const SETTINGS: readonly Setting[] = [
     share,
     "share of a scope's usable backups an automatic retention apply may delete (above it: it stops)",
   ),
+  setting(
+    'metricsPort',
+    'STORE_METRICS_PORT',
+    portOrOff,
+    `Prometheus metrics (GET /metrics) port, or off (default ${DEFAULT_METRICS_PORT})`,
+  ),
+  setting('metricsHost', 'STORE_METRICS_HOST', text, 'interface the metrics listener binds'),
+  setting(
+    'metricsMaxScopes',
+    'STORE_METRICS_MAX_SCOPES',
+    integer(0, 1_000_000),
+    'backup scopes (and dead-letter trees) with series of their own; the rest are counted as dropped',
+  ),
+  setting(
+    'operationStuckAfterSeconds',
+    'STORE_OPERATION_STUCK_AFTER_SECONDS',
+    integer(1, 31_536_000),
+    'seconds without progress after which a running operation counts as stuck (metrics)',
+  ),
 ];
 
 /** Defaults; the artifact location follows dataDir unless set. */
@@ -675,5 +714,10 @@ export function defaults(): Omit<ServerConfig, 'artifactDir' | 'artifactStore'> 
     // behind an admin's back. When chosen, it stops rather than delete more than half of a scope.
     retentionApplyAfterScheduleDefault: false,
     retentionAutoMaxShare: 0.5,
+    // Metrics answer on loopback unless the operator binds them wider (they name tenants).
+    metricsPort: undefined,
+    metricsHost: '127.0.0.1',
+    metricsMaxScopes: 1000,
+    operationStuckAfterSeconds: 900,
   };
 }

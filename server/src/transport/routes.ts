@@ -49,6 +49,7 @@ import {
   type StoreApiSetup,
 } from './store-api-host.js';
 import { auditInterceptor } from './audit-interceptor.js';
+import { metricsInterceptor, type CallMetrics } from './metrics-interceptor.js';
 import { parseTrustedProxies } from '../config/trusted-proxies.js';
 import type { AuditTrail } from '../engines/audit/audit-trail.js';
 import { SignInLimiter } from '../engines/audit/sign-in-limiter.js';
@@ -90,6 +91,8 @@ export interface ShippedServerDependencies {
   audit?: AuditTrail | undefined;
   /** Names for recorded subjects (ResolveSubjects); without it that RPC is Unimplemented. */
   subjects?: SubjectDirectory | undefined;
+  /** Where every call is counted (the Prometheus gRPC server metrics); without it, nowhere. */
+  callMetrics?: CallMetrics | undefined;
 }
 
 /** What the shipped server advertises: `bearer` (API tokens are always on) and `oidc` when set. */
@@ -186,8 +189,10 @@ export function createShippedHost(config: ServerConfig, deps: ShippedServerDepen
   return {
     routes: host.routes,
     // Error mapping wraps the access checks so even the interceptors' own faults become proper
-    // statuses; the audit seam wraps both, so it records each call once with its final status.
+    // statuses; the audit seam wraps both, so it records each call once with its final status;
+    // the metrics wrap everything, so they count the status the client gets.
     interceptors: [
+      ...(deps.callMetrics ? [metricsInterceptor(deps.callMetrics)] : []),
       ...(deps.audit
         ? [
             auditInterceptor({

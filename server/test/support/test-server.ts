@@ -45,6 +45,8 @@ export async function startTestServer(
       // Hundreds of servers start in the suites, most never checking a policy: their validation
       // threads start at the first check (the bench and e2e keep the default warm start).
       STORE_VALIDATION_WARM_START: 'false',
+      // Dozens of servers share a process: the metrics tests open a listener (port 0) of their own.
+      STORE_METRICS_PORT: 'off',
       ...env,
     },
   });

@@ -37,7 +37,7 @@ import {
   type RevertOutcome,
 } from './restore/revert.js';
 import { RestoreService, validateRestoreRequest } from './restore/restore-service.js';
-import { BackupBackground } from './schedules/background-loops.js';
+import { BackupBackground, type BackgroundOptions } from './schedules/background-loops.js';
 import { ScheduleService } from './schedules/schedule-service.js';
 import { validateBackupId, validateInterval } from './validation.js';
 
@@ -54,6 +54,8 @@ export interface BackupEngineOptions {
   logger?: OperationLogger | undefined;
   /** Names people in messages (the author of a protection a delete is refused for). */
   subjectNames?: SubjectNamer | undefined;
+  /** Told of each due schedule run this replica started, with its lag (metrics). */
+  onScheduledRun?: BackgroundOptions['onScheduledRun'];
   /** Test seam: runs after each page a capture reads. */
   afterCapturePage?: () => Promise<void>;
   /** Test seam: runs after each batch a restore applies. */
@@ -115,6 +117,7 @@ export class BackupEngine {
       healthMonitoring: options.healthMonitoring,
       minIntervalMs: options.schedulerMinIntervalMs,
       logger: options.logger,
+      onScheduledRun: options.onScheduledRun,
     });
     registerBackupKinds(this.runner, {
       storage: this.storage,

@@ -2,6 +2,7 @@ export { OperationRunner } from './operation-runner.js';
 export { requestFingerprint } from './fingerprint.js';
 export { startTracked, type Starter, type TrackedStart } from './start-tracked.js';
 export type {
+  EndedRun,
   OperationContext,
   OperationHandler,
   OperationListRequest,
@@ -12,5 +13,6 @@ export type {
   OperationRunnerOptions,
   OperationState,
   ProgressUpdate,
+  RunningRun,
   SubmitRequest,
 } from './types.js';

@@ -9,6 +9,7 @@ import { isStoreError, StoreError } from '../errors.js';
 import { ProgressReporter } from './progress-reporter.js';
 import { toOperationRecord } from './operation-record.js';
 import type {
+  EndedRun,
   OperationContext,
   OperationHandler,
   OperationLogger,
@@ -33,6 +34,7 @@ export interface ExecutionDeps {
   leaseMs: number;
   clock: () => number;
   logger: OperationLogger;
+  onEnded?: ((run: EndedRun) => void) | undefined;
 }
 
 type Settled = { ok: true; value: unknown } | { ok: false; error: unknown };
@@ -43,6 +45,9 @@ type Settled = { ok: true; value: unknown } | { ok: false; error: unknown };
  */
 export class OperationExecution {
   readonly id: string;
+  readonly kind: string;
+  /** When it was claimed, or last reported progress or stored a checkpoint (stuck runs). */
+  lastActivityAt: number;
   /** Settles (never rejects) once the outcome is recorded or given up. */
   readonly done: Promise<void>;
   private readonly lease: LeaseKey;
@@ -54,12 +59,19 @@ export class OperationExecution {
   private renewing = false;
   /** Set once the outcome is being written, so it is written once. */
   private closed = false;
+  private readonly tenant: string;
+  private readonly startedAt: number;
+  private result: unknown;
 
   constructor(
     private readonly deps: ExecutionDeps,
     row: OperationRow,
   ) {
     this.id = row.id;
+    this.kind = row.kind;
+    this.tenant = row.tenant;
+    this.startedAt = deps.clock();
+    this.lastActivityAt = this.startedAt;
     this.lease = { id: row.id, owner: deps.owner, attempt: Number(row.attempts) };
     this.leaseExpiresAt = Number(row.lease_expires_at);
     this.reporter = new ProgressReporter(async (progress) => {
@@ -116,7 +128,10 @@ export class OperationExecution {
       createdBy: row.created_by,
       attempt: this.lease.attempt,
       signal,
-      progress: (update) => this.reporter.report(update),
+      progress: (update) => {
+        this.lastActivityAt = clock();
+        this.reporter.report(update);
+      },
       checkpoint: async (value) => {
         const json = JSON.stringify(value ?? null);
         if (!(await store.saveCheckpoint(this.lease, json, clock()))) {
@@ -124,6 +139,7 @@ export class OperationExecution {
           signal.throwIfAborted();
         }
         checkpoint = JSON.parse(json) as unknown;
+        this.lastActivityAt = clock();
       },
       get checkpointValue() {
         return checkpoint;
@@ -166,6 +182,7 @@ export class OperationExecution {
       } catch (error) {
         return this.fail({ error }, progress);
       }
+      this.result = settled.value;
       return this.finish({ state: 'SUCCEEDED', resultJson, progress });
     }
     const { error } = settled;
@@ -216,6 +233,18 @@ export class OperationExecution {
     const written = await this.retry(() => store.finish(this.lease, outcome, clock()));
     if (!written) {
       logger.warn({ operationId: this.id }, 'operation no longer held; outcome not recorded');
+      return;
+    }
+    try {
+      this.deps.onEnded?.({
+        tenant: this.tenant,
+        kind: this.kind,
+        state: outcome.state,
+        durationMs: Math.max(0, clock() - this.startedAt),
+        result: this.result,
+      });
+    } catch (error) {
+      logger.warn({ err: error, operationId: this.id }, 'counting an ended operation failed');
     }
   }
 

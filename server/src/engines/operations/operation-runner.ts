@@ -22,6 +22,7 @@ import type {
   OperationRecord,
   OperationRunnerOptions,
   OperationState,
+  RunningRun,
   SubmitRequest,
 } from './types.js';
 
@@ -106,6 +107,7 @@ export class OperationRunner {
       reclaimOnStart: options.reclaimOnStart ?? options.storage.dialect === 'sqlite',
       clock: this.clock,
       logger: options.logger ?? SILENT,
+      onRunEnded: options.onRunEnded,
     });
   }
 
@@ -266,6 +268,11 @@ export class OperationRunner {
   /** Deletes finished operations past the retention now (the loop also does it periodically). */
   purgeExpired(): Promise<number> {
     return this.worker.purgeExpired();
+  }
+
+  /** The operations this runner is running now: kinds and last progress (metrics). */
+  running(): RunningRun[] {
+    return this.worker.running();
   }
 
   /** Ids of the operations this runner is running now. */

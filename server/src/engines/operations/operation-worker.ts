@@ -3,7 +3,7 @@ import { OperationExecution, type AbortCause } from './operation-execution.js';
 import type { HandlerRegistry } from './registry.js';
 import { TenantTurns } from './tenant-turns.js';
 import { PREVIEW_OPERATION_KINDS } from '../operation-kinds.js';
-import type { OperationLogger } from './types.js';
+import type { EndedRun, OperationLogger, RunningRun } from './types.js';
 
 export interface WorkerConfig {
   store: OperationStore;
@@ -19,6 +19,7 @@ export interface WorkerConfig {
   reclaimOnStart: boolean;
   clock: () => number;
   logger: OperationLogger;
+  onRunEnded?: ((run: EndedRun) => void) | undefined;
 }
 
 const RETENTION_SWEEP_MS = 10 * 60_000;
@@ -106,6 +107,14 @@ export class OperationWorker {
   /** Ids of the operations running in this process now. */
   runningIds(): string[] {
     return [...this.executions.keys()];
+  }
+
+  /** The runs in progress in this process: their kinds and last signs of life. */
+  running(): RunningRun[] {
+    return [...this.executions.values()].map(({ kind, lastActivityAt }) => ({
+      kind,
+      lastActivityAt,
+    }));
   }
 
   /** Stops claiming, gives running handlers graceMs, then aborts and hands back what is left. */
@@ -280,7 +289,7 @@ export class OperationWorker {
       this.turns.servedNow(row.tenant);
       if (row.attempts > 1) logger.info({ operationId: row.id, attempt: row.attempts }, 'resuming');
       const execution = new OperationExecution(
-        { store, handler, owner, leaseMs, clock, logger },
+        { store, handler, owner, leaseMs, clock, logger, onEnded: this.config.onRunEnded },
         row,
       );
       this.executions.set(row.id, execution);

@@ -168,4 +168,24 @@ export interface OperationRunnerOptions {
   /** Epoch-ms clock for stored times and lease expiry. */
   clock?: (() => number) | undefined;
   logger?: OperationLogger | undefined;
+  /** Told of each run this runner ends (for metrics); it must not throw or block. */
+  onRunEnded?: ((run: EndedRun) => void) | undefined;
+}
+
+/** A run this runner ended and recorded, as the metrics count it. */
+export interface EndedRun {
+  tenant: string;
+  kind: string;
+  state: 'SUCCEEDED' | 'FAILED' | 'CANCELLED';
+  /** From this run's claim to its recorded end. */
+  durationMs: number;
+  /** The handler's result, when it succeeded. */
+  result: unknown;
+}
+
+/** A run in progress in this process, as the metrics see it. */
+export interface RunningRun {
+  kind: string;
+  /** When it was claimed, or last reported progress or stored a checkpoint (epoch ms). */
+  lastActivityAt: number;
 }

@@ -27,6 +27,18 @@ export interface BackgroundOptions {
   /** The scheduler minimum: an anchored cadence never runs twice within it. */
   minIntervalMs?: number | undefined;
   logger?: OperationLogger | undefined;
+  /** Told of each due run the scheduler started, with how late it started (metrics). */
+  onScheduledRun?: ((run: StartedScheduledRun) => void) | undefined;
+}
+
+/** A due schedule run this replica claimed and submitted. */
+export interface StartedScheduledRun {
+  tenant: string;
+  treeName: string;
+  keyPrefix: string;
+  kind: 'full' | 'incremental';
+  /** From the time it was due to the time it was submitted. */
+  lagMs: number;
 }
 
 /**
@@ -150,6 +162,15 @@ export class BackupBackground {
       // Bounded by the scope's schedule, not by a caller: a tenant's cap never drops a run.
       uncapped: true,
     });
+    try {
+      this.options.onScheduledRun?.({
+        ...scopeOf(due),
+        kind: due.kind,
+        lagMs: Math.max(0, clock() - due.nextRunAt),
+      });
+    } catch (err) {
+      this.options.logger?.warn({ err }, 'counting a scheduled run failed');
+    }
   }
 }
 
