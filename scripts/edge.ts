@@ -4,7 +4,9 @@
 // S3 or MinIO): the replicas share no folder. Ctrl-C stops everything and drops the schema.
 // `npm run edge -- --keep` keeps the schema and the folder for a later look. Killed hard, this
 // script still takes its children with it: the replicas watch their IPC channel, Envoy and the
-// S3 server a pipe from here (scripts/edge/watchdog.ts).
+// S3 server a pipe from here (scripts/edge/watchdog.ts). Prometheus (Debian's `prometheus`, when
+// installed) scrapes the replicas and Envoy with the shipped alert rules; `-- --no-prometheus`
+// leaves it out.
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -12,6 +14,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
+import type { Managed } from './edge/processes.js';
+import { findPrometheus, PROMETHEUS_INSTALL, startEdgePrometheus } from './edge/prometheus.js';
 import { startEdge, type RunningEdge } from './edge/topology.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -19,6 +23,7 @@ const { values } = parseArgs({
   options: {
     keep: { type: 'boolean', default: false },
     replicas: { type: 'string', default: '2' },
+    'no-prometheus': { type: 'boolean', default: false },
   },
 });
 
@@ -53,11 +58,13 @@ async function main(): Promise<void> {
   console.log(`› starting ${values.replicas} replicas and Envoy (logs in ${workDir}/logs)`);
 
   let edge: RunningEdge | undefined;
+  let prometheus: { prometheus: Managed; url: string } | undefined;
   let stopping = false;
   const stop = async (code: number) => {
     if (stopping) return;
     stopping = true;
-    console.log('\n› stopping Envoy, the replicas and the S3 server');
+    console.log('\n› stopping Prometheus, Envoy, the replicas and the S3 server');
+    await prometheus?.prometheus.stop();
     await edge?.stop();
     if (!values.keep) {
       await dropSchema(databaseUrl, schema).catch((error: unknown) =>
@@ -80,6 +87,7 @@ async function main(): Promise<void> {
       replicas: Number(values.replicas),
       env: { STORE_LOG_LEVEL: process.env.STORE_LOG_LEVEL ?? 'info' },
     });
+    prometheus = await maybeStartPrometheus(edge, workDir);
   } catch (error) {
     console.error(`npm run edge: ${error instanceof Error ? error.message : String(error)}`);
     await stop(1);
@@ -91,11 +99,13 @@ Store admin console through Envoy: ${edge.url.replace('127.0.0.1', 'localhost')}
   PostgreSQL ${databaseUrl.replace(/\/\/[^@]*@/, '//')} schema ${schema}; artifacts in S3
   ${edge.objectStorage.endpoint} s3://${edge.objectStorage.bucket}/${edge.objectStorage.prefix} (files in ${edge.objectStorage.root})
   Envoy admin (stats, clusters): ${edge.adminUrl}
+  ${prometheus ? `Prometheus (targets, alerts): ${prometheus.url}` : 'Prometheus: not started'}
 
 Sign in with the "API token" scheme, tenant "default", using:
   ${process.env.STORE_BOOTSTRAP_TOKEN ? '(the token in STORE_BOOTSTRAP_TOKEN)' : token}
 Ctrl-C stops Envoy and both replicas${values.keep ? '' : ' and drops the schema'}.`);
   for (const managed of [
+    ...(prometheus ? [prometheus.prometheus] : []),
     edge.envoy,
     edge.objectStorage.process,
     ...edge.replicas.map((r) => r.process),
@@ -105,6 +115,23 @@ Ctrl-C stops Envoy and both replicas${values.keep ? '' : ' and drops the schema'
         console.error(`! ${managed.name} exited; see ${edge?.logDir}/${managed.name}.log`);
     });
   }
+}
+
+/** Prometheus on the replicas' metrics ports and Envoy's admin, unless skipped or not installed. */
+async function maybeStartPrometheus(
+  edge: RunningEdge,
+  workDir: string,
+): Promise<{ prometheus: Managed; url: string } | undefined> {
+  if (values['no-prometheus']) return undefined;
+  const binary = findPrometheus();
+  if (!binary) {
+    console.log(`› Prometheus is not installed (${PROMETHEUS_INSTALL}); running without it`);
+    return undefined;
+  }
+  return startEdgePrometheus(binary, workDir, edge.logDir, {
+    replicaMetricsPorts: edge.replicas.map((replica) => replica.metricsPort),
+    envoyAdminPort: edge.adminPort,
+  });
 }
 
 void main();

@@ -36,7 +36,16 @@ step('envoy --mode validate proxy/envoy.yaml (real Envoy)', 'node', [
   'tsx',
   'scripts/envoy-validate.ts',
 ]);
-for (const project of ['proto', 'server', 'web', 'proxy', 'e2e', 'bench', 'scripts']) {
+for (const project of [
+  'proto',
+  'server',
+  'web',
+  'proxy',
+  'monitoring',
+  'e2e',
+  'bench',
+  'scripts',
+]) {
   step(`typecheck ${project}`, 'tsc', ['-p', project]);
 }
 step('eslint', 'eslint', ['.', '--max-warnings=0']);

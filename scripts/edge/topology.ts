@@ -31,14 +31,17 @@ export interface Replica {
   name: string;
   httpPort: number;
   grpcPort: number;
+  /** STORE_METRICS_PORT: Prometheus's /metrics, on loopback. */
+  metricsPort: number;
   process: Managed;
 }
 
 export interface RunningEdge {
   /** The console and the API, through Envoy. */
   url: string;
-  /** Envoy's admin API (loopback): /stats, /clusters. */
+  /** Envoy's admin API (loopback): /stats, /clusters, /stats/prometheus. */
   adminUrl: string;
+  adminPort: number;
   /** Where the S3 server keeps the artifacts' bytes (tests flip one to see CORRUPT). */
   artifactDir: string;
   objectStorage: EdgeObjectStorage;
@@ -69,7 +72,11 @@ export async function startEdge(options: EdgeOptions): Promise<RunningEdge> {
     objectStorage = await startEdgeObjectStorage(options.workDir, logDir);
     for (let n = 1; n <= (options.replicas ?? 2); n++) {
       const name = `server-${n}`;
-      const [httpPort, grpcPort] = [await freePort(), await freePort()];
+      const [httpPort, grpcPort, metricsPort] = [
+        await freePort(),
+        await freePort(),
+        await freePort(),
+      ];
       const dataDir = join(options.workDir, name);
       mkdirSync(dataDir, { recursive: true });
       const process_ = startManaged(name, options.serverCommand, {
@@ -86,11 +93,13 @@ export async function startEdge(options: EdgeOptions): Promise<RunningEdge> {
           STORE_HOST: '127.0.0.1',
           STORE_HTTP_PORT: String(httpPort),
           STORE_GRPC_PORT: String(grpcPort),
+          STORE_METRICS_HOST: '127.0.0.1',
+          STORE_METRICS_PORT: String(metricsPort),
           STORE_BOOTSTRAP_TOKEN: options.bootstrapToken,
         },
         watch: 'ipc',
       });
-      replicas.push({ name, httpPort, grpcPort, process: process_ });
+      replicas.push({ name, httpPort, grpcPort, metricsPort, process: process_ });
       await waitUntil(
         `${name} /healthz`,
         async () => (await fetch(`http://127.0.0.1:${httpPort}/healthz`)).ok,
@@ -103,10 +112,11 @@ export async function startEdge(options: EdgeOptions): Promise<RunningEdge> {
       replicas: replicas.map(({ grpcPort, httpPort }) => ({ grpcPort, httpPort })),
     });
     envoy = started.envoy;
-    const { listenPort, adminUrl } = started;
+    const { listenPort, adminUrl, adminPort } = started;
     return {
       url: `http://127.0.0.1:${listenPort}`,
       adminUrl,
+      adminPort,
       artifactDir: objectStorage.artifactDir,
       objectStorage,
       replicas,
@@ -128,7 +138,7 @@ export async function startEnvoy(
   workDir: string,
   logDir: string,
   options: { listenPort?: number | undefined; replicas: { grpcPort: number; httpPort: number }[] },
-): Promise<{ envoy: Managed; listenPort: number; adminUrl: string }> {
+): Promise<{ envoy: Managed; listenPort: number; adminUrl: string; adminPort: number }> {
   const [listenPort, adminPort] = [options.listenPort ?? (await freePort()), await freePort()];
   const config = writeEdgeEnvoyConfig(workDir, {
     listenPort,
@@ -162,5 +172,5 @@ export async function startEnvoy(
     await envoy.stop();
     throw error;
   }
-  return { envoy, listenPort, adminUrl };
+  return { envoy, listenPort, adminUrl, adminPort };
 }
