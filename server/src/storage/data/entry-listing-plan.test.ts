@@ -57,19 +57,52 @@ describe.each(DIALECTS)('a page of entries on %s', (dialect) => {
     ]);
     expect(await keys('acme', 'big', { keyPrefix: 'k0311', limit: 20 })).toHaveLength(10);
     expect(await keys('acme', 'nope', { limit: 3 })).toEqual([]);
+    // Prefixes whose range end skips the surrogates or drops a trailing U+10FFFF.
+    const edge = await ensureTree(storage, 'acme', 'edge', 1);
+    const edgeKeys = [
+      'a\uD7FF',
+      'a\uD7FFx',
+      'a\uE000',
+      'b\u{10FFFF}',
+      'b\u{10FFFF}\u{10FFFF}',
+      'c',
+    ];
+    await bulkInsertEntries(
+      storage,
+      edge.physicalTreeId,
+      edgeKeys.map((key, i) => ({
+        key,
+        valueJson: '1',
+        tombstone: false,
+        sequence: i + 1,
+        schemaVersion: 0,
+        updatedAt: 1,
+      })),
+    );
+    expect(await keys('acme', 'edge', { keyPrefix: 'a\uD7FF', limit: 10 })).toEqual([
+      'a\uD7FF',
+      'a\uD7FFx',
+    ]);
+    expect(await keys('acme', 'edge', { keyPrefix: 'b\u{10FFFF}', limit: 10 })).toEqual([
+      'b\u{10FFFF}',
+      'b\u{10FFFF}\u{10FFFF}',
+    ]);
     expect(await keys('initech', 'big', { limit: 3 })).toEqual([]);
   });
 
-  it.each(PAGES)('reads the page %o through the (tree, key) index with no scan and no sort', async (page) => {
-    for (const [tenant, name] of [
-      ['acme', 'big'],
-      ['acme', 'small'],
-    ] as const) {
-      const query = liveEntriesPage(storage, tenant, name, page).compile();
-      if (dialect === 'postgres') expectPostgresIndexWalk(await explainPostgres(query));
-      else expectSqliteIndexWalk(await explainSqlite(query));
-    }
-  });
+  it.each(PAGES)(
+    'reads the page %o through the (tree, key) index with no scan and no sort',
+    async (page) => {
+      for (const [tenant, name] of [
+        ['acme', 'big'],
+        ['acme', 'small'],
+      ] as const) {
+        const query = liveEntriesPage(storage, tenant, name, page).compile();
+        if (dialect === 'postgres') expectPostgresIndexWalk(await explainPostgres(query));
+        else expectSqliteIndexWalk(await explainSqlite(query));
+      }
+    },
+  );
 
   async function explainPostgres(query: CompiledQuery): Promise<PlanNode> {
     const result = await storage.db.executeQuery<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
