@@ -1,4 +1,5 @@
 import type { Storage } from '../../storage/database.js';
+import { noteEntriesWritten } from '../../storage/data/planner-statistics.js';
 import { resolveTree, writeEntryGroup, type GroupEntryWrite } from '../../storage/data/tree-store.js';
 import { failedPrecondition } from '../errors.js';
 import type { Settled } from './group-commit-queue.js';
@@ -210,6 +211,8 @@ async function storeGroups(
       return group.map(() => ({ ok: false, error }));
     }
     options.onCommit?.({ tenant, treeName, requests: group.length, entries: writes.length });
+    // Committed: an import's PutEntries add up until the planner's statistics need a refresh.
+    noteEntriesWritten(options.storage, writes.length);
     let next = outcome.firstSequence;
     return group.map((p) => {
       const firstSequence = next;

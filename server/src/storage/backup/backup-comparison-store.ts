@@ -1,4 +1,4 @@
-import { startsWith, type TreeDb } from '../data/tree-db.js';
+import { underPrefix, type TreeDb } from '../data/tree-db.js';
 
 /** SQL of the differences a restore preview or backup diff found (migration 0011). */
 
@@ -136,7 +136,7 @@ export async function readLiveValues(
     .where('physical_tree_id', '=', physicalTreeId)
     .where('tombstone', '=', 0)
     .$if(page.afterKey !== undefined, (qb) => qb.where('key', '>', page.afterKey ?? ''))
-    .$if(prefix !== '', (qb) => qb.where('key', '>=', prefix).where(startsWith('key', prefix)))
+    .$if(prefix !== '', (qb) => qb.where(underPrefix('key', prefix)))
     .orderBy('key')
     .limit(page.limit)
     .execute();

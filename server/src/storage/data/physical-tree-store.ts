@@ -2,8 +2,8 @@ import { sql } from 'kysely';
 import {
   newPhysicalTreeId,
   sqliteStatement,
-  startsWith,
   toStoredEntry,
+  underPrefix,
   withTransaction,
   type StoredEntry,
   type TreeDb,
@@ -69,7 +69,7 @@ export async function readPhysicalEntries(
     .$if(page.afterKey !== undefined, (qb) => qb.where('key', '>', page.afterKey ?? ''))
     .$if(page.fromSequence !== undefined, (qb) => qb.where('sequence', '>', page.fromSequence ?? 0))
     .$if(page.toSequence !== undefined, (qb) => qb.where('sequence', '<=', page.toSequence ?? 0))
-    .$if(prefix !== '', (qb) => qb.where('key', '>=', prefix).where(startsWith('key', prefix)))
+    .$if(prefix !== '', (qb) => qb.where(underPrefix('key', prefix)))
     .orderBy('key')
     .limit(page.limit)
     .execute();

@@ -72,3 +72,34 @@ export function toStoredEntry(row: Selectable<EntriesTable>): StoredEntry {
 export function startsWith(column: string, prefix: string): RawBuilder<SqlBool> {
   return sql<SqlBool>`substr(${sql.ref(column)}, 1, ${[...prefix].length}) = ${prefix}`;
 }
+
+/**
+ * `column` starts with `prefix`, as a range of the key index: from the prefix up to the first
+ * string after all that start with it (prefixEnd), so a page under a prefix reads only that
+ * prefix's part of the tree, and the planner can estimate it (PostgreSQL took `key >= prefix`
+ * plus an opaque substr test for a few rows, and read the rest of the tree into a sort).
+ */
+export function underPrefix(column: string, prefix: string): RawBuilder<SqlBool> {
+  const end = prefixEnd(prefix);
+  const from = sql<SqlBool>`${sql.ref(column)} >= ${prefix}`;
+  if (end === undefined) return sql<SqlBool>`(${from} and ${startsWith(column, prefix)})`;
+  return sql<SqlBool>`(${from} and ${sql.ref(column)} < ${end})`;
+}
+
+/**
+ * The least string after every string that starts with `prefix`, in the byte order of UTF-8
+ * (code-point order, as both databases compare keys): the prefix with its last code point
+ * raised by one, skipping the surrogates. Undefined when there is none (only U+10FFFF, or a
+ * lone surrogate, which key validation refuses anyway).
+ */
+export function prefixEnd(prefix: string): string | undefined {
+  const points = [...prefix];
+  for (let last = points.pop(); last !== undefined; last = points.pop()) {
+    const point = last.codePointAt(0) ?? 0;
+    if (point >= 0xd800 && point <= 0xdfff) return undefined;
+    if (point < 0x10ffff) {
+      return points.join('') + String.fromCodePoint(point + 1 === 0xd800 ? 0xe000 : point + 1);
+    }
+  }
+  return undefined;
+}

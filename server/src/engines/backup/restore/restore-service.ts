@@ -9,6 +9,7 @@ import {
   type EntryToInsert,
 } from '../../../storage/data/physical-tree-store.js';
 import { installRestoredTree } from '../../../storage/backup/restore-install-store.js';
+import { refreshEntryStatistics } from '../../../storage/data/planner-statistics.js';
 import { openHiddenTreeLoader } from '../../../storage/data/tree-loader.js';
 import { resolveTree } from '../../../storage/data/tree-store.js';
 import { validateTreeName } from '../../data/tree-names.js';
@@ -171,6 +172,9 @@ export class RestoreService {
       if (outcome.status === 'locked') {
         throw failedPrecondition(`tree ${targetTree} is locked by operation ${outcome.lockedBy}`);
       }
+      // A bulk load: the planner needs to know the table grew (planner-statistics.ts). In the
+      // background, so neither the result nor a cold restore's write lock waits for it.
+      if (applied > 0) void refreshEntryStatistics(this.storage);
       return result;
     } catch (error) {
       await dropPhysicalTree(this.storage, physicalTreeId).catch(() => false);
