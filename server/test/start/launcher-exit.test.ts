@@ -145,6 +145,9 @@ describe('the server started by scripts/start.mjs ends with it', () => {
         STORE_DATA_DIR: dataDir,
         STORE_HTTP_PORT: String(await freePort()),
         STORE_GRPC_PORT: String(await freePort()),
+        // Its own metrics port too (the default, 9464, may be held by another test's server):
+        // the second start must bind all three again.
+        STORE_METRICS_PORT: String(await freePort()),
         STORE_SHUTDOWN_GRACE_MS: '1000',
       };
       try {
