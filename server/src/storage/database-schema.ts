@@ -198,6 +198,8 @@ export interface BackupsTable {
   operation_id: string | null;
   /** The manifest's byteSize, as a column (migration 0018) so lists need not parse manifests. */
   byte_size: number;
+  /** The manifest's contentDigest (migration 0027); null for backups captured before digests. */
+  content_digest: string | null;
 }
 
 /** A capture writing files now; scrub leaves its directory alone while its operation lives. */

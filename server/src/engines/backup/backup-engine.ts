@@ -1,3 +1,4 @@
+import { digestOfTree } from './capture/scope-digest.js';
 import { getBackupRow } from '../../storage/backup/backup-store.js';
 import type { SubjectNamer } from './lifecycle/protection-refusal.js';
 import { configureHealthMonitoring } from '../../storage/backup/backup-health-store.js';
@@ -257,6 +258,20 @@ export class BackupEngine {
       if (signal?.aborted) throw new StoreError('cancelled', 'the call was cancelled');
       await new Promise((resolve) => setTimeout(resolve, delay));
     }
+  }
+
+  /**
+   * The content digest of a tree's live entries (under `keyPrefix`) as the database holds them
+   * now (`sum-sha256:<hex>:<count>`): equal to a backup's recorded digest when the tree holds
+   * exactly that backup's content (a restore drill compares the two after restoring).
+   */
+  async contentDigestOfTree(
+    tenant: string,
+    treeName: string,
+    keyPrefix = '',
+    signal?: AbortSignal,
+  ): Promise<string> {
+    return (await digestOfTree(this.storage, tenant, treeName, keyPrefix, signal)).toString();
   }
 
   /** Verifies a backup now and stores the report (the obsolete CheckBackupHealth). */

@@ -39,6 +39,12 @@ export interface BackupManifestDoc {
   schemaVersion: number;
   createdBy: string;
   labels: Record<string, string>;
+  /**
+   * The content digest of the scope as it stood after this backup (its chain applied):
+   * `sum-sha256:<hex>:<count>` (capture/content-digest.ts). Absent or null: captured before
+   * content digests were recorded.
+   */
+  contentDigest?: string | null;
 }
 
 /** A catalog entry: the manifest plus the freshness of its latest health report. */

@@ -28,6 +28,8 @@ export interface BackupRow {
   healthMonitoring: boolean;
   healthIntervalMs: number | null;
   healthNextCheckAt: number | null;
+  /** `sum-sha256:<hex>:<count>`; null for a backup captured before content digests. */
+  contentDigest: string | null;
 }
 
 /** What a capture (or a catalog rebuild) inserts. */
@@ -73,6 +75,7 @@ function toRow(row: Selectable<BackupsTable>): BackupRow {
     healthMonitoring: Number(row.health_monitoring) !== 0,
     healthIntervalMs: num(row.health_interval_ms),
     healthNextCheckAt: num(row.health_next_check_at),
+    contentDigest: row.content_digest,
   };
 }
 
@@ -99,14 +102,25 @@ export function backupRowValues(row: NewBackupRow) {
     health_interval_ms: null,
     health_next_check_at: null,
     operation_id: row.operationId ?? null,
-    byte_size: manifestByteSize(row.manifestJson),
+    ...manifestColumns(row.manifestJson),
   };
 }
 
-/** The byteSize a manifest records (0 when it records none). */
-function manifestByteSize(manifestJson: string): number {
-  const size = (JSON.parse(manifestJson) as { byteSize?: unknown }).byteSize;
-  return typeof size === 'number' && Number.isFinite(size) ? size : 0;
+/**
+ * The columns a manifest fills: its byteSize (0 when it records none) and its content digest
+ * (null when it has none), so a catalog rebuilt from manifests carries them too.
+ */
+function manifestColumns(manifestJson: string): {
+  byte_size: number;
+  content_digest: string | null;
+} {
+  const manifest = JSON.parse(manifestJson) as { byteSize?: unknown; contentDigest?: unknown };
+  const size = manifest.byteSize;
+  const digest = manifest.contentDigest;
+  return {
+    byte_size: typeof size === 'number' && Number.isFinite(size) ? size : 0,
+    content_digest: typeof digest === 'string' && digest !== '' ? digest : null,
+  };
 }
 
 /**

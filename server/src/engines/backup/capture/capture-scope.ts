@@ -6,7 +6,9 @@ import {
 import { resolveTree, type TreeDb } from '../../../storage/data/tree-store.js';
 import { notFound } from '../../errors.js';
 import { createEventLoopYielder } from '../../event-loop-yield.js';
+import { ContentDigest } from './content-digest.js';
 import { createReadPacer } from './read-pacer.js';
+import { digestOfScope } from './scope-digest.js';
 import {
   EncodedLineSplitter,
   type ArtifactStore,
@@ -35,6 +37,8 @@ export interface CapturedScope {
   entryCount: number;
   tombstoneCount: number;
   schemaVersion: number;
+  /** The scope's content digest as it stands at toSequence (content-digest.ts); null when skipped. */
+  contentDigest: string | null;
 }
 
 export interface CaptureHooks {
@@ -43,6 +47,8 @@ export interface CaptureHooks {
   onProgress(lines: number, bytes: number): void;
   /** Test seam: runs after each page is read (writers may change the tree meanwhile). */
   afterPage?: (() => Promise<void>) | undefined;
+  /** Bench seam: capture without the content digest, to measure what the digest costs. */
+  withoutDigest?: boolean | undefined;
 }
 
 /** The lines a capture of `plan` reads: live entries (full) or every change after the base. */
@@ -93,6 +99,10 @@ export async function captureScope(
   const yieldToOtherCalls = createEventLoopYielder();
   const pace = createReadPacer(plan.maxEntriesPerSecond ?? 0, hooks.signal);
   const splitter = new EncodedLineSplitter();
+  const isFull = plan.fromSequence === null;
+  // A full capture reads exactly the scope's live entries: it hashes each line once as it
+  // passes. An incremental reads changes only; its digest is recomputed below.
+  const fullDigest = isFull && !hooks.withoutDigest ? new ContentDigest() : undefined;
   // The database encodes the lines and this process only compresses (zlib on the libuv pool)
   // and hashes them; reading the next chunk overlaps with both. A "page" (page_size entries) is
   // the unit of progress and of the afterPage seam.
@@ -108,6 +118,8 @@ export async function captureScope(
       if (hooks.signal.aborted) break;
       const run = splitter.push(chunk);
       if (!run) continue;
+      // Hashed before the writer takes the bytes (it may hand them to compression workers).
+      fullDigest?.addEncodedLines(run.bytes);
       await writer.appendEncoded(run);
       entryCount += run.entries;
       tombstoneCount += run.tombstones;
@@ -122,6 +134,16 @@ export async function captureScope(
       await pace(entryCount);
     }
     if (!hooks.signal.aborted) splitter.end();
+    const digest =
+      fullDigest ??
+      (hooks.withoutDigest || hooks.signal.aborted
+        ? undefined
+        : await digestOfScope(
+            snapshot,
+            tree.physicalTreeId,
+            { toSequence: tree.lastSequence, keyPrefix: plan.keyPrefix },
+            hooks.signal,
+          ));
     const written = await writer.finish();
     return {
       plan,
@@ -131,6 +153,7 @@ export async function captureScope(
       entryCount,
       tombstoneCount,
       schemaVersion,
+      contentDigest: digest ? digest.toString() : null,
     };
   } catch (error) {
     await writer.abort();

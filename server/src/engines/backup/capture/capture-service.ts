@@ -416,6 +416,7 @@ export class CaptureService {
       schemaVersion: c.schemaVersion,
       createdBy: ctx.createdBy,
       labels: validateLabels(request.labels),
+      contentDigest: c.contentDigest,
     };
   }
 }
