@@ -2,6 +2,7 @@ import { timestampDate } from '@bufbuild/protobuf/wkt';
 import type { ServiceImpl } from '@connectrpc/connect';
 import { BackupKind, type BackupControlService } from '@store/contract';
 import type { BackupEngine } from '../../engines/backup/backup-engine.js';
+import { describeContentDigest } from '../../engines/backup/capture/content-digest.js';
 import { validateTreeName } from '../../engines/data/tree-names.js';
 import { auditFactsKey } from '../audit-interceptor.js';
 import { permittedOperationsOf } from '../auth/permitted-operations.js';
@@ -48,6 +49,7 @@ export function catalogRpcs(engine: BackupEngine): Impl {
         chainBackupIds: found.chain,
         setMemberBackupIds: found.setMembers,
         dependantBackupIds: found.dependants,
+        contentDigestSummary: describeContentDigest(found.entry.manifest.contentDigest),
       };
     },
     async deleteBackup(request, context) {

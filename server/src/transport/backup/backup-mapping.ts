@@ -86,6 +86,8 @@ export function manifestToProto(entry: CatalogEntry): BackupManifest {
     lastVerifiedAt:
       entry.lastVerifiedAt === null ? undefined : timestampFromMs(entry.lastVerifiedAt),
     keyPrefix: m.keyPrefix ?? undefined,
+    // Empty for a backup captured before content digests (its manifest has none).
+    contentDigest: m.contentDigest ?? '',
   });
 }
 
