@@ -6,7 +6,7 @@ import {
 } from '../../../../test/support/artifact-stores.js';
 import { storagePerTest } from '../../../../test/support/storage-per-test.js';
 import { DIALECTS } from '../../../../test/support/test-storage.js';
-import { getBackupRow } from '../../../storage/backup/backup-store.js';
+import { deleteBackupRows, getBackupRow } from '../../../storage/backup/backup-store.js';
 import { TreeDataEngine } from '../../data/tree-data-engine.js';
 import { OperationRunner } from '../../operations/operation-runner.js';
 import type { OperationRecord } from '../../operations/types.js';
@@ -143,8 +143,8 @@ describe.each(DIALECTS)('the content digest of captures on %s', (dialect) => {
       );
     });
 
-    it('a key-prefix scope digests only its entries; each member of a set has its own digest', async () => {
-      const { engine, finish, capture, put } = await setUp();
+    it('a key-prefix scope digests only its entries; each member of a set has its own digest; a rebuilt catalog keeps them', async () => {
+      const { storage, engine, finish, capture, put } = await setUp();
       for (let i = 0; i < 12; i++) await put('one', `${i % 2 ? 'odd' : 'even'}/${i}`, i);
       for (let i = 0; i < 5; i++) await put('two', `t${i}`, { i });
       const op = await engine.startCapture(
@@ -179,6 +179,15 @@ describe.each(DIALECTS)('the content digest of captures on %s', (dialect) => {
         await engine.contentDigestOfTree(TENANT, 'two'),
       );
       expect(parseContentDigest(second?.entry.manifest.contentDigest)?.count).toBe(5);
+
+      // A catalog rebuilt from the manifests alone carries each digest back into its row.
+      await deleteBackupRows(storage, TENANT, [scoped.backupId, ...set.setManifest.backupIds]);
+      await finish(await engine.startRebuild(WHO));
+      for (const captured of [scoped, ...set.members]) {
+        expect((await getBackupRow(storage, TENANT, captured.backupId))?.contentDigest).toBe(
+          captured.entry.manifest.contentDigest,
+        );
+      }
     });
   });
 });
