@@ -142,7 +142,11 @@ export async function captureScope(
             snapshot,
             tree.physicalTreeId,
             { toSequence: tree.lastSequence, keyPrefix: plan.keyPrefix },
-            hooks.signal,
+            {
+              signal: hooks.signal,
+              // The operator's throttle spares the live database: this read counts too.
+              pace: createReadPacer(plan.maxEntriesPerSecond ?? 0, hooks.signal),
+            },
           ));
     const written = await writer.finish();
     return {

@@ -28,7 +28,11 @@ export async function digestOfScope(
   snapshot: TreeDb,
   physicalTreeId: string,
   range: DigestRange,
-  signal?: AbortSignal,
+  options: {
+    signal?: AbortSignal | undefined;
+    /** Called with the entries read so far after each chunk (a capture's read throttle). */
+    pace?: ((entriesSoFar: number) => Promise<void>) | undefined;
+  } = {},
 ): Promise<ContentDigest> {
   const digest = new ContentDigest();
   const splitter = new EncodedLineSplitter();
@@ -43,11 +47,16 @@ export async function digestOfScope(
     },
     ROWS_PER_CHUNK,
   );
+  let read = 0;
   for await (const chunk of lines) {
-    signal?.throwIfAborted();
+    options.signal?.throwIfAborted();
     const run = splitter.push(chunk);
-    if (run) digest.addEncodedLines(run.bytes);
+    if (run) {
+      digest.addEncodedLines(run.bytes);
+      read += run.entries;
+    }
     await yieldToOtherCalls();
+    await options.pace?.(read);
   }
   splitter.end();
   return digest;
@@ -68,6 +77,6 @@ export async function digestOfTree(
   return withReadSnapshot(storage, async (snapshot) => {
     const tree = await resolveTree(snapshot, tenant, treeName);
     if (!tree) throw notFound(`tree ${treeName} does not exist`);
-    return digestOfScope(snapshot, tree.physicalTreeId, { keyPrefix }, signal);
+    return digestOfScope(snapshot, tree.physicalTreeId, { keyPrefix }, { signal });
   });
 }
