@@ -59,7 +59,14 @@ describe.each(DIALECTS)('the content digest of captures on %s', (dialect) => {
           { name: 'd', scope: { treeId }, pageSize: 7, labels: {}, baseBackupId },
           baseBackupId !== undefined,
         );
-        return finish<CaptureResult>(op);
+        const result = await finish<CaptureResult>(op);
+        const progress = (await runner.get(TENANT, op.id))?.progress;
+        // An incremental's last report is its digest read of the whole scope, at its total.
+        if (baseBackupId !== undefined) {
+          expect(progress?.message).toMatch(/^content digest: \d+ entries of the scope read$/);
+          expect(progress?.done).toBe(progress?.total);
+        }
+        return result;
       };
       const put = (tree: string, key: string, value: unknown) =>
         data.putEntry(TENANT, tree, key, JSON.stringify(value));

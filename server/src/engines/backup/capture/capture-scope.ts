@@ -45,6 +45,11 @@ export interface CaptureHooks {
   signal: AbortSignal;
   /** Lines read so far (entries, and tombstones of an incremental) and their encoded bytes. */
   onProgress(lines: number, bytes: number): void;
+  /**
+   * An incremental's second read (the scope's live entries, for its content digest): entries
+   * read so far, after its lines are all read and counted.
+   */
+  onDigestProgress?: ((entries: number) => void) | undefined;
   /** Test seam: runs after each page is read (writers may change the tree meanwhile). */
   afterPage?: (() => Promise<void>) | undefined;
   /** Bench seam: capture without the content digest, to measure what the digest costs. */
@@ -145,7 +150,7 @@ export async function captureScope(
             {
               signal: hooks.signal,
               // The operator's throttle spares the live database: this read counts too.
-              pace: createReadPacer(plan.maxEntriesPerSecond ?? 0, hooks.signal),
+              afterChunk: digestPacer(plan, hooks),
             },
           ));
     const written = await writer.finish();
@@ -163,4 +168,14 @@ export async function captureScope(
     await writer.abort();
     throw error;
   }
+}
+
+/** After each chunk of an incremental's digest read: its progress, then the operator's throttle. */
+function digestPacer(plan: ScopePlan, hooks: CaptureHooks) {
+  // The throttle spares the live database: this read counts as much as the capture's own.
+  const pace = createReadPacer(plan.maxEntriesPerSecond ?? 0, hooks.signal);
+  return async (entries: number) => {
+    hooks.onDigestProgress?.(entries);
+    await pace(entries);
+  };
 }

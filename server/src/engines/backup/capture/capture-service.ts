@@ -345,6 +345,11 @@ export class CaptureService {
             done = before + lines;
             ctx.progress(done, total, `${bytes} bytes read`);
           },
+          // Its lines all read, an incremental reads the scope once more for its digest: the
+          // count stays at its total, the message says what the capture waits for.
+          onDigestProgress: (entries) => {
+            ctx.progress(done, total, `content digest: ${entries} entries of the scope read`);
+          },
           afterPage: this.afterPage,
         },
         (physicalTreeId) => {

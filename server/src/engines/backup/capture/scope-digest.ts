@@ -30,8 +30,8 @@ export async function digestOfScope(
   range: DigestRange,
   options: {
     signal?: AbortSignal | undefined;
-    /** Called with the entries read so far after each chunk (a capture's read throttle). */
-    pace?: ((entriesSoFar: number) => Promise<void>) | undefined;
+    /** Called with the entries read so far after each chunk (progress, a read throttle). */
+    afterChunk?: ((entriesSoFar: number) => Promise<void>) | undefined;
   } = {},
 ): Promise<ContentDigest> {
   const digest = new ContentDigest();
@@ -56,7 +56,7 @@ export async function digestOfScope(
       read += run.entries;
     }
     await yieldToOtherCalls();
-    await options.pace?.(read);
+    await options.afterChunk?.(read);
   }
   splitter.end();
   return digest;
