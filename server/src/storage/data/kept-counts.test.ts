@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../test/support/test-storage.js';
 import { storagePerTest } from '../../../test/support/storage-per-test.js';
@@ -183,6 +184,27 @@ describe.each(DIALECTS)('kept entry counts on %s', (dialect) => {
     expect(await dropPhysicalTree(storage, tree)).toBe(true);
     expect(await kept(storage, other)).toEqual({ entries: 1, bytes: bytes('a1') });
   });
+
+  it.runIf(dialect === 'postgres')(
+    'a write from a session whose search_path looks elsewhere still counts in the store’s schema',
+    async () => {
+      const storage = await freshStorage();
+      const tree = await createPhysicalTree(storage, { tenant: 'acme', treeName: 't', now: 1 });
+      const schema = storage.location.postgresSchema!;
+      const client = new pg.Client({ connectionString: storage.location.databaseUrl });
+      await client.connect();
+      try {
+        await client.query(
+          `insert into ${schema}.entries (physical_tree_id, key, value_json, tombstone, sequence, ` +
+            `schema_version, updated_at) values ($1, 'a', '1', 0, 1, 0, 1)`,
+          [tree],
+        );
+      } finally {
+        await client.end();
+      }
+      expect(await kept(storage, tree)).toEqual({ entries: 1, bytes: 2 });
+    },
+  );
 
   it('the check names a tree whose kept counts are wrong', async () => {
     const storage = await freshStorage();

@@ -70,7 +70,12 @@ async function postgresCounters(db: Kysely<unknown>): Promise<void> {
   for (const { event, referencing, changes } of events) {
     const name = `entries_count_${event}`;
     await sql
-      .raw(`create function ${name}() returns trigger language plpgsql as $$${body(changes)}$$`)
+      .raw(
+        // The store's schema as the migration sees it, not the writing session's search_path:
+        // a write from a session that looks elsewhere (a DBA's psql) still counts here.
+        `create function ${name}() returns trigger language plpgsql ` +
+          `set search_path from current as $$${body(changes)}$$`,
+      )
       .execute(db);
     await sql
       .raw(
