@@ -1,4 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { Statement as SqliteStatement } from 'better-sqlite3';
 import { prefixEnd, sqliteStatement, type TreeDb } from './tree-db.js';
 import type { EntryLineRange } from './entry-lines.js';
 
@@ -17,7 +18,7 @@ import type { EntryLineRange } from './entry-lines.js';
 /** Rows a step walks at most: a millisecond or two of SQLite's work on an idle machine. */
 export const SQLITE_STEP_ROWS = 1_000;
 
-/** A step stops after its first row read past this long. */
+/** A step stops once it has run this long (the clock is read every 64 rows). */
 export const SQLITE_STEP_MS = 4;
 
 /**
@@ -77,20 +78,38 @@ async function* walk(
   const params = rowTest(range)?.params ?? [];
   const { from, end } = keyRange(range);
   const prefix = range.keyPrefix ?? '';
+  const [firstStep, nextStep] = [true, false].map((first) =>
+    sqliteStatement(handle, walkStepSql(range, selected, first)),
+  ) as [SqliteStatement, SqliteStatement];
   let cursor = from;
-  for (let first = true; ; first = false) {
-    const statement = sqliteStatement(handle, walkStepSql(range, selected, first));
+  for (let statement = firstStep; ; statement = nextStep) {
     const rows = statement
       .raw(true)
-      .iterate(...params, physicalTreeId, cursor, ...(end !== undefined ? [end] : [])) as
-      IterableIterator<[string, unknown]>;
-    const step: [string, unknown][] = [];
-    const stopAt = performance.now() + SQLITE_STEP_MS;
+      .iterate(
+        ...params,
+        physicalTreeId,
+        cursor,
+        ...(end !== undefined ? [end] : []),
+      ) as IterableIterator<[string, unknown]>;
+    const values: unknown[] = [];
+    let last: string | undefined;
+    let read = 0;
     let cut = false;
+    let pastPrefix = false;
+    const stopAt = performance.now() + SQLITE_STEP_MS;
     try {
-      for (const row of rows) {
-        step.push(row);
-        if (performance.now() >= stopAt) {
+      for (const [key, value] of rows) {
+        // Without an end key (a prefix ending in U+10FFFF) the walk stops at the first key
+        // past the prefix.
+        if (end === undefined && !key.startsWith(prefix)) {
+          pastPrefix = true;
+          break;
+        }
+        last = key;
+        read++;
+        if (value !== null) values.push(value);
+        // The clock every 64 rows: reading it costs more than a row.
+        if ((read & 63) === 0 && performance.now() >= stopAt) {
           cut = true;
           break;
         }
@@ -99,12 +118,8 @@ async function* walk(
       rows.return?.();
       statement.raw(false);
     }
-    const last = step.at(-1)?.[0];
-    // Without an end key (a prefix ending in U+10FFFF), the walk stops at the first key past it.
-    const inPrefix = step.filter(([key]) => end !== undefined || key.startsWith(prefix));
-    yield inPrefix.flatMap(([, value]) => (value === null ? [] : [value]));
-    const more = cut || step.length === SQLITE_STEP_ROWS;
-    if (last === undefined || !more || inPrefix.length < step.length) return;
+    yield values;
+    if (pastPrefix || last === undefined || !(cut || read === SQLITE_STEP_ROWS)) return;
     cursor = last;
     await nextTurn();
   }
