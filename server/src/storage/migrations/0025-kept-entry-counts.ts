@@ -15,21 +15,28 @@ import { int64 } from './column-types.js';
  * (the sequence is taken there), so no new point of contention. SQLite: row triggers (it has no
  * others), a primary-key update in-process per changed live row.
  *
- * Existing trees are counted here, in the migration's transaction.
+ * Existing trees are counted here, in one transaction with the columns and triggers: a crash
+ * midway leaves the migration undone, to run again whole (Kysely's migrator opens that
+ * transaction on PostgreSQL; on SQLite, where it opens none, this migration does).
  */
 export function keptEntryCounts(dialect: Dialect): Migration {
   return {
     async up(db: Kysely<unknown>) {
-      for (const column of ['live_entries', 'live_bytes']) {
-        await db.schema
-          .alterTable('physical_trees')
-          .addColumn(column, int64(dialect), (c) => c.notNull().defaultTo(0))
-          .execute();
-      }
-      if (dialect === 'postgres') await postgresCounters(db);
-      else await sqliteCounters(db);
+      if (dialect === 'postgres') await addCounters(db, dialect);
+      else await db.transaction().execute((trx) => addCounters(trx, dialect));
     },
   };
+}
+
+async function addCounters(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
+  for (const column of ['live_entries', 'live_bytes']) {
+    await db.schema
+      .alterTable('physical_trees')
+      .addColumn(column, int64(dialect), (c) => c.notNull().defaultTo(0))
+      .execute();
+  }
+  if (dialect === 'postgres') await postgresCounters(db);
+  else await sqliteCounters(db);
 }
 
 async function postgresCounters(db: Kysely<unknown>): Promise<void> {
