@@ -40,6 +40,9 @@ export interface PhysicalTreesTable {
   tree_name: string;
   last_sequence: number;
   created_at: number;
+  /** Live entries and their bytes, kept by triggers on entries (migration 0025). */
+  live_entries: Generated<number>;
+  live_bytes: Generated<number>;
 }
 
 export interface EntriesTable {

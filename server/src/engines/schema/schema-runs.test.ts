@@ -289,8 +289,9 @@ describe.each(DIALECTS)('schema runs on %s', (dialect) => {
       testControl(),
     );
     expect(report).toMatchObject({ scanned: count, transformed: count, failed: 0 });
-    // One read per page of 10, the empty read that ends the run, and the count for progress.
-    expect(counter.reads()).toBe(count / 10 + 2);
+    // One read per page of 10 and the empty read that ends the run; the progress total is the
+    // tree's kept count (migration 0025), which reads no entries.
+    expect(counter.reads()).toBe(count / 10 + 1);
     const entries = await liveEntries(storage, 'big');
     expect(entries).toHaveLength(count);
     expect(entries.every((e) => JSON.parse(e.valueJson ?? '').visits.length === 1)).toBe(true);

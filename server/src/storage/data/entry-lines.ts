@@ -1,6 +1,7 @@
 import { to as copyTo } from 'pg-copy-streams';
 import { sql } from 'kysely';
-import { sqliteStatement, type TreeDb } from './tree-db.js';
+import { countSqliteLines, sqliteLineBatches } from './sqlite-entry-pages.js';
+import type { TreeDb } from './tree-db.js';
 
 /** Which entries of a physical tree a capture reads. */
 export interface EntryLineRange {
@@ -8,8 +9,7 @@ export interface EntryLineRange {
   fromSequence?: number;
   /**
    * Only sequence ≤ toSequence (the snapshot point). Leave it out to read everything the
-   * snapshot sees: the condition can lead SQLite to the sequence index and a sort of the whole
-   * tree before the first row.
+   * snapshot sees. (SQLite tests it per row while walking the key index, so it costs no sort.)
    */
   toSequence?: number;
   keyPrefix?: string;
@@ -33,7 +33,8 @@ export interface EntryLineRange {
  * PostgreSQL streams them with `COPY (SELECT …) TO STDOUT` (pg-copy-streams) on its own
  * connection, inside the caller's snapshot (withReadSnapshot exports it; the copy imports it),
  * so the server's backend works on the other core while this process compresses. SQLite reads
- * them on the snapshot's connection, `rowsPerChunk` rows a chunk.
+ * them on the snapshot's connection in bounded steps along the key index (sqlite-entry-pages),
+ * `rowsPerChunk` rows a chunk; between steps the event loop serves other calls.
  *
  * Stopping the iteration early (an abort) ends the read: PostgreSQL's connection is discarded.
  */
@@ -51,13 +52,18 @@ export function streamEntryLines(
 /**
  * How many lines `streamEntryLines` yields for this range, counted in the caller's snapshot
  * before reading: a capture's progress total, so the console can show a percent and an
- * estimate. Same conditions as the stream (one where clause builds both).
+ * estimate. Same conditions as the stream. A full capture of a whole tree at the snapshot's own
+ * last sequence is the tree's kept live count (migration 0025), read in the same snapshot;
+ * otherwise SQLite counts in the stream's bounded steps and PostgreSQL with count(*).
  */
 export async function countEntryLines(
   handle: TreeDb,
   physicalTreeId: string,
   range: EntryLineRange,
 ): Promise<number> {
+  const kept = await keptLineCount(handle, physicalTreeId, range);
+  if (kept !== undefined) return kept;
+  if (handle.dialect === 'sqlite') return countSqliteLines(handle, physicalTreeId, range);
   const params: (string | number)[] = [];
   const where = whereClause(range, (value) => {
     params.push(value === '?tree' ? physicalTreeId : value);
@@ -75,6 +81,26 @@ export async function countEntryLines(
   return Number(result.rows[0]?.n ?? 0);
 }
 
+/** The tree's kept live count when the range is exactly its live entries, else undefined. */
+async function keptLineCount(
+  handle: TreeDb,
+  physicalTreeId: string,
+  range: EntryLineRange,
+): Promise<number | undefined> {
+  if (!range.liveOnly || range.fromSequence !== undefined || (range.keyPrefix ?? '') !== '') {
+    return undefined;
+  }
+  const tree = await handle.db
+    .selectFrom('physical_trees')
+    .select(['live_entries', 'last_sequence'])
+    .where('id', '=', physicalTreeId)
+    .executeTakeFirst();
+  if (!tree) return 0;
+  const everything =
+    range.toSequence === undefined || range.toSequence >= Number(tree.last_sequence);
+  return everything ? Number(tree.live_entries) : undefined;
+}
+
 /**
  * The same lines as `streamEntryLines`, as arrays of whole lines without their newline, for a
  * reader that compares them as text (a restore preview): SQLite's rows are handed out as the
@@ -88,7 +114,13 @@ export function streamEntryLineBatches(
 ): AsyncIterable<string[]> {
   return handle.dialect === 'postgres'
     ? splitLines(copyOutLines(handle, physicalTreeId, range))
-    : sqliteLineBatches(handle, physicalTreeId, range, rowsPerChunk);
+    : sqliteLineBatches(
+        handle,
+        physicalTreeId,
+        range,
+        lineExpression('json_quote', range),
+        rowsPerChunk,
+      );
 }
 
 async function* splitLines(chunks: AsyncIterable<Buffer>): AsyncGenerator<string[]> {
@@ -144,42 +176,9 @@ async function* sqliteLines(
   range: EntryLineRange,
   rowsPerChunk: number,
 ): AsyncGenerator<Buffer> {
-  for await (const lines of sqliteLineBatches(handle, physicalTreeId, range, rowsPerChunk)) {
+  const line = lineExpression('json_quote', range);
+  for await (const lines of sqliteLineBatches(handle, physicalTreeId, range, line, rowsPerChunk)) {
     yield Buffer.from(`${lines.join('\n')}\n`, 'utf8');
-  }
-}
-
-async function* sqliteLineBatches(
-  handle: TreeDb,
-  physicalTreeId: string,
-  range: EntryLineRange,
-  rowsPerChunk: number,
-): AsyncGenerator<string[]> {
-  const params: (string | number)[] = [];
-  const where = whereClause(range, (value) => {
-    params.push(value === '?tree' ? physicalTreeId : value);
-    return '?';
-  });
-  const statement = sqliteStatement(
-    handle,
-    `select ${lineExpression('json_quote', range)} from entries where ${where} order by key`,
-  );
-  // The snapshot's own connection: holding its iterator open across the awaits below keeps
-  // no other statement of the server waiting.
-  const rows = statement.pluck(true).iterate(...params) as IterableIterator<string>;
-  try {
-    let lines: string[] = [];
-    for (const line of rows) {
-      lines.push(line);
-      if (lines.length >= rowsPerChunk) {
-        yield lines;
-        lines = [];
-      }
-    }
-    if (lines.length > 0) yield lines;
-  } finally {
-    rows.return?.();
-    statement.pluck(false);
   }
 }
 

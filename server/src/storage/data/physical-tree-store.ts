@@ -341,15 +341,17 @@ export async function compareAndSetWriteLock(
   return result.numUpdatedRows > 0n;
 }
 
-/** Live (non-tombstone) entries of a physical tree. */
+/**
+ * Live (non-tombstone) entries of a physical tree, as the tree keeps them (migration 0025):
+ * exact in `handle`'s transaction or snapshot, without counting the entries.
+ */
 export async function countLiveEntries(handle: TreeDb, physicalTreeId: string): Promise<number> {
   const row = await handle.db
-    .selectFrom('entries')
-    .select((eb) => eb.fn.countAll().as('n'))
-    .where('physical_tree_id', '=', physicalTreeId)
-    .where('tombstone', '=', 0)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+    .selectFrom('physical_trees')
+    .select('live_entries')
+    .where('id', '=', physicalTreeId)
+    .executeTakeFirst();
+  return Number(row?.live_entries ?? 0);
 }
 
 /** Removes every entry (tombstones too) of a physical tree; returns how many. */

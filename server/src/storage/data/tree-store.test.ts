@@ -101,8 +101,8 @@ describe.each(DIALECTS)('tree store on %s', (dialect) => {
       now: 1,
     });
     expect(await listTrees(storage, T, { limit: 10 })).toEqual([
-      { name: 't1', entryCount: 2, updatedAt: 3000 },
-      { name: 't2', entryCount: 0, updatedAt: 4000 },
+      { name: 't1', entryCount: 2, byteSize: 4, updatedAt: 3000 },
+      { name: 't2', entryCount: 0, byteSize: 0, updatedAt: 4000 },
     ]);
     expect(await listTrees(storage, T, { afterName: 't1', limit: 10 })).toHaveLength(1);
     expect((await listTrees(storage, 'other', { limit: 10 })).map((t) => t.name)).toEqual(['t0']);

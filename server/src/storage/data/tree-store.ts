@@ -184,10 +184,16 @@ function physicalTreeIdOf(handle: TreeDb, tenant: string, treeName: string) {
 export interface TreeSummary {
   name: string;
   entryCount: number;
+  /** UTF-8 bytes of the live entries' keys and values. */
+  byteSize: number;
   updatedAt: number;
 }
 
-/** A tenant's trees in byte order of name, after `afterName`, with their live entry counts. */
+/**
+ * A tenant's trees in byte order of name, after `afterName`, with their live entry counts as
+ * their physical trees keep them (migration 0025): a page costs its rows, not the entries under
+ * them.
+ */
 export async function listTrees(
   handle: TreeDb,
   tenant: string,
@@ -195,15 +201,12 @@ export async function listTrees(
 ): Promise<TreeSummary[]> {
   const rows = await handle.db
     .selectFrom('trees')
-    .select((eb) => [
+    .leftJoin('physical_trees', 'physical_trees.id', 'trees.physical_tree_id')
+    .select([
       'trees.name',
       'trees.updated_at',
-      eb
-        .selectFrom('entries')
-        .select((inner) => inner.fn.countAll().as('n'))
-        .whereRef('entries.physical_tree_id', '=', 'trees.physical_tree_id')
-        .where('entries.tombstone', '=', 0)
-        .as('entry_count'),
+      'physical_trees.live_entries',
+      'physical_trees.live_bytes',
     ])
     .where('trees.tenant', '=', tenant)
     .$if(page.afterName !== undefined, (qb) => qb.where('trees.name', '>', page.afterName ?? ''))
@@ -212,7 +215,8 @@ export async function listTrees(
     .execute();
   return rows.map((row) => ({
     name: row.name,
-    entryCount: Number(row.entry_count ?? 0),
+    entryCount: Number(row.live_entries ?? 0),
+    byteSize: Number(row.live_bytes ?? 0),
     updatedAt: Number(row.updated_at),
   }));
 }

@@ -20,6 +20,7 @@ import { differenceStorage } from './0021-difference-storage.js';
 import { backupDamagedSince } from './0022-backup-damaged-since.js';
 import { restoreRevertedBy } from './0023-restore-reverted-by.js';
 import { auditTargetName } from './0024-audit-target-name.js';
+import { keptEntryCounts } from './0025-kept-entry-counts.js';
 import { backupContentDigest } from './0027-backup-content-digest.js';
 
 /**
@@ -48,6 +49,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
     '0022-backup-damaged-since': backupDamagedSince(dialect),
     '0023-restore-reverted-by': restoreRevertedBy(),
     '0024-audit-target-name': auditTargetName(),
+    '0025-kept-entry-counts': keptEntryCounts(dialect),
     '0027-backup-content-digest': backupContentDigest(dialect),
   };
   return { getMigrations: async () => migrations };
