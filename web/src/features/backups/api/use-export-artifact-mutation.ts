@@ -4,7 +4,12 @@ import { useCallback, useRef, useState } from 'react';
 import { formatBytes } from '../../../lib/format';
 import { serviceKey } from '../../../lib/query-keys';
 import { useApi, useToast } from '../../../lib/services';
-import { artifactFileName, streamToSink, type ExpectedArtifact } from '../utils/artifact-download';
+import {
+  artifactFileName,
+  DownloadMismatchError,
+  streamToSink,
+  type ExpectedArtifact,
+} from '../utils/artifact-download';
 import { blobPartsSink, canPickSaveFile, pickFileSink } from '../utils/download-sinks';
 
 /** Progress redraws at most this often: a chunk arrives every few ms, a person reads ~10 a second. */
@@ -24,7 +29,8 @@ function atMostEvery(ms: number, report: (bytes: number) => void): (bytes: numbe
 /** How an export ended without an error: saved, or stopped by the admin. */
 export type ExportOutcome =
   | { saved: true; size: number; fileName: string }
-  | { saved: false; reason: 'no file chosen' | 'cancelled' };
+  | { saved: false; reason: 'no file chosen' }
+  | { saved: false; reason: 'cancelled'; leftOnDisk?: string };
 
 /**
  * Streams one artifact through ExportArtifact to a file, with the bytes received so far for a
@@ -60,7 +66,17 @@ export function useExportArtifactMutation(backupId: string) {
         const download = await streamToSink(chunks, sink, artifact, progress);
         return { saved: true, size: download.size, fileName };
       } catch (error) {
-        if (controller.signal.aborted) return { saved: false, reason: 'cancelled' };
+        if (controller.signal.aborted)
+          return { saved: false, reason: 'cancelled', leftOnDisk: sink.leftOnDisk };
+        // A mismatch says it itself; any other failure (the server finding its stored copy
+        // damaged, a lost connection) leaves the picked file behind too.
+        if (sink.leftOnDisk && !(error instanceof DownloadMismatchError)) {
+          toast({
+            tone: 'warning',
+            title: `Delete ${sink.leftOnDisk}`,
+            detail: `The export of ${artifact.artifactId} did not finish, so that file is not a copy of it.`,
+          });
+        }
         throw error;
       } finally {
         running.current = null;
@@ -69,8 +85,15 @@ export function useExportArtifactMutation(backupId: string) {
     meta: { errorTitle: 'Export failed' },
     onSuccess: (outcome, artifact) => {
       if (!outcome.saved) {
-        if (outcome.reason === 'cancelled')
-          toast({ tone: 'info', title: `Export of ${artifact.artifactId} cancelled` });
+        if (outcome.reason === 'cancelled') {
+          toast({
+            tone: 'info',
+            title: `Export of ${artifact.artifactId} cancelled`,
+            ...(outcome.leftOnDisk && {
+              detail: `Delete ${outcome.leftOnDisk}: it holds no copy of the artifact.`,
+            }),
+          });
+        }
         return;
       }
       toast({

@@ -25,6 +25,8 @@ export interface DownloadSink {
   discard(reason: unknown): Promise<void>;
   /** What a mismatch leaves the admin to do, ending the error's sentence. */
   readonly afterMismatch: string;
+  /** The file a failed export leaves on disk, for the admin to delete (none for a Blob). */
+  readonly leftOnDisk?: string;
 }
 
 /** What the manifest says an artifact holds. */

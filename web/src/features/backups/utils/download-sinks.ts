@@ -58,6 +58,7 @@ export function streamSink(
   const writer = stream.getWriter();
   return {
     afterMismatch: `delete ${fileName}, it is not this artifact`,
+    leftOnDisk: fileName,
     write: (bytes) => writer.write(bytes),
     commit: () => writer.close(),
     discard: (reason) => writer.abort(reason),
