@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type CDPSession, type Page } from 'playwright-core';
+import { chromium, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
 import type { Dialect } from '../../server/src/storage/database.js';
 import { BENCH_TOKEN, startBenchServer, type BenchServer } from '../lib/bench-server.js';
 import type { BenchRow } from '../lib/results.js';
@@ -87,15 +87,9 @@ interface Pass {
   ms: number;
 }
 
-/** Signs in, opens the backup, waits idle, then exports while sampling memory until verified. */
-async function exportPass(
-  browser: Browser,
-  s: BenchServer,
-  init: string,
-  /** Started before the click, awaited once the console says the file is verified. */
-  checkSaved: (page: Page) => Promise<void>,
-): Promise<Pass> {
-  const page = await browser.newPage({ acceptDownloads: true });
+/** The page signed in and on the backup's page, its Export button there. */
+async function backupPage(context: BrowserContext, s: BenchServer, init: string): Promise<Page> {
+  const page = await context.newPage();
   page.setDefaultTimeout(60_000);
   await page.addInitScript(init);
   await page.goto(`${s.t.server.httpUrl}/sign-in`);
@@ -103,8 +97,12 @@ async function exportPass(
   await page.getByRole('button', { name: 'Sign in with API token' }).click();
   await page.getByRole('navigation', { name: /main/i }).waitFor();
   await page.goto(`${s.t.server.httpUrl}/backups/${encodeURIComponent(EXPORT_JOB.backupId)}`);
-  const button = page.getByRole('button', { name: `Export ${EXPORT_JOB.artifactId}` });
-  await button.waitFor();
+  await page.getByRole('button', { name: `Export ${EXPORT_JOB.artifactId}` }).waitFor();
+  return page;
+}
+
+/** The memory of `page`'s browser idle (after a GC and a second), then its peaks during `run`. */
+async function measure(page: Page, run: () => Promise<void>): Promise<Pass> {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Performance.enable');
   await cdp.send('HeapProfiler.collectGarbage');
@@ -122,20 +120,14 @@ async function exportPass(
     }
   })();
   const begun = performance.now();
-  const saved = checkSaved(page);
-  await button.click();
-  const verified = page.getByText(/SHA-256 verified against the manifest/);
-  const failed = page.getByText('Export failed');
-  await verified
-    .or(failed)
-    .first()
-    .waitFor({ timeout: 20 * 60_000 });
+  try {
+    await run();
+  } finally {
+    sampling = false;
+    await sampler;
+  }
   const ms = performance.now() - begun;
-  sampling = false;
-  await sampler;
-  if (await failed.isVisible()) throw new Error(`the console's export failed`);
-  await saved;
-  await page.close();
+  await cdp.detach();
   return {
     idle,
     ms,
@@ -147,6 +139,34 @@ async function exportPass(
   };
 }
 
+/** Clicks Export and waits for the console to call the file verified. */
+async function consoleExport(page: Page): Promise<void> {
+  await page.getByRole('button', { name: `Export ${EXPORT_JOB.artifactId}` }).click();
+  const verified = page.getByText(/SHA-256 verified against the manifest/);
+  const failed = page.getByText('Export failed');
+  await verified
+    .or(failed)
+    .first()
+    .waitFor({ timeout: 20 * 60_000 });
+  if (await failed.isVisible()) throw new Error(`the console's export failed`);
+}
+
+/**
+ * The platform's own floor: the same page reading the same bytes as a static file through
+ * fetch's body stream, each chunk dropped as it comes (what any streaming reader costs a tab).
+ */
+async function staticStream(page: Page, bytes: number): Promise<void> {
+  const read = await page.evaluate(async (name) => {
+    const response = await fetch(`/${name}`, { cache: 'no-store' });
+    const reader = response.body!.getReader();
+    let total = 0;
+    for (let next = await reader.read(); !next.done; next = await reader.read())
+      total += next.value.byteLength;
+    return total;
+  }, EXPORT_JOB.staticName);
+  if (read !== bytes) throw new Error(`the static stream read ${read} of ${bytes} bytes`);
+}
+
 async function sha256OfFile(path: string): Promise<string> {
   const hash = createHash('sha256');
   for await (const chunk of createReadStream(path, { highWaterMark: 8 * MB }))
@@ -154,10 +174,15 @@ async function sha256OfFile(path: string): Promise<string> {
   return hash.digest('hex');
 }
 
-async function launch(): Promise<Browser> {
-  return chromium.launch({
+/**
+ * A browser with a profile on disk, as a person's is: a Playwright context without one is
+ * incognito, where Chromium keeps OPFS files and Blobs in the browser process's memory.
+ */
+async function launch(profileDir: string): Promise<BrowserContext> {
+  return chromium.launchPersistentContext(profileDir, {
     executablePath: '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    acceptDownloads: true,
   });
 }
 
@@ -175,43 +200,49 @@ export async function exportBrowserMemoryRow(
     log(`seeded a ${(bytes / MB).toFixed(0)} MiB artifact`);
     const mb = (n: number) => `${(n / MB).toFixed(1)} MB`;
 
-    // The picked-file path (Chromium, Edge, Opera).
-    let browser = await launch();
+    const fileName = `${EXPORT_JOB.backupId}-${EXPORT_JOB.artifactId}.ndjson.gz`;
+
+    // The picked-file path (Chromium, Edge, Opera), then the static stream in the same tab.
+    let context = await launch(join(outDir, 'profile-picked'));
     let picked: Pass;
+    let floor: Pass;
     try {
-      picked = await exportPass(browser, s, PICKER_INTO_OPFS, async (page) => {
-        await page.getByText(/SHA-256 verified against the manifest/).waitFor({ timeout: 0 });
-        // Read back in the same context: each context has its own private file system.
-        const written = await page.evaluate(
-          async (name) =>
-            (await (await (await navigator.storage.getDirectory()).getFileHandle(name)).getFile())
-              .size,
-          `${EXPORT_JOB.backupId}-${EXPORT_JOB.artifactId}.ndjson.gz`,
-        );
-        if (written !== bytes)
-          throw new Error(`the picked file holds ${written} of ${bytes} bytes`);
-      });
+      const page = await backupPage(context, s, PICKER_INTO_OPFS);
+      picked = await measure(page, () => consoleExport(page));
+      const written = await page.evaluate(
+        async (name) =>
+          (await (await (await navigator.storage.getDirectory()).getFileHandle(name)).getFile())
+            .size,
+        fileName,
+      );
+      if (written !== bytes) throw new Error(`the picked file holds ${written} of ${bytes} bytes`);
+      floor = await measure(page, () => staticStream(page, bytes));
     } finally {
-      await browser.close();
+      await context.close();
     }
     log(
       `picked file: ${picked.ms.toFixed(0)} ms; renderer +${mb(picked.peakGrowth.renderer)} ` +
-        `(idle ${mb(picked.idle.renderer)}), JS heap +${mb(picked.peakGrowth.jsHeap)}`,
+        `(idle ${mb(picked.idle.renderer)}), browser process +${mb(picked.peakGrowth.browser)}, ` +
+        `JS heap +${mb(picked.peakGrowth.jsHeap)}`,
+    );
+    log(
+      `static stream: ${floor.ms.toFixed(0)} ms; renderer +${mb(floor.peakGrowth.renderer)}, ` +
+        `JS heap +${mb(floor.peakGrowth.jsHeap)}`,
     );
 
     // The Blob-parts path (Firefox, Safari), in a fresh browser.
-    browser = await launch();
+    context = await launch(join(outDir, 'profile-parts'));
     let parts: Pass;
     try {
-      parts = await exportPass(browser, s, NO_PICKER, async (page) => {
-        const download = await page.waitForEvent('download', { timeout: 20 * 60_000 });
-        const path = await download.path();
-        if ((await sha256OfFile(path)) !== sha256)
-          throw new Error('the Blob download is not the artifact byte for byte');
-        await download.delete();
-      });
+      const page = await backupPage(context, s, NO_PICKER);
+      const download = page.waitForEvent('download', { timeout: 20 * 60_000 });
+      parts = await measure(page, () => consoleExport(page));
+      const path = await (await download).path();
+      if ((await sha256OfFile(path)) !== sha256)
+        throw new Error('the Blob download is not the artifact byte for byte');
+      await (await download).delete();
     } finally {
-      await browser.close();
+      await context.close();
     }
     log(
       `Blob parts: ${parts.ms.toFixed(0)} ms; renderer +${mb(parts.peakGrowth.renderer)}, ` +
@@ -226,7 +257,9 @@ export async function exportBrowserMemoryRow(
       figure: growth / MB,
       unit: 'MB peak renderer RSS growth',
       detail:
-        `JS heap +${mb(picked.peakGrowth.jsHeap)}; ${(((bytes / MB) * 1000) / picked.ms).toFixed(0)} MB/s; ` +
+        `JS heap +${mb(picked.peakGrowth.jsHeap)}, browser process +${mb(picked.peakGrowth.browser)}; ` +
+        `${(((bytes / MB) * 1000) / picked.ms).toFixed(0)} MB/s; static stream in the same tab: ` +
+        `renderer +${mb(floor.peakGrowth.renderer)}; ` +
         `no picker (Blob parts): renderer +${mb(parts.peakGrowth.renderer)}, browser process ` +
         `+${mb(parts.peakGrowth.browser)}, JS heap +${mb(parts.peakGrowth.jsHeap)}`,
       baselineName: `the same tab idle on the page just before (renderer RSS ${mb(picked.idle.renderer)})`,

@@ -33,7 +33,8 @@ function recordingFile() {
   const writes: Uint8Array[] = [];
   const file = { writes, closed: false, aborted: undefined as unknown };
   const stream = new WritableStream<Uint8Array<ArrayBuffer>>({
-    write: (chunk) => void writes.push(chunk),
+    // A copy, as a file's writable makes: the window is refilled once the write resolves.
+    write: (chunk) => void writes.push(chunk.slice()),
     close: () => void (file.closed = true),
     abort: (reason) => void (file.aborted = reason ?? 'aborted'),
   });

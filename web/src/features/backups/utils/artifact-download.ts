@@ -16,7 +16,10 @@ import { bytesToHex } from '@noble/hashes/utils.js';
  */
 export const WINDOW_BYTES = 1024 * 1024;
 
-/** Where the windows go; it owns each window it is given (none is written to again). */
+/**
+ * Where the windows go. The window is the caller's again once `write` resolves (it is refilled
+ * for the next one), so a sink copies what it keeps; a file's writable copies on write.
+ */
 export interface DownloadSink {
   write(bytes: Uint8Array<ArrayBuffer>): Promise<void>;
   /** Every byte matched the manifest: the file is kept (for a Blob, handed to the browser). */
@@ -60,7 +63,7 @@ export async function streamToSink(
   windowBytes = WINDOW_BYTES,
 ): Promise<StreamedDownload> {
   const hash = sha256.create();
-  let pending = new Uint8Array(windowBytes);
+  const pending = new Uint8Array(windowBytes);
   let filled = 0;
   let size = 0;
   let download: StreamedDownload;
@@ -80,14 +83,15 @@ export async function streamToSink(
         filled += taken;
         at += taken;
         if (filled === windowBytes) {
+          // One window for the whole export: a fresh one per MiB is a GiB of ArrayBuffers the
+          // collector frees late, which showed as the tab's memory growth (docs/performance.md).
           await sink.write(pending);
-          pending = new Uint8Array(windowBytes);
           filled = 0;
         }
       }
       onProgress(size);
     }
-    if (filled > 0) await sink.write(pending.slice(0, filled));
+    if (filled > 0) await sink.write(pending.subarray(0, filled));
     download = { size, sha256: bytesToHex(hash.digest()) };
     verifyDownload(download, expected, sink.afterMismatch);
   } catch (error) {

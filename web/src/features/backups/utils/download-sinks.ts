@@ -70,7 +70,7 @@ export function blobPartsSink(fileName: string): DownloadSink {
   let parts: Blob[] = [];
   return {
     afterMismatch: 'nothing was saved',
-    // The Blob copies the window out of the page's heap; the window itself is then garbage.
+    // The Blob copies the window out of the page (the window is refilled for the next one).
     write: (bytes) => {
       parts.push(new Blob([bytes]));
       return Promise.resolve();
