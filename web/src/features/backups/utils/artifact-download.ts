@@ -3,12 +3,11 @@
  * the session's headers), never through a URL that could carry a credential. The tab holds at
  * most one window of them at a time: each full window goes to a sink (a file the admin picked,
  * or a Blob part the browser keeps outside the tab; download-sinks.ts) while a SHA-256 is fed
- * chunk by chunk, and the sink is told to keep the file only once size and digest are the
+ * chunk by chunk (incremental-sha256.ts), and the sink is told to keep the file only once size and digest are the
  * manifest's.
  */
 
-import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesToHex } from '@noble/hashes/utils.js';
+import { incrementalSha256, type Sha256Engine } from './incremental-sha256';
 
 /**
  * Bytes gathered before one write to the sink: a write to a picked file is a round trip to the
@@ -61,8 +60,9 @@ export async function streamToSink(
   expected: ExpectedArtifact,
   onProgress: (bytesReceived: number) => void,
   windowBytes = WINDOW_BYTES,
+  engine: Sha256Engine = 'wasm',
 ): Promise<StreamedDownload> {
-  const hash = sha256.create();
+  const hash = await incrementalSha256(engine);
   const pending = new Uint8Array(windowBytes);
   let filled = 0;
   let size = 0;
@@ -92,7 +92,7 @@ export async function streamToSink(
       onProgress(size);
     }
     if (filled > 0) await sink.write(pending.subarray(0, filled));
-    download = { size, sha256: bytesToHex(hash.digest()) };
+    download = { size, sha256: hash.hex() };
     verifyDownload(download, expected, sink.afterMismatch);
   } catch (error) {
     // The error that stopped the download is the one to report, not a failure to clean up.
