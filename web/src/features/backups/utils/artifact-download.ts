@@ -83,8 +83,8 @@ export async function streamToSink(
         filled += taken;
         at += taken;
         if (filled === windowBytes) {
-          // One window for the whole export: a fresh one per MiB is a GiB of ArrayBuffers the
-          // collector frees late, which showed as the tab's memory growth (docs/performance.md).
+          // One window for the whole export, refilled once the sink has taken its bytes: the
+          // export itself leaves nothing per MiB for the collector.
           await sink.write(pending);
           filled = 0;
         }
