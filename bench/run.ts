@@ -17,6 +17,7 @@ import { catalogRows } from './rows/catalog.js';
 import { edgeRows } from './rows/edge.js';
 import { exportRow } from './rows/export.js';
 import { exportBrowserRow } from './rows/export-browser.js';
+import { exportBrowserMemoryRow } from './rows/export-browser-memory.js';
 import { exportEnvoyRow } from './rows/export-envoy.js';
 import { exportDiskRows } from './rows/export-disk.js';
 import { previewFloodRows } from './rows/preview-flood.js';
@@ -33,7 +34,7 @@ const { values } = parseArgs({
     dialects: { type: 'string', default: 'sqlite,postgres' },
     rows: {
       type: 'string',
-      default: '1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24',
+      default: '1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,27',
     },
     out: { type: 'string', default: new URL('results.json', import.meta.url).pathname },
     // Overrides of single sizes, for a reduced run on a busy machine (stated in the results).
@@ -188,6 +189,14 @@ if (wanted.has(20) && (!values.quick || values.browser)) {
   const dialect = dialects[0] ?? 'sqlite';
   await attempt('row 20', async () => [
     await exportBrowserRow(dialect, sizes, (l) => log(`web export: ${l}`)),
+  ]);
+}
+
+if (wanted.has(27) && (!values.quick || values.browser)) {
+  // The tab's memory during a 1 GiB console export (4 MiB in --quick, only with --browser).
+  const dialect = dialects[0] ?? 'sqlite';
+  await attempt('row 27', async () => [
+    await exportBrowserMemoryRow(dialect, sizes, (l) => log(`web export memory: ${l}`)),
   ]);
 }
 

@@ -6,6 +6,7 @@ import { OperationsTray } from './pages/operations-tray';
 import { RestoreGuard } from './pages/restore-guard-page';
 import { expectNoSeriousA11yViolations } from './support/axe';
 import { expect, issueToken, signInWithToken, test, type StoreApi } from './support/fixtures';
+import { withoutSaveFilePicker } from './support/save-file';
 
 const TREE = 'orders';
 
@@ -60,6 +61,9 @@ test.describe('backups', () => {
     tenant,
   }, testInfo) => {
     await seed(tenant.api, { k1: 'one', k2: 'two' });
+    // The Blob-parts path of browsers without a file picker: Playwright sees it as a download
+    // (the picked-file path: export-to-disk.spec.ts).
+    await withoutSaveFilePicker(page);
     await signInWithToken(page, tenant.admin.token);
 
     await page.goto('/backups');

@@ -6,6 +6,7 @@ import { StoreSchemaMode } from '@store/contract';
 import { expectNoSeriousA11yViolations } from './support/axe';
 import { expect, issueToken, signInWithToken, test } from './support/fixtures';
 import { TreesPage } from './pages/trees-page';
+import { withoutSaveFilePicker } from './support/save-file';
 
 const TREE = 'imported';
 const ENTRIES = 4000;
@@ -104,6 +105,8 @@ test.describe('JSON Lines import', () => {
     const described = await tenant.api.backup.describeBackup({ backupId });
     const artifactId = described.manifest?.artifacts[0]?.artifactId ?? '';
 
+    // Saved as a browser download (the Blob-parts path), which Playwright hands over as a file.
+    await withoutSaveFilePicker(page);
     await signInWithToken(page, tenant.admin.token);
     await page.goto(`/backups/${encodeURIComponent(backupId)}`);
     const download = page.waitForEvent('download');

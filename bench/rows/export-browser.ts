@@ -38,6 +38,16 @@ const CLOCK = `
   }, true);
 `;
 
+/**
+ * The console as a browser without the File System Access API sees it: headless Chromium has a
+ * picker that answers as if the user had closed it, and this row times the download path (Blob
+ * parts saved through a link); row 27 measures the picked-file path.
+ */
+export const NO_PICKER = `
+  Reflect.deleteProperty(window, 'showSaveFilePicker');
+  Reflect.deleteProperty(Window.prototype, 'showSaveFilePicker');
+`;
+
 interface Timing {
   /** Page clock: start → the finished Blob's anchor click. */
   pageMs: number;
@@ -121,6 +131,7 @@ export async function exportBrowserRow(
     );
     const page = await browser.newPage({ acceptDownloads: true });
     page.setDefaultTimeout(60_000);
+    await page.addInitScript(NO_PICKER);
     await page.addInitScript(CLOCK);
     await page.goto(`${s.t.server.httpUrl}/sign-in`);
     await page.getByLabel('API token').fill(BENCH_TOKEN);

@@ -14,6 +14,7 @@ import {
 import { seedIncompressibleTree } from '../support/big-tree';
 import { envoyStat, upstreamRequests } from '../support/envoy-admin';
 import { expect, issueToken, signInWithToken, storeApi, test } from '../support/fixtures';
+import { withoutSaveFilePicker } from '../support/save-file';
 
 const ALLOWED_ORIGIN = 'https://console.store.example';
 const adminUrl = () => {
@@ -230,6 +231,8 @@ test.describe('a 50 MB export through Envoy', () => {
   });
 
   test('downloads in the browser with its sha256 intact', async ({ page }) => {
+    // The Blob-parts path, which Playwright sees as a download.
+    await withoutSaveFilePicker(page);
     await signInWithToken(page, owner.token);
     await page.goto(`/backups/${encodeURIComponent(owner.backupId)}`);
     const download = page.waitForEvent('download', { timeout: 180_000 });

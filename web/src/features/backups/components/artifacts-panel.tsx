@@ -1,5 +1,6 @@
 import { StoreBackupApiOperation, type BackupArtifact, type BackupManifest } from '@store/contract';
 import { useState } from 'react';
+import { Button } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { GuardedButton } from '../../../components/ui/guarded-button';
 import { ProgressBar } from '../../../components/ui/progress-bar';
@@ -98,16 +99,21 @@ export function ArtifactsPanel({ manifest, caps }: ArtifactsPanelProps) {
       )}
       {manifest.artifacts.length > 0 && (
         <p className="muted">
-          An export is saved only when its size and SHA-256 match the values above.
+          An export is kept only when its size and SHA-256 match the values above.
         </p>
       )}
       {busy && exporting && (
-        <ProgressBar
-          label={`Export of ${exporting.artifactId}`}
-          done={exporter.bytesReceived}
-          total={exporting.byteSize}
-          unit="bytes"
-        />
+        <div className="bk-export-progress">
+          <ProgressBar
+            label={`Export of ${exporting.artifactId}`}
+            done={exporter.bytesReceived}
+            total={exporting.byteSize}
+            unit="bytes"
+          />
+          <Button variant="ghost" onClick={exporter.cancel}>
+            Cancel export
+          </Button>
+        </div>
       )}
       <ConfirmDialog
         open={confirming !== null}

@@ -1,87 +1,34 @@
 /**
- * An artifact export as a browser download. The bytes come through the ExportArtifact stream
- * (with the session's headers), never through a URL that could carry a credential; the only URL
- * is a short-lived object URL of the finished Blob, revoked right after the click.
+ * An artifact export streamed to a file. The bytes come through the ExportArtifact stream (with
+ * the session's headers), never through a URL that could carry a credential. The tab holds at
+ * most one window of them at a time: each full window goes to a sink (a file the admin picked,
+ * or a Blob part the browser keeps outside the tab; download-sinks.ts) while a SHA-256 is fed
+ * chunk by chunk (incremental-sha256.ts), and the sink is told to keep the file only once size and digest are the
+ * manifest's.
  */
 
-import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesToHex } from '@noble/hashes/utils.js';
-
-/** A finished download: its bytes and their SHA-256 (lower-case hex). */
-export interface CollectedDownload {
-  blob: Blob;
-  sha256: string;
-}
+import { incrementalSha256, type Sha256Engine } from './incremental-sha256';
 
 /**
- * How the SHA-256 is computed. 'native': WebCrypto over the whole download once it is in —
- * native code, many times the JS hash (docs/performance.md, row 20), but `crypto.subtle` exists
- * only in a secure context (https, or http on localhost). 'incremental': a JS SHA-256
- * (@noble/hashes) fed chunk by chunk as they arrive, for a console served over plain http from
- * another host.
+ * Bytes gathered before one write to the sink: a write to a picked file is a round trip to the
+ * browser process, so 1 MiB keeps those few (1 024 for a GiB) while the tab's share stays small.
  */
-export type Hashing = 'native' | 'incremental';
-
-/** 'native' wherever the page may use WebCrypto. */
-export function defaultHashing(): Hashing {
-  return typeof globalThis.crypto?.subtle?.digest === 'function' ? 'native' : 'incremental';
-}
+export const WINDOW_BYTES = 1024 * 1024;
 
 /**
- * The download's bytes in one buffer, sized from the manifest up front so each chunk is copied
- * once (the stream may reuse its buffers, and a Blob wants ArrayBuffer-backed bytes); it grows
- * only if the server sends more than the manifest says, which verifyDownload then refuses.
+ * Where the windows go. The window is the caller's again once `write` resolves (it is refilled
+ * for the next one), so a sink copies what it keeps; a file's writable copies on write.
  */
-class DownloadBuffer {
-  private bytes: Uint8Array<ArrayBuffer>;
-  length = 0;
-
-  constructor(sizeHint: number) {
-    this.bytes = new Uint8Array(Number.isSafeInteger(sizeHint) && sizeHint > 0 ? sizeHint : 0);
-  }
-
-  /** Appends a chunk; returns the copy (stable: later growth copies, never overwrites). */
-  append(chunk: Uint8Array): Uint8Array<ArrayBuffer> {
-    const end = this.length + chunk.byteLength;
-    if (end > this.bytes.length) {
-      const grown = new Uint8Array(Math.max(end, this.bytes.length * 2, 64 * 1024));
-      grown.set(this.bytes.subarray(0, this.length));
-      this.bytes = grown;
-    }
-    this.bytes.set(chunk, this.length);
-    const copy = this.bytes.subarray(this.length, end);
-    this.length = end;
-    return copy;
-  }
-
-  get filled(): Uint8Array<ArrayBuffer> {
-    return this.bytes.subarray(0, this.length);
-  }
-}
-
-/**
- * Reads every chunk into one buffer, reporting the bytes received so far after each chunk, and
- * returns them as a Blob with their SHA-256. `sizeHint` is the manifest's size (the buffer is
- * allocated once at that size).
- */
-export async function collectChunks(
-  chunks: AsyncIterable<Uint8Array>,
-  onProgress: (bytesReceived: number) => void,
-  sizeHint = 0,
-  hashing: Hashing = defaultHashing(),
-): Promise<CollectedDownload> {
-  const buffer = new DownloadBuffer(sizeHint);
-  const incremental = hashing === 'incremental' ? sha256.create() : undefined;
-  for await (const chunk of chunks) {
-    const copy = buffer.append(chunk);
-    incremental?.update(copy);
-    onProgress(buffer.length);
-  }
-  const bytes = buffer.filled;
-  const digest = incremental
-    ? incremental.digest()
-    : new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
-  return { blob: new Blob([bytes], { type: 'application/gzip' }), sha256: bytesToHex(digest) };
+export interface DownloadSink {
+  write(bytes: Uint8Array<ArrayBuffer>): Promise<void>;
+  /** Every byte matched the manifest: the file is kept (for a Blob, handed to the browser). */
+  commit(): Promise<void>;
+  /** A mismatch, a failure or a cancel: the sink drops what it can. */
+  discard(reason: unknown): Promise<void>;
+  /** What a mismatch leaves the admin to do, ending the error's sentence. */
+  readonly afterMismatch: string;
+  /** The file a failed export leaves on disk, for the admin to delete (none for a Blob). */
+  readonly leftOnDisk?: string;
 }
 
 /** What the manifest says an artifact holds. */
@@ -91,30 +38,94 @@ export interface ExpectedArtifact {
   sha256: string;
 }
 
-/** A download that is not the artifact the manifest describes; it is never saved. */
+/** A finished download: its size and SHA-256 (lower-case hex). */
+export interface StreamedDownload {
+  size: number;
+  sha256: string;
+}
+
+/** A download that is not the artifact the manifest describes. */
 export class DownloadMismatchError extends Error {
   override readonly name = 'DownloadMismatchError';
 }
 
 /**
- * Checks a download against the manifest before it is saved: an empty download of a non-empty
- * artifact, a size or a SHA-256 that differs, each throw DownloadMismatchError.
+ * Streams `chunks` into `sink` in windows of `windowBytes`, reporting the bytes received after
+ * each chunk. The sink is committed only when the download is the manifest's artifact; otherwise
+ * (and on any failure, the cancel of the call included) it is discarded and the error thrown.
  */
-export function verifyDownload(download: CollectedDownload, expected: ExpectedArtifact): void {
-  const size = BigInt(download.blob.size);
+export async function streamToSink(
+  chunks: AsyncIterable<Uint8Array>,
+  sink: DownloadSink,
+  expected: ExpectedArtifact,
+  onProgress: (bytesReceived: number) => void,
+  windowBytes = WINDOW_BYTES,
+  engine: Sha256Engine = 'wasm',
+): Promise<StreamedDownload> {
+  const hash = await incrementalSha256(engine);
+  const pending = new Uint8Array(windowBytes);
+  let filled = 0;
+  let size = 0;
+  let download: StreamedDownload;
+  try {
+    for await (const chunk of chunks) {
+      // Hashed and copied before the next chunk is asked for: the stream may reuse its buffer.
+      hash.update(chunk);
+      size += chunk.byteLength;
+      if (BigInt(size) > expected.byteSize) {
+        throw new DownloadMismatchError(
+          `the server sent more than the ${expected.byteSize} bytes the manifest says ${expected.artifactId} holds; ${sink.afterMismatch}`,
+        );
+      }
+      for (let at = 0; at < chunk.byteLength;) {
+        const taken = Math.min(windowBytes - filled, chunk.byteLength - at);
+        pending.set(chunk.subarray(at, at + taken), filled);
+        filled += taken;
+        at += taken;
+        if (filled === windowBytes) {
+          // One window for the whole export, refilled once the sink has taken its bytes: the
+          // export itself leaves nothing per MiB for the collector.
+          await sink.write(pending);
+          filled = 0;
+        }
+      }
+      onProgress(size);
+    }
+    if (filled > 0) await sink.write(pending.subarray(0, filled));
+    download = { size, sha256: hash.hex() };
+    verifyDownload(download, expected, sink.afterMismatch);
+  } catch (error) {
+    // The error that stopped the download is the one to report, not a failure to clean up.
+    await sink.discard(error).catch(() => undefined);
+    throw error;
+  }
+  await sink.commit();
+  return download;
+}
+
+/**
+ * Checks a download against the manifest: an empty download of a non-empty artifact, a size or
+ * a SHA-256 that differs, each throw DownloadMismatchError ending with `afterMismatch`.
+ */
+export function verifyDownload(
+  download: StreamedDownload,
+  expected: ExpectedArtifact,
+  afterMismatch: string,
+): void {
+  const size = BigInt(download.size);
   if (size === 0n && expected.byteSize > 0n) {
     throw new DownloadMismatchError(
-      `the server sent no bytes for ${expected.artifactId} (the manifest says ${expected.byteSize}); nothing was saved`,
+      `the server sent no bytes for ${expected.artifactId} (the manifest says ${expected.byteSize}); ${afterMismatch}`,
     );
   }
   if (size !== expected.byteSize) {
     throw new DownloadMismatchError(
-      `received ${size} bytes of ${expected.artifactId}, the manifest says ${expected.byteSize}; nothing was saved`,
+      `received ${size} bytes of ${expected.artifactId}, the manifest says ${expected.byteSize}; ${afterMismatch}`,
     );
   }
   if (download.sha256 !== expected.sha256.toLowerCase()) {
     throw new DownloadMismatchError(
-      `SHA-256 of ${expected.artifactId} is ${download.sha256}, the manifest says ${expected.sha256}; nothing was saved`,
+      `SHA-256 of ${expected.artifactId} is ${download.sha256}, the manifest says ${expected.sha256}; ${afterMismatch}`,
     );
   }
 }
@@ -122,22 +133,4 @@ export function verifyDownload(download: CollectedDownload, expected: ExpectedAr
 /** The file name of an artifact download: `<backup>-<artifact>.ndjson.gz`. */
 export function artifactFileName(backupId: string, artifactId: string): string {
   return `${backupId}-${artifactId}.ndjson.gz`;
-}
-
-/** Hands the Blob to the browser as a download through a temporary object URL. */
-export function saveBlob(blob: Blob, fileName: string): void {
-  const url = URL.createObjectURL(blob);
-  try {
-    const link = document.createElement('a');
-    link.href = url;
-    link.download = fileName;
-    link.rel = 'noopener';
-    link.style.display = 'none';
-    document.body.append(link);
-    link.click();
-    link.remove();
-  } finally {
-    // The click has handed the Blob to the download manager; the URL is no longer needed.
-    setTimeout(() => URL.revokeObjectURL(url), 0);
-  }
 }

@@ -2,7 +2,6 @@ import { timestampDate, timestampFromMs } from '@bufbuild/protobuf/wkt';
 import { create } from '@bufbuild/protobuf';
 import { BackupCatalogRequestSchema, BackupHealthStatus, BackupKind } from '@store/contract';
 import { describe, expect, it } from 'vitest';
-import { collectChunks } from './artifact-download';
 import { catalogRequest, filtersFromSearch, searchFromFilters } from './catalog-filters';
 import { healthFreshness, needsHealthOverride } from './health-freshness';
 
@@ -67,21 +66,5 @@ describe('last verified badge', () => {
     expect(needs(BackupHealthStatus.DEGRADED)).toBe(false);
     expect(needs(BackupHealthStatus.HEALTHY)).toBe(false);
     expect(needs(BackupHealthStatus.UNSPECIFIED)).toBe(false);
-  });
-});
-
-describe('artifact download', () => {
-  it('collects every chunk in order and reports the bytes received after each', async () => {
-    async function* chunks() {
-      yield new Uint8Array([1, 2, 3]);
-      yield new Uint8Array([4]);
-      yield new Uint8Array([5, 6]);
-    }
-    const seen: number[] = [];
-    const { blob, sha256 } = await collectChunks(chunks(), (n) => seen.push(n));
-    expect(seen).toEqual([3, 4, 6]);
-    expect([...new Uint8Array(await blob.arrayBuffer())]).toEqual([1, 2, 3, 4, 5, 6]);
-    // sha256 of the bytes 01..06, as `printf '\x01\x02\x03\x04\x05\x06' | sha256sum` says.
-    expect(sha256).toBe('7192385c3c0605de55bb9476ce1d90748190ecb32a8eed7f5207b30cf6a1fe89');
   });
 });
