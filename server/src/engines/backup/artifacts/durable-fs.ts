@@ -11,8 +11,24 @@ export function errnoCode(error: unknown): string | undefined {
 }
 
 /**
+ * What an operator can fix about the artifact folder, in words: these reach the operation's
+ * error (and the alerts and notifications that quote it) instead of "an internal error". The
+ * path stays out: it is the server's layout, not the tenant's business; the errno says enough.
+ */
+const FOLDER_FAULTS: Readonly<Record<string, string>> = {
+  EACCES:
+    'the artifact store may not write its files (permission denied): check the owner and mode of the artifact folder',
+  EPERM:
+    'the artifact store may not write its files (operation not permitted): check the owner and mode of the artifact folder',
+  EROFS: 'the artifact store is on a read-only file system',
+  ENOTDIR: 'the artifact store cannot make its folder: a file stands where a folder should be',
+  EEXIST: 'the artifact store cannot make its folder: a file stands where a folder should be',
+};
+
+/**
  * Turns a file-system failure into what the engines report: a full disk (or quota) is
- * ResourceExhausted (DESIGN.md §3 Errors, "over a size limit"); StoreErrors pass unchanged; any
+ * ResourceExhausted (DESIGN.md §3 Errors, "over a size limit"); a folder the server may not
+ * write is FailedPrecondition (the operator must fix it first); StoreErrors pass unchanged; any
  * other fault stays as it is so the transport logs it and answers Internal.
  */
 export function mapWriteError(error: unknown): unknown {
@@ -21,6 +37,8 @@ export function mapWriteError(error: unknown): unknown {
   if (code === 'ENOSPC' || code === 'EDQUOT') {
     return new StoreError('resource_exhausted', 'the artifact store is out of disk space');
   }
+  const fault = code === undefined ? undefined : FOLDER_FAULTS[code];
+  if (fault !== undefined) return new StoreError('failed_precondition', fault);
   return error;
 }
 
