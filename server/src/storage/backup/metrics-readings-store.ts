@@ -8,11 +8,18 @@ import type { Storage } from '../database.js';
  * costs the same however many trees a tenant has.
  */
 
-/** A backup scope as the metrics label it: a tenant's tree (its key-prefix scopes together). */
+/**
+ * A backup scope as the metrics label it: a tenant's tree (its key-prefix scopes together), or
+ * `set:<name>` for the backup sets of that name (spanning two or more trees; their members are
+ * their trees' backups too). A tree name has no `:`, so the two never meet.
+ */
 export interface ScopeKeyReading {
   tenant: string;
   treeName: string;
 }
+
+/** The metrics scope of the backup sets named `name`. */
+export const SET_SCOPE_PREFIX = 'set:';
 
 export interface ScopeReading extends ScopeKeyReading {
   /** End of the newest full or incremental backup of the tree; null: none yet. */
@@ -39,11 +46,20 @@ const numOrNull = (value: unknown): number | null =>
 
 type ScopeTables = 'backups' | 'backup_scopes';
 
-/** Scopes that exist for the metrics: a tree with a backup, or with an active schedule. */
+/**
+ * Scopes that exist for the metrics: a tree with a backup, or with an active schedule, and the
+ * name of a backup set (only a set of two or more trees has a set id, spec 000 rule 1).
+ */
 function scopeKeys(storage: Storage) {
   return storage.db
     .selectFrom('backups')
     .select(['tenant', 'tree_name'])
+    .union(
+      storage.db
+        .selectFrom('backups')
+        .where('set_id', 'is not', null)
+        .select(['tenant', sql<string>`${SET_SCOPE_PREFIX} || name`.as('tree_name')]),
+    )
     .union(
       storage.db
         .selectFrom('backup_scopes')
@@ -94,13 +110,24 @@ export async function readScopes(
   const lastKey = keys.at(-1);
   if (!lastKey) return { scopes: [], total };
   const last = { tenant: lastKey.tenant, treeName: lastKey.tree_name };
-  const [successes, cadences] = await Promise.all([
+  const [successes, setSuccesses, cadences] = await Promise.all([
     storage.db
       .selectFrom('backups')
       .where('kind', 'in', ['FULL', 'INCREMENTAL'])
       .where(upTo<'backups'>(last))
       .groupBy(['tenant', 'tree_name'])
       .select((eb) => ['tenant', 'tree_name', eb.fn.max('completed_at').as('last_success')])
+      .execute(),
+    // Few names (a set's name is chosen per capture), each the newest completion of its members.
+    storage.db
+      .selectFrom('backups')
+      .where('set_id', 'is not', null)
+      .groupBy(['tenant', 'name'])
+      .select((eb) => [
+        'tenant',
+        sql<string>`${SET_SCOPE_PREFIX} || name`.as('tree_name'),
+        eb.fn.max('completed_at').as('last_success'),
+      ])
       .execute(),
     storage.db
       .selectFrom('backup_scopes')
@@ -116,7 +143,10 @@ export async function readScopes(
   ]);
   const keyOf = (tenant: string, tree: string) => JSON.stringify([tenant, tree]);
   const successOf = new Map(
-    successes.map((row) => [keyOf(row.tenant, row.tree_name), numOrNull(row.last_success)]),
+    [...successes, ...setSuccesses].map((row) => [
+      keyOf(row.tenant, row.tree_name),
+      numOrNull(row.last_success),
+    ]),
   );
   const cadenceOf = new Map(cadences.map((row) => [keyOf(row.tenant, row.tree_name), row]));
   const scopes = keys.map((key): ScopeReading => {
