@@ -11,6 +11,7 @@ import { openRawDb, type RawDb } from '../lib/raw-db.js';
 import type { BenchRow } from '../lib/results.js';
 import type { Sizes } from '../lib/sizes.js';
 import { percentile, since, sorted } from '../lib/stats.js';
+import { withMainThreadCpu } from '../lib/thread-cpu.js';
 import { runLoadInWorker, type LoadJob } from '../lib/worker-load.js';
 import { catalogRow } from './catalog.js';
 import { BENCH_TOKEN } from '../lib/bench-server.js';
@@ -59,15 +60,12 @@ async function loadOn(
           );
         }, SCRAPE_EVERY_MS);
   try {
-    const result = await runLoadInWorker({
-      ...job,
-      operationId,
-      baseUrl: s.t.server.grpcUrl,
-      token: BENCH_TOKEN,
-    });
+    const { result, cpuUs } = await withMainThreadCpu(() =>
+      runLoadInWorker({ ...job, operationId, baseUrl: s.t.server.grpcUrl, token: BENCH_TOKEN }),
+    );
     if (result.errors > 0) throw new Error(`${result.errors} errors (${result.firstError})`);
     if (scrapeError) throw scrapeError;
-    return { result, scrapes };
+    return { result, scrapes, cpuUs };
   } finally {
     if (timer) clearInterval(timer);
   }
@@ -78,20 +76,29 @@ export async function metricsCostRows(
   sizes: Sizes,
   log: (line: string) => void,
 ): Promise<BenchRow[]> {
-  const off = await startBenchServer(dialect);
-  const on = await startBenchServer(dialect, METRICS_ON).catch(async (error: unknown) => {
-    await off.dispose();
-    throw error;
+  const [off, on] = await Promise.allSettled([
+    startBenchServer(dialect),
+    startBenchServer(dialect, METRICS_ON),
+  ]).then(async (started) => {
+    const up = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+    const failed = started.find((s) => s.status === 'rejected');
+    if (failed) {
+      await Promise.all(up.map((s) => s.dispose()));
+      throw failed.reason;
+    }
+    return up as [BenchServer, BenchServer];
   });
   try {
     if (on.t.server.metricsUrl === undefined || off.t.server.metricsUrl !== undefined)
       throw new Error('the metrics-on server must have a metrics listener, the other none');
-    const operations = { on: await operationToPoll(on), off: await operationToPoll(off) };
+    const [onOperation, offOperation] = await Promise.all([
+      operationToPoll(on),
+      operationToPoll(off),
+    ]);
+    const operations = { on: onOperation, off: offOperation };
     const rounds = sizes.smoke ? 1 : ROUNDS;
-    const options = {
-      seconds: sizes.unarySeconds / 2,
-      warmupSeconds: Math.min(1, sizes.unarySeconds / 4),
-    };
+    const seconds = sizes.unarySeconds / 2;
+    const warmupSeconds = Math.min(1, sizes.unarySeconds / 4);
     const plans = [
       {
         what: 'status poll over gRPC',
@@ -105,19 +112,33 @@ export async function metricsCostRows(
     const rows: BenchRow[] = [];
     for (const { what, job } of plans) {
       const runs = { on: [] as LoadResult[], off: [] as LoadResult[] };
+      // The server's own thread's CPU per call over every round: what a busy machine does not
+      // change, where throughput on it swings with the other work.
+      const cpu = { on: { us: 0, calls: 0 }, off: { us: 0, calls: 0 } };
       let scrapes = 0;
+      for (const side of ['on', 'off'] as const) {
+        await loadOn(
+          side === 'on' ? on : off,
+          { ...job, seconds: warmupSeconds },
+          operations[side],
+        );
+      }
       for (let round = 0; round < rounds; round++) {
         // Order swapped each round: neither side always runs right after the other.
         const order = round % 2 === 0 ? (['on', 'off'] as const) : (['off', 'on'] as const);
         for (const side of order) {
           const server = side === 'on' ? on : off;
-          const done = await loadOn(server, { ...job, ...options }, operations[side]);
+          const done = await loadOn(server, { ...job, seconds }, operations[side]);
           runs[side].push(done.result);
-          scrapes += done.scrapes;
+          scrapes += side === 'on' ? done.scrapes : 0;
+          cpu[side].us += done.cpuUs ?? NaN;
+          cpu[side].calls += done.result.requests;
         }
       }
       const measured = best(runs.on);
       const baseline = best(runs.off);
+      const cpuOn = cpu.on.us / cpu.on.calls;
+      const cpuOff = cpu.off.us / cpu.off.calls;
       log(
         `${what}: metrics on ${measured.perSecond.toFixed(0)}/s, off ${baseline.perSecond.toFixed(0)}/s`,
       );
@@ -127,7 +148,9 @@ export async function metricsCostRows(
         dialect,
         figure: measured.perSecond,
         unit: 'req/s',
-        detail: `best of ${rounds}: ${detail(measured)}; ${scrapes} scrapes`,
+        detail:
+          `best of ${rounds}: ${detail(measured)}; ${scrapes} scrapes; server thread CPU ` +
+          `${cpuOn.toFixed(0)} µs a call, off ${cpuOff.toFixed(0)} µs (×${(cpuOn / cpuOff).toFixed(3)})`,
         baselineName: `metrics off (${detail(baseline)})`,
         baseline: baseline.perSecond,
         ratio: measured.perSecond / baseline.perSecond,
