@@ -20,6 +20,7 @@ import { exportBrowserRow } from './rows/export-browser.js';
 import { exportBrowserMemoryRow } from './rows/export-browser-memory.js';
 import { exportEnvoyRow } from './rows/export-envoy.js';
 import { exportDiskRows } from './rows/export-disk.js';
+import { metricsCostRows, metricsScrapeRow } from './rows/metrics.js';
 import { previewFloodRows } from './rows/preview-flood.js';
 import { restorePreviewRow } from './rows/restore-preview.js';
 import { retentionApplyS3Row, retentionRows } from './rows/retention.js';
@@ -34,7 +35,7 @@ const { values } = parseArgs({
     dialects: { type: 'string', default: 'sqlite,postgres' },
     rows: {
       type: 'string',
-      default: '1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,27',
+      default: '1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27',
     },
     out: { type: 'string', default: new URL('results.json', import.meta.url).pathname },
     // Overrides of single sizes, for a reduced run on a busy machine (stated in the results).
@@ -177,6 +178,18 @@ for (const dialect of dialects) {
     await s.dispose();
     rmSync(staticDir, { recursive: true, force: true });
   }
+}
+// Rows 25-26 start servers of their own (metrics on and off; a seeded catalog), on each database;
+// on the first only in the smoke, which keeps both rows' smoke within seconds.
+for (const dialect of values.quick ? dialects.slice(0, 1) : dialects) {
+  if (wanted.has(25))
+    await attempt(`${dialect} row 25`, () =>
+      metricsCostRows(dialect, sizes, (l) => log(`${dialect}: ${l}`)),
+    );
+  if (wanted.has(26))
+    await attempt(`${dialect} row 26`, async () => [
+      await metricsScrapeRow(dialect, sizes, (l) => log(`${dialect}: ${l}`)),
+    ]);
 }
 if (wanted.has(7)) {
   // The browser half needs Chromium and a few seconds; the smoke (--quick) checks the bundle

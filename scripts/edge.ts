@@ -6,7 +6,7 @@
 // script still takes its children with it: the replicas watch their IPC channel, Envoy and the
 // S3 server a pipe from here (scripts/edge/watchdog.ts). Prometheus (Debian's `prometheus`, when
 // installed) scrapes the replicas and Envoy with the shipped alert rules; `-- --no-prometheus`
-// leaves it out.
+// leaves it out. STORE_EDGE_REFLECTION=on routes server reflection through Envoy (default off).
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import type { Managed } from './edge/processes.js';
+import { reflectionSetting } from './edge/envoy-config.js';
 import { findPrometheus, PROMETHEUS_INSTALL, startEdgePrometheus } from './edge/prometheus.js';
 import { startEdge, type RunningEdge } from './edge/topology.js';
 
@@ -46,6 +47,7 @@ async function dropSchema(databaseUrl: string, schema: string): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  const reflection = reflectionSetting(process.env.STORE_EDGE_REFLECTION);
   must('building', ['scripts/build-if-stale.mjs']);
   must('PostgreSQL', ['scripts/ensure-postgres.mjs']);
   const databaseUrl =
@@ -86,6 +88,7 @@ async function main(): Promise<void> {
       bootstrapToken: token,
       replicas: Number(values.replicas),
       env: { STORE_LOG_LEVEL: process.env.STORE_LOG_LEVEL ?? 'info' },
+      reflection,
     });
     prometheus = await maybeStartPrometheus(edge, workDir);
   } catch (error) {
@@ -99,6 +102,7 @@ Store admin console through Envoy: ${edge.url.replace('127.0.0.1', 'localhost')}
   PostgreSQL ${databaseUrl.replace(/\/\/[^@]*@/, '//')} schema ${schema}; artifacts in S3
   ${edge.objectStorage.endpoint} s3://${edge.objectStorage.bucket}/${edge.objectStorage.prefix} (files in ${edge.objectStorage.root})
   Envoy admin (stats, clusters): ${edge.adminUrl}
+  Server reflection through Envoy: ${reflection ? 'on' : 'off (STORE_EDGE_REFLECTION=on serves it)'}
   ${prometheus ? `Prometheus (targets, alerts): ${prometheus.url}` : 'Prometheus: not started'}
 
 Sign in with the "API token" scheme, tenant "default", using:

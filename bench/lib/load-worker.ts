@@ -2,11 +2,14 @@
 // instead of competing with the server they measure. Started by runLoadInWorker, and reused.
 import { createClient } from '@connectrpc/connect';
 import { createGrpcTransport, createGrpcWebTransport } from '@connectrpc/connect-node';
-import { BackupControlService } from '@store/contract';
+import { BackupControlService, TreeDataService } from '@store/contract';
 import { withToken } from './bench-server.js';
 import { runLoad, type LoadResult } from './load-loop.js';
 import type { LoadJob } from './worker-load.js';
 import { serveJobs } from './worker-pool.js';
+
+const keyPrefix = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}-`;
+let putKeys = 0;
 
 function run(job: LoadJob): Promise<LoadResult> {
   const interceptors = job.token ? [withToken(job.token)] : [];
@@ -17,6 +20,15 @@ function run(job: LoadJob): Promise<LoadResult> {
   const client = createClient(BackupControlService, transport);
 
   let turn = 0;
+  if (job.plan === 'put') {
+    const data = createClient(TreeDataService, transport);
+    const treeId = job.treeId ?? 'load';
+    // A key this worker never wrote before: each call inserts, none overwrites.
+    return runLoad(
+      () => data.putEntry({ treeId, key: `${keyPrefix}${putKeys++}`, valueJson: '{"n":1}' }),
+      { concurrency: job.concurrency, seconds: job.seconds, warmupSeconds: job.warmupSeconds },
+    );
+  }
   const calls: (() => Promise<unknown>)[] = [
     async () => {
       const r = await client.getBackupOperationStatus({ operationId: job.operationId });

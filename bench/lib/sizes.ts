@@ -34,6 +34,11 @@ export interface Sizes {
   exportCaptureEntries: number[];
   /** Alternating rounds of rows 16-19 (best kept); fresh server processes of row 18. */
   exportRounds: number;
+  /** Row 26: the tenant's scheduled trees and its backups, spread over them. */
+  metricsTrees: number;
+  metricsBackups: number;
+  /** Row 26: timed scrapes, after 3 untimed. */
+  metricsScrapes: number;
 }
 
 export const FULL: Sizes = {
@@ -54,6 +59,10 @@ export const FULL: Sizes = {
   storeRounds: 4,
   exportCaptureEntries: [300_000, 800_000],
   exportRounds: 3,
+  // Issue 35's bench: 1 000 trees and 100 000 backups.
+  metricsTrees: 1_000,
+  metricsBackups: 100_000,
+  metricsScrapes: 30,
 };
 
 export const QUICK: Sizes = {
@@ -72,4 +81,7 @@ export const QUICK: Sizes = {
   storeRounds: 1,
   exportCaptureEntries: [10_000],
   exportRounds: 1,
+  metricsTrees: 50,
+  metricsBackups: 2_000,
+  metricsScrapes: 5,
 };

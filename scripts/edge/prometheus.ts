@@ -31,8 +31,20 @@ export async function startEdgePrometheus(
   logDir: string,
   targets: EdgeScrapeTargets,
 ): Promise<{ prometheus: Managed; url: string }> {
+  return startPrometheus(binary, workDir, logDir, writeEdgePrometheusConfig(workDir, targets));
+}
+
+/**
+ * Prometheus on the config file `config`, its web UI and API on a free loopback port, its data
+ * in `workDir`; resolves once it is ready (the alert e2e test runs it on a config of its own).
+ */
+export async function startPrometheus(
+  binary: string,
+  workDir: string,
+  logDir: string,
+  config: string,
+): Promise<{ prometheus: Managed; url: string }> {
   const port = await freePort();
-  const config = writeEdgePrometheusConfig(workDir, targets);
   const dataDir = join(workDir, 'prometheus-data');
   mkdirSync(dataDir, { recursive: true });
   const prometheus = startManaged(

@@ -25,6 +25,8 @@ export interface EdgeOptions {
   listenPort?: number;
   /** More settings for every replica (STORE_STATIC_DIR, OIDC …). */
   env?: Record<string, string>;
+  /** STORE_EDGE_REFLECTION=on: server reflection through Envoy (off: Envoy answers 404). */
+  reflection?: boolean;
 }
 
 export interface Replica {
@@ -110,6 +112,7 @@ export async function startEdge(options: EdgeOptions): Promise<RunningEdge> {
     const started = await startEnvoy(options.workDir, logDir, {
       listenPort: options.listenPort,
       replicas: replicas.map(({ grpcPort, httpPort }) => ({ grpcPort, httpPort })),
+      reflection: options.reflection,
     });
     envoy = started.envoy;
     const { listenPort, adminUrl, adminPort } = started;
@@ -137,13 +140,18 @@ export async function startEdge(options: EdgeOptions): Promise<RunningEdge> {
 export async function startEnvoy(
   workDir: string,
   logDir: string,
-  options: { listenPort?: number | undefined; replicas: { grpcPort: number; httpPort: number }[] },
+  options: {
+    listenPort?: number | undefined;
+    replicas: { grpcPort: number; httpPort: number }[];
+    reflection?: boolean | undefined;
+  },
 ): Promise<{ envoy: Managed; listenPort: number; adminUrl: string; adminPort: number }> {
   const [listenPort, adminPort] = [options.listenPort ?? (await freePort()), await freePort()];
   const config = writeEdgeEnvoyConfig(workDir, {
     listenPort,
     adminPort,
     replicas: options.replicas,
+    reflection: options.reflection ?? false,
   });
   // --disable-hot-restart: several Envoys (parallel test runs) share no shared-memory region.
   const envoy = startManaged(

@@ -28,18 +28,43 @@ export function grpcServerMetrics(registry: Registry): CallMetrics {
     buckets: HANDLING_BUCKETS,
     registers: [registry],
   });
-  const labels = (call: CallLabels) => ({
-    grpc_service: call.service,
-    grpc_method: call.method,
-    grpc_type: call.type,
-  });
+  // Each method's series looked up once: prom-client hashes a label object on every inc and
+  // observe otherwise, a cost every call paid. Bounded: interceptors see registered methods only.
+  type MethodSeries = {
+    started: Counter.Internal;
+    seconds: Histogram.Internal<'grpc_service' | 'grpc_method' | 'grpc_type'>;
+    handled: Map<string, Counter.Internal>;
+    labels: { grpc_service: string; grpc_method: string; grpc_type: string };
+  };
+  const byMethod = new Map<string, MethodSeries>();
+  const seriesOf = (call: CallLabels): MethodSeries => {
+    const key = `${call.service}/${call.method}/${call.type}`;
+    let series = byMethod.get(key);
+    if (!series) {
+      const labels = { grpc_service: call.service, grpc_method: call.method, grpc_type: call.type };
+      series = {
+        started: started.labels(labels),
+        seconds: seconds.labels(labels),
+        handled: new Map(),
+        labels,
+      };
+      byMethod.set(key, series);
+    }
+    return series;
+  };
   return {
     started(call) {
-      started.inc(labels(call));
+      seriesOf(call).started.inc();
     },
     handled(call, code, elapsed) {
-      handled.inc({ ...labels(call), grpc_code: code });
-      seconds.observe(labels(call), elapsed);
+      const series = seriesOf(call);
+      let ended = series.handled.get(code);
+      if (!ended) {
+        ended = handled.labels({ ...series.labels, grpc_code: code });
+        series.handled.set(code, ended);
+      }
+      ended.inc();
+      series.seconds.observe(elapsed);
     },
   };
 }

@@ -1,18 +1,23 @@
-import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
-import type { Database } from '../database-schema.js';
 import type { Storage } from '../database.js';
 
 /**
- * The backup figures a metrics scrape reads: every one a GROUP BY aggregate across tenants, and
- * the per-scope ones bounded to the first `maxScopes` scopes (by tenant and tree), so a scrape
- * costs the same however many trees a tenant has.
+ * The backup figures a metrics scrape reads: every one a GROUP BY aggregate across tenants read
+ * from an index alone, one row per tenant and health, per tree, per set name: a scrape never
+ * reads the backups' rows, and the per-scope series are bounded to the first `maxScopes`.
  */
 
-/** A backup scope as the metrics label it: a tenant's tree (its key-prefix scopes together). */
+/**
+ * A backup scope as the metrics label it: a tenant's tree (its key-prefix scopes together), or
+ * `set:<name>` for the backup sets of that name (spanning two or more trees; their members are
+ * their trees' backups too). A tree name has no `:`, so the two never meet.
+ */
 export interface ScopeKeyReading {
   tenant: string;
   treeName: string;
 }
+
+/** The metrics scope of the backup sets named `name`. */
+export const SET_SCOPE_PREFIX = 'set:';
 
 export interface ScopeReading extends ScopeKeyReading {
   /** End of the newest full or incremental backup of the tree; null: none yet. */
@@ -37,74 +42,32 @@ const num = (value: unknown): number => (value === null || value === undefined ?
 const numOrNull = (value: unknown): number | null =>
   value === null || value === undefined ? null : Number(value);
 
-type ScopeTables = 'backups' | 'backup_scopes';
-
-/** Scopes that exist for the metrics: a tree with a backup, or with an active schedule. */
-function scopeKeys(storage: Storage) {
-  return storage.db
-    .selectFrom('backups')
-    .select(['tenant', 'tree_name'])
-    .union(
-      storage.db
-        .selectFrom('backup_scopes')
-        .select(['tenant', 'tree_name'])
-        .where((eb) =>
-          eb.or([
-            eb('full_interval_ms', 'is not', null),
-            eb('incremental_interval_ms', 'is not', null),
-          ]),
-        ),
-    );
-}
-
-/** (tenant, tree_name) ≤ last, in the order the scopes were chosen in. */
-function upTo<T extends ScopeTables>(
-  last: ScopeKeyReading,
-): (eb: ExpressionBuilder<Database, T>) => Expression<SqlBool> {
-  return (eb) => {
-    const ref = eb as unknown as ExpressionBuilder<Database, 'backups'>;
-    return ref.or([
-      ref('tenant', '<', last.tenant),
-      ref.and([ref('tenant', '=', last.tenant), ref('tree_name', '<=', last.treeName)]),
-    ]);
-  };
-}
-
 /**
- * The first `maxScopes` scopes (by tenant, then tree) with their newest backup and cadences, and
- * how many scopes there are in all.
+ * The first `maxScopes` scopes (by tenant, then scope name) with their newest backup and
+ * cadences, and how many scopes there are in all: a tree with a backup or an active schedule, and
+ * a set name. Three grouped reads, each answered by an index alone (backups_by_tree,
+ * backups_of_sets_by_name, the scopes' primary key): one row per tree, set name and scheduled
+ * tree, never one per backup; the union and the bound are applied here.
  */
 export async function readScopes(
   storage: Storage,
   maxScopes: number,
 ): Promise<{ scopes: ScopeReading[]; total: number }> {
-  const totalRow = await storage.db
-    .selectFrom(scopeKeys(storage).as('s'))
-    .select((eb) => eb.fn.countAll().as('n'))
-    .executeTakeFirst();
-  const total = num(totalRow?.n);
-  if (maxScopes <= 0 || total === 0) return { scopes: [], total };
-  const keys = await storage.db
-    .selectFrom(scopeKeys(storage).as('s'))
-    .select(['s.tenant', 's.tree_name'])
-    .orderBy('s.tenant')
-    .orderBy('s.tree_name')
-    .limit(maxScopes)
-    .execute();
-  const lastKey = keys.at(-1);
-  if (!lastKey) return { scopes: [], total };
-  const last = { tenant: lastKey.tenant, treeName: lastKey.tree_name };
-  const [successes, cadences] = await Promise.all([
+  const [trees, sets, cadences] = await Promise.all([
+    // Every catalog row is a full or an incremental: no filter on kind.
     storage.db
       .selectFrom('backups')
-      .where('kind', 'in', ['FULL', 'INCREMENTAL'])
-      .where(upTo<'backups'>(last))
       .groupBy(['tenant', 'tree_name'])
       .select((eb) => ['tenant', 'tree_name', eb.fn.max('completed_at').as('last_success')])
       .execute(),
     storage.db
+      .selectFrom('backups')
+      .where('set_id', 'is not', null)
+      .groupBy(['tenant', 'name'])
+      .select((eb) => ['tenant', 'name', eb.fn.max('completed_at').as('last_success')])
+      .execute(),
+    storage.db
       .selectFrom('backup_scopes')
-      .where(upTo<'backup_scopes'>(last))
       .groupBy(['tenant', 'tree_name'])
       .select((eb) => [
         'tenant',
@@ -114,49 +77,84 @@ export async function readScopes(
       ])
       .execute(),
   ]);
-  const keyOf = (tenant: string, tree: string) => JSON.stringify([tenant, tree]);
-  const successOf = new Map(
-    successes.map((row) => [keyOf(row.tenant, row.tree_name), numOrNull(row.last_success)]),
-  );
-  const cadenceOf = new Map(cadences.map((row) => [keyOf(row.tenant, row.tree_name), row]));
-  const scopes = keys.map((key): ScopeReading => {
-    const id = keyOf(key.tenant, key.tree_name);
-    const cadence = cadenceOf.get(id);
-    return {
-      tenant: key.tenant,
-      treeName: key.tree_name,
-      lastSuccessAt: successOf.get(id) ?? null,
-      fullIntervalMs: numOrNull(cadence?.full_interval),
-      incrementalIntervalMs: numOrNull(cadence?.incremental_interval),
-    };
-  });
-  return { scopes, total };
+  const found = new Map<string, ScopeReading>();
+  const scopeOf = (tenant: string, treeName: string): ScopeReading => {
+    const key = JSON.stringify([tenant, treeName]);
+    let scope = found.get(key);
+    if (!scope) {
+      scope = {
+        tenant,
+        treeName,
+        lastSuccessAt: null,
+        fullIntervalMs: null,
+        incrementalIntervalMs: null,
+      };
+      found.set(key, scope);
+    }
+    return scope;
+  };
+  for (const row of trees)
+    scopeOf(row.tenant, row.tree_name).lastSuccessAt = numOrNull(row.last_success);
+  for (const row of sets) {
+    scopeOf(row.tenant, `${SET_SCOPE_PREFIX}${row.name}`).lastSuccessAt = numOrNull(
+      row.last_success,
+    );
+  }
+  for (const row of cadences) {
+    const full = numOrNull(row.full_interval);
+    const incremental = numOrNull(row.incremental_interval);
+    // A tree whose schedules are all cancelled, and that has no backup, is no scope.
+    if (full === null && incremental === null) continue;
+    const scope = scopeOf(row.tenant, row.tree_name);
+    scope.fullIntervalMs = full;
+    scope.incrementalIntervalMs = incremental;
+  }
+  const all = [...found.values()].sort(byTenantThenName);
+  return { scopes: maxScopes > 0 ? all.slice(0, maxScopes) : [], total: all.length };
 }
 
-const countWhen = (condition: Expression<SqlBool>) =>
-  sql<number>`sum(case when ${condition} then 1 else 0 end)`;
+/** By tenant, then scope name, in code-unit order: the same choice on either database. */
+function byTenantThenName(a: ScopeKeyReading, b: ScopeKeyReading): number {
+  if (a.tenant !== b.tenant) return a.tenant < b.tenant ? -1 : 1;
+  if (a.treeName !== b.treeName) return a.treeName < b.treeName ? -1 : 1;
+  return 0;
+}
 
-/** Per tenant with backups: how many by health, and their bytes. */
+/** The health column's values as the metrics count them (any other value counts only in bytes). */
+const HEALTH_OF: Readonly<Record<string, keyof Omit<TenantCatalogReading, 'tenant' | 'bytes'>>> = {
+  HEALTHY: 'healthy',
+  CORRUPT: 'corrupt',
+  DEGRADED: 'corrupt',
+  MISSING: 'missing',
+};
+
+/**
+ * Per tenant with backups: how many by health, and their bytes. Grouped by the health column
+ * too, so it reads the (tenant, health, bytes) index alone, never the rows and their manifests.
+ */
 export async function readCatalogByTenant(storage: Storage): Promise<TenantCatalogReading[]> {
   const rows = await storage.db
     .selectFrom('backups')
-    .groupBy('tenant')
+    .groupBy(['tenant', 'last_health_status'])
     .select((eb) => [
       'tenant',
-      countWhen(eb('last_health_status', '=', 'HEALTHY')).as('healthy'),
-      countWhen(eb('last_health_status', 'in', ['CORRUPT', 'DEGRADED'])).as('corrupt'),
-      countWhen(eb('last_health_status', '=', 'MISSING')).as('missing'),
-      countWhen(eb('last_health_status', 'is', null)).as('unverified'),
+      'last_health_status',
+      eb.fn.countAll().as('n'),
       eb.fn.sum<number>('byte_size').as('bytes'),
     ])
     .orderBy('tenant')
     .execute();
-  return rows.map((row) => ({
-    tenant: row.tenant,
-    healthy: num(row.healthy),
-    corrupt: num(row.corrupt),
-    missing: num(row.missing),
-    unverified: num(row.unverified),
-    bytes: num(row.bytes),
-  }));
+  const byTenant = new Map<string, TenantCatalogReading>();
+  for (const row of rows) {
+    let tenant = byTenant.get(row.tenant);
+    if (!tenant) {
+      tenant = { tenant: row.tenant, healthy: 0, corrupt: 0, missing: 0, unverified: 0, bytes: 0 };
+      byTenant.set(row.tenant, tenant);
+    }
+    const health =
+      row.last_health_status === null ? 'unverified' : HEALTH_OF[row.last_health_status];
+    if (health) tenant[health] += num(row.n);
+    tenant.bytes += num(row.bytes);
+  }
+  return [...byTenant.values()];
 }

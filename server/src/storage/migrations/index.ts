@@ -21,6 +21,7 @@ import { backupDamagedSince } from './0022-backup-damaged-since.js';
 import { restoreRevertedBy } from './0023-restore-reverted-by.js';
 import { auditTargetName } from './0024-audit-target-name.js';
 import { keptEntryCounts } from './0025-kept-entry-counts.js';
+import { backupsForMetrics } from './0026-backups-for-metrics.js';
 import { backupContentDigest } from './0027-backup-content-digest.js';
 
 /**
@@ -50,6 +51,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
     '0023-restore-reverted-by': restoreRevertedBy(),
     '0024-audit-target-name': auditTargetName(),
     '0025-kept-entry-counts': keptEntryCounts(dialect),
+    '0026-backups-for-metrics': backupsForMetrics(),
     '0027-backup-content-digest': backupContentDigest(dialect),
   };
   return { getMigrations: async () => migrations };
