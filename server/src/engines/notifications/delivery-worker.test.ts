@@ -6,7 +6,11 @@ import { WebhookReceiver } from '../../../test/notifications/webhook-receiver.js
 import type { Storage } from '../../storage/database.js';
 import { withTransaction } from '../../storage/data/tree-db.js';
 import { getChannelRow } from '../../storage/notifications/channel-store.js';
-import { listDeliveryViews, writeOutboxEvent } from '../../storage/notifications/outbox-store.js';
+import {
+  listDeliveryViews,
+  pruneOutbox,
+  writeOutboxEvent,
+} from '../../storage/notifications/outbox-store.js';
 import { isStoreError } from '../errors.js';
 import { DeliveryWorker } from './delivery-worker.js';
 import { NotificationChannels } from './notification-channels.js';
@@ -227,5 +231,21 @@ describe.each(DIALECTS)('delivery worker on %s', (dialect) => {
       .catch((e: unknown) => e);
     expect(isStoreError(refused) && refused.code).toBe('invalid_argument');
     expect((refused as Error).message).toMatch(/resolves to .*loopback address/);
+  });
+
+  it('forgets settled deliveries after the log keeping time, never one still to be sent', async () => {
+    const { storage, clock, channel, worker } = await setUp();
+    receiver.status = () => 200;
+    const old = clock.now();
+    await raise(storage, 'acme', old);
+    await worker.tick();
+    receiver.status = () => 503;
+    clock.set(old + 1000);
+    await raise(storage, 'acme', clock.now());
+    await worker.tick();
+    receiver.status = () => 200;
+    expect(await pruneOutbox(storage, old + 2000)).toBe(1);
+    const left = await listDeliveryViews(storage, 'acme', channel.id, 10);
+    expect(left.map((d) => d.state)).toEqual(['RETRYING']);
   });
 });

@@ -5,6 +5,7 @@ import {
   deliveriesOfEvent,
   getDeliveryView,
   listDeliveryViews,
+  pruneOutbox,
   writeOutboxEvent,
   type DeliveryView,
 } from '../../storage/notifications/outbox-store.js';
@@ -22,6 +23,8 @@ interface Logger {
 }
 
 const MAX_PAGE = 200;
+/** How long settled deliveries stay in a channel's log. */
+const LOG_KEPT_MS = 30 * 86_400_000;
 const DEFAULT_PAGE = 50;
 
 /**
@@ -56,8 +59,10 @@ export class Notifications {
     this.worker.start();
     // Conditions change on a minutes scale: a look every 15 polls is plenty.
     this.conditionTimer = setInterval(() => {
+      const now = this.clock();
       this.evaluating ??= this.conditions
-        .evaluate(this.clock())
+        .evaluate(now)
+        .then(() => pruneOutbox(this.storage, now - LOG_KEPT_MS))
         .catch((error: unknown) =>
           this.logger.warn({ err: error }, 'evaluating alert conditions failed'),
         )

@@ -315,3 +315,29 @@ export async function deliveriesOfEvent(handle: TreeDb, eventId: string) {
     .where('event_id', '=', eventId)
     .execute();
 }
+
+/**
+ * Forgets settled deliveries (delivered, failed, skipped) made before `before`, and the events
+ * left without any: the log keeps a bounded past. Returns how many deliveries went.
+ */
+export async function pruneOutbox(handle: TreeDb, before: number): Promise<number> {
+  const gone = await handle.db
+    .deleteFrom('notification_deliveries')
+    .where('state', 'in', ['DELIVERED', 'FAILED', 'SKIPPED'])
+    .where('created_at', '<', before)
+    .executeTakeFirst();
+  await handle.db
+    .deleteFrom('notification_events')
+    .where('created_at', '<', before)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('notification_deliveries as d')
+            .select('d.id')
+            .whereRef('d.event_id', '=', 'notification_events.event_id'),
+        ),
+      ),
+    )
+    .execute();
+  return Number(gone.numDeletedRows);
+}
