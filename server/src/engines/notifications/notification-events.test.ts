@@ -78,6 +78,20 @@ describe('the event an ended operation is', () => {
     expect(eventOfEndedOperation(ended(fields), 5)).toBeUndefined();
   });
 
+  it('names a backup set as set:<name>', () => {
+    const event = eventOfEndedOperation(
+      ended({
+        kind: 'BACKUP_SET',
+        state: 'FAILED',
+        target_id: null,
+        request_json: JSON.stringify({ name: 'nightly', scopes: [] }),
+      }),
+      5,
+    );
+    expect(event?.scope).toBe('set:nightly');
+    expect(event?.summary).toMatch(/^Backup of set:nightly failed/);
+  });
+
   it('says what happened in one line', () => {
     const failed = eventOfEndedOperation(
       ended({ state: 'FAILED', error_code: 'internal', error_message: 'an internal error' }),

@@ -36,7 +36,9 @@ export function eventOfEndedOperation(
   row: OperationRow,
   now: number,
 ): Omit<OutboxEvent, 'eventId'> | undefined {
-  const scope = row.target_id ?? '';
+  // A set has no target: it is named "set:<name>", as the metrics and alerts name it.
+  const setName = row.kind === 'BACKUP_SET' ? parsed(row.request_json).name : undefined;
+  const scope = typeof setName === 'string' ? `set:${setName}` : (row.target_id ?? '');
   const base = { tenant: row.tenant, scope, operationId: row.id, createdAt: now };
   const where = scope ? ` of ${scope}` : '';
   const error = `${row.error_code ?? 'failed'}: ${row.error_message ?? ''}`;
