@@ -63,7 +63,8 @@ export async function writeOutboxEvent(
           state: skipped ? 'SKIPPED' : 'PENDING',
           attempts: 0,
           created_at: event.createdAt,
-          next_attempt_at: skipped ? null : event.createdAt,
+          // A test is sent by the call that asked for it, never by a worker that might race it.
+          next_attempt_at: skipped || event.kind === 'TEST' ? null : event.createdAt,
           last_attempt_at: null,
           delivered_at: null,
           last_response_code: 0,
