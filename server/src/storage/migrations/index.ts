@@ -23,6 +23,7 @@ import { auditTargetName } from './0024-audit-target-name.js';
 import { keptEntryCounts } from './0025-kept-entry-counts.js';
 import { backupsForMetrics } from './0026-backups-for-metrics.js';
 import { backupContentDigest } from './0027-backup-content-digest.js';
+import { notifications } from './0028-notifications.js';
 
 /**
  * Every migration, in order. Names sort in apply order; a released migration is never edited
@@ -53,6 +54,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
     '0025-kept-entry-counts': keptEntryCounts(dialect),
     '0026-backups-for-metrics': backupsForMetrics(),
     '0027-backup-content-digest': backupContentDigest(dialect),
+    '0028-notifications': notifications(dialect),
   };
   return { getMigrations: async () => migrations };
 }

@@ -1,0 +1,111 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { DIALECTS } from '../../../test/support/test-storage.js';
+import { storagePerTest } from '../../../test/support/storage-per-test.js';
+import type { Storage } from '../../storage/database.js';
+import { listDeliveryViews } from '../../storage/notifications/outbox-store.js';
+import { OperationStore } from '../../storage/operations/operation-store.js';
+import { NotificationChannels } from './notification-channels.js';
+import { outboxOnOperationEnd } from './notification-events.js';
+import { DEFAULT_NOTIFICATION_TIMING } from './notification-settings.js';
+
+const NOW = Date.UTC(2026, 0, 5, 12);
+
+describe.each(DIALECTS)('events written with the end of an operation on %s', (dialect) => {
+  const open = storagePerTest(dialect);
+  let storage: Storage;
+  let channelId: string;
+  beforeEach(async () => {
+    storage = await open();
+    const channels = new NotificationChannels(storage, {
+      allowPrivateTargets: true,
+      pauseAfter: 10,
+      smtp: undefined,
+      timeoutMs: 1000,
+      deliver: false,
+      pollMs: 1000,
+      stuckAfterMs: 900_000,
+      ...DEFAULT_NOTIFICATION_TIMING,
+    });
+    const { channel } = await channels.create(
+      'acme',
+      {
+        name: 'hook',
+        events: ['BACKUP_FAILED'],
+        webhook: { url: 'http://127.0.0.1:9/hook' },
+        deadLetterThreshold: 0,
+      },
+      'admin',
+    );
+    channelId = channel.id;
+  });
+
+  async function running(store: OperationStore, id: string) {
+    const { row } = await store.insertIfTrackingIdFree({
+      id,
+      tenant: 'acme',
+      kind: 'BACKUP',
+      target_id: 'orders',
+      tracking_id: null,
+      request_json: '{}',
+      request_fingerprint: 'x',
+      created_by: 'admin',
+      created_at: NOW,
+    });
+    await store.claim(row, 'replica-a', NOW, 1000, { resumableKinds: [], maxAttempts: 5 });
+  }
+
+  it('a held run that fails, and an interrupted run failed by the orphan sweep, each write their event', async () => {
+    const store = new OperationStore(
+      storage,
+      outboxOnOperationEnd(
+        () => NOW,
+        () => {},
+      ),
+    );
+    await running(store, 'op-held');
+    const ended = await store.finish(
+      { id: 'op-held', owner: 'replica-a', attempt: 1 },
+      { state: 'FAILED', errorCode: 'internal', errorMessage: 'disk gone' },
+      NOW,
+    );
+    expect(ended).toBe(true);
+    // A second finish by a claim that no longer holds it changes nothing, and writes nothing.
+    expect(
+      await store.finish(
+        { id: 'op-held', owner: 'replica-a', attempt: 1 },
+        { state: 'FAILED', errorCode: 'internal', errorMessage: 'again' },
+        NOW,
+      ),
+    ).toBe(false);
+    await running(store, 'op-orphan');
+    expect(await store.failOrphans(NOW + 5000, { resumableKinds: [], maxAttempts: 5 })).toBe(1);
+    const log = await listDeliveryViews(storage, 'acme', channelId, 10);
+    expect(log.map((d) => [d.operationId, d.kind, d.state]).sort()).toEqual([
+      ['op-held', 'BACKUP_FAILED', 'PENDING'],
+      ['op-orphan', 'BACKUP_FAILED', 'PENDING'],
+    ]);
+    expect(log.find((d) => d.operationId === 'op-orphan')?.summary).toMatch(
+      /^Backup of orders failed \(aborted: interrupted: the server running it stopped\)$/,
+    );
+  });
+
+  it('the end and its event commit together: an outbox that cannot be written leaves the run as it was', async () => {
+    const failing = new OperationStore(storage, async (tx, row) => {
+      await outboxOnOperationEnd(
+        () => NOW,
+        () => {},
+      )(tx, row);
+      throw new Error('the outbox write failed');
+    });
+    await running(failing, 'op-atomic');
+    await expect(
+      failing.finish(
+        { id: 'op-atomic', owner: 'replica-a', attempt: 1 },
+        { state: 'FAILED', errorCode: 'internal', errorMessage: 'x' },
+        NOW,
+      ),
+    ).rejects.toThrow('the outbox write failed');
+    expect((await failing.get('acme', 'op-atomic'))?.state).toBe('RUNNING');
+    expect(await listDeliveryViews(storage, 'acme', channelId, 10)).toEqual([]);
+  });
+});
