@@ -22,7 +22,11 @@ import { createTestApp, renderApp, testSession } from '../../../testing/render-a
  * The notification service as the real one answers for one tenant: channels with etags that
  * change on every change, the secret only in Create/Rotate, a stale etag FailedPrecondition.
  */
-function notificationServer(roles: string[], initial: NotificationChannel[] = []) {
+function notificationServer(
+  roles: string[],
+  initial: NotificationChannel[] = [],
+  options: { refuseList?: boolean } = {},
+) {
   let channels = [...initial];
   let version = 0;
   const created: CreateChannelRequest[] = [];
@@ -33,7 +37,12 @@ function notificationServer(roles: string[], initial: NotificationChannel[] = []
       resolveSubjects: () => ({}),
     });
     router.service(NotificationService, {
-      listChannels: () => ({ channels }),
+      listChannels: () => {
+        if (options.refuseList) {
+          throw new ConnectError('needs the admin role', Code.PermissionDenied);
+        }
+        return { channels };
+      },
       createChannel: (req) => {
         created.push(req);
         const channel = create(NotificationChannelSchema, {
@@ -208,5 +217,12 @@ describe('notifications page', () => {
     expect(
       screen.getAllByText('Needs the admin role (you are a viewer in tenant acme).').length,
     ).toBe(2);
+  });
+
+  it('says in words when the server shows the channels to admins only', async () => {
+    const server = notificationServer(['viewer'], [paused], { refuseList: true });
+    renderApp(server.app, '/notifications');
+    expect(await screen.findByText('Only some roles see the channels')).toBeTruthy();
+    expect(screen.getByText(/does not show the notification channels of tenant/)).toBeTruthy();
   });
 });

@@ -1,3 +1,4 @@
+import { Code, ConnectError } from '@connectrpc/connect';
 import type {
   ChannelWithSecret,
   NotificationChannel,
@@ -15,6 +16,11 @@ import { ChannelCard, type ChannelAction } from './channel-card';
 import { DeleteChannelConfirm, RotateSecretConfirm } from './channel-confirms';
 import { ChannelFormDialog } from './channel-form-dialog';
 import { SecretDialog, type ShownSecret } from './secret-dialog';
+
+/** The server's answer to a role it does not show channels to. */
+function isRefusal(error: unknown): boolean {
+  return error instanceof ConnectError && error.code === Code.PermissionDenied;
+}
 
 type Open =
   | { kind: 'create' }
@@ -72,6 +78,11 @@ export function NotificationsPage() {
       />
       {channels.isPending ? (
         <Spinner label="Loading the channels…" />
+      ) : channels.isError && isRefusal(channels.error) ? (
+        <EmptyState title="Only some roles see the channels">
+          The server does not show the notification channels of tenant <strong>{tenant}</strong> to
+          your role. {roles.needs('admin')}
+        </EmptyState>
       ) : channels.isError ? (
         <ErrorBanner
           title="Could not load the notification channels"
