@@ -27,6 +27,8 @@ import { listen } from './http/listeners.js';
 import { listenForMetrics, type MetricsListener } from './http/metrics-listener.js';
 import { StoreMetrics } from './metrics/store-metrics.js';
 import { StoreReadings } from './engines/store-readings.js';
+import { Notifications } from './engines/notifications/notifications.js';
+import { DEFAULT_NOTIFICATION_TIMING } from './engines/notifications/notification-settings.js';
 import type { Logger } from './logging/logger.js';
 import { openStorage, type Storage } from './storage/database.js';
 import { HealthRegistry } from './transport/grpc/health-service.js';
@@ -65,6 +67,8 @@ export interface StoreServer {
   audit: AuditTrail;
   /** Restore previews and backup diffs (tests run its preview-storage sweep). */
   insight: BackupComparisons;
+  /** Channels, the outbox's delivery worker and the alert conditions (issue 35). */
+  notifications: Notifications;
   stop(): Promise<void>;
 }
 
@@ -112,7 +116,26 @@ export async function startStoreServer(
     batchWriteGuard: schema.batchWriteGuard,
     treeAnnotations: schema.treeAnnotations,
   });
+  // Before the runner: the end of every operation writes its notification in the same transaction.
+  const notifications = new Notifications(
+    storage,
+    {
+      allowPrivateTargets: config.notifyAllowPrivateTargets,
+      pauseAfter: config.notifyPauseAfter,
+      smtp:
+        config.smtpUrl && config.smtpFrom
+          ? { url: config.smtpUrl, from: config.smtpFrom }
+          : undefined,
+      timeoutMs: config.notifyTimeoutMs,
+      deliver: config.notifyDelivery,
+      pollMs: config.notifyPollMs,
+      stuckAfterMs: config.operationStuckAfterSeconds * 1000,
+      ...DEFAULT_NOTIFICATION_TIMING,
+    },
+    logger,
+  );
   const runner = new OperationRunner({
+    recordWithEnd: notifications.recordWithEnd,
     storage,
     nodeId: randomUUID(),
     leaseMs: config.operationLeaseMs,
@@ -231,6 +254,7 @@ export async function startStoreServer(
     audit,
     subjects,
     callMetrics: metrics?.calls,
+    notifications,
   });
   metrics?.readFrom(new StoreReadings(storage, runner));
 
@@ -271,6 +295,7 @@ export async function startStoreServer(
   runner.start();
   backup.start();
   audit.start();
+  notifications.start();
   insight.sweeper.start((error) =>
     logger.warn({ err: error }, 'sweep of expired preview differences failed'),
   );
@@ -295,12 +320,14 @@ export async function startStoreServer(
     tokens: identity.tokens,
     audit,
     insight,
+    notifications,
     stop() {
       stopping ??= (async () => {
         // Health first, so a proxy stops routing here before connections close.
         health.close();
         await backup.stop();
         insight.sweeper.stop();
+        await notifications.stop();
         await Promise.all([
           metricsListener?.close(),
           listeners.close(config.shutdownGraceMs),

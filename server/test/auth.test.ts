@@ -5,6 +5,7 @@ import {
   SchemaControlService,
   TreeDataService,
 } from '@store/contract';
+import { NotificationService } from '@store/contract/gen/store/notifications/v1/notifications_pb.js';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LEAST_ROLE_BY_METHOD } from './support/least-roles.js';
@@ -12,7 +13,13 @@ import { callMethod, everyMethod } from './support/call-every-rpc.js';
 import { startTestServer, type TestServer } from './support/test-server.js';
 import { DIALECTS } from './support/test-storage.js';
 
-const SERVICES = [BackupControlService, SchemaControlService, TreeDataService, IdentityService];
+const SERVICES = [
+  BackupControlService,
+  SchemaControlService,
+  TreeDataService,
+  IdentityService,
+  NotificationService,
+];
 const ROLES = ['viewer', 'operator', 'admin'] as const;
 const CANARY = 'canary-token-7f3a9c2e5b1d4e6f8a0b';
 const protectedMethods = everyMethod(SERVICES).filter(([, m]) => m.name !== 'GetAuthScheme');

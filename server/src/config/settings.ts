@@ -125,6 +125,20 @@ export interface ServerConfig {
   metricsMaxScopes: number;
   /** A running operation with no progress for longer than this counts as stuck. */
   operationStuckAfterSeconds: number;
+  /** Webhooks may reach loopback, private and link-local addresses (tests, closed networks). */
+  notifyAllowPrivateTargets: boolean;
+  /** Failed deliveries in a row that pause a notification channel. */
+  notifyPauseAfter: number;
+  /** One delivery attempt's time limit (connect and answer). */
+  notifyTimeoutMs: number;
+  /** This replica sends due notifications; false holds them in the outbox (another sends them). */
+  notifyDelivery: boolean;
+  /** How often the outbox is looked at (ms); alert conditions every 15 of these. */
+  notifyPollMs: number;
+  /** smtp://host:port (or smtps://user:pass@host) for email channels; unset: no email channels. */
+  smtpUrl: string | undefined;
+  /** The From address of notification emails. */
+  smtpFrom: string | undefined;
 }
 
 /** STORE_METRICS_PORT when not set: OpenTelemetry's Prometheus exporter port. */
@@ -191,6 +205,14 @@ const oneOf =
       `${name}: must be one of ${values.join(', ')}, got ${JSON.stringify(raw)}`,
     );
   };
+
+const smtpUrl: Parser<string | undefined> = (raw, name) => {
+  if (raw.trim() === '') return undefined;
+  if (!/^smtps?:\/\/[^/]+/.test(raw.trim())) {
+    throw new ConfigError(`${name}: must be an smtp:// or smtps:// URL`);
+  }
+  return raw.trim();
+};
 
 const postgresUrl: Parser<string | undefined> = (raw, name) => {
   if (raw.trim() === '') return undefined;
@@ -639,6 +661,43 @@ export const SETTINGS: readonly Setting[] = [
     integer(1, 31_536_000),
     'seconds without progress after which a running operation counts as stuck (metrics)',
   ),
+  setting(
+    'notifyAllowPrivateTargets',
+    'STORE_NOTIFY_ALLOW_PRIVATE_TARGETS',
+    boolean,
+    'webhook URLs may resolve to loopback, private or link-local addresses',
+  ),
+  setting(
+    'notifyPauseAfter',
+    'STORE_NOTIFY_PAUSE_AFTER',
+    integer(1, 10_000),
+    'failed deliveries in a row after which a notification channel is paused',
+  ),
+  setting(
+    'notifyTimeoutMs',
+    'STORE_NOTIFY_TIMEOUT_MS',
+    integer(100, 120_000),
+    'time limit of one notification attempt (connect and answer), in ms',
+  ),
+  setting(
+    'notifyDelivery',
+    'STORE_NOTIFY_DELIVERY',
+    boolean,
+    'this replica sends notifications (false: they wait in the outbox for another)',
+  ),
+  setting(
+    'notifyPollMs',
+    'STORE_NOTIFY_POLL_MS',
+    integer(50, 600_000),
+    'how often the notification outbox is looked at, in ms (alert conditions: every 15th)',
+  ),
+  setting(
+    'smtpUrl',
+    'STORE_SMTP_URL',
+    smtpUrl,
+    'SMTP server for email notifications (smtp://host:port)',
+  ),
+  setting('smtpFrom', 'STORE_SMTP_FROM', optionalText, 'From address of notification emails'),
 ];
 
 /** Defaults; the artifact location follows dataDir unless set. */
@@ -719,5 +778,13 @@ export function defaults(): Omit<ServerConfig, 'artifactDir' | 'artifactStore'> 
     metricsHost: '127.0.0.1',
     metricsMaxScopes: 1000,
     operationStuckAfterSeconds: 900,
+    // Webhooks reach the public internet only unless the operator says otherwise (SSRF).
+    notifyAllowPrivateTargets: false,
+    notifyPauseAfter: 10,
+    notifyTimeoutMs: 10_000,
+    notifyDelivery: true,
+    notifyPollMs: 2_000,
+    smtpUrl: undefined,
+    smtpFrom: undefined,
   };
 }

@@ -10,6 +10,10 @@ import {
 import { Health } from '@store/contract/gen/grpc/health/v1/health_pb.js';
 import { SchemaInsightService } from '@store/contract/gen/store/insight/v1/schema_insight_pb.js';
 import { BackupLifecycleService } from '@store/contract/gen/store/lifecycle/v1/backup_lifecycle_pb.js';
+import { NotificationService } from '@store/contract/gen/store/notifications/v1/notifications_pb.js';
+import type { Notifications } from '../engines/notifications/notifications.js';
+import { addNotificationsApi } from './notifications/notifications-service.js';
+import { NOTIFICATIONS_SERVICE } from './notifications/notifications-access.js';
 import type { BackupLifecycle } from '../engines/backup/lifecycle/backup-lifecycle.js';
 import { addBackupLifecycleApi } from './lifecycle/backup-lifecycle-service.js';
 import { BACKUP_LIFECYCLE_SERVICE } from './lifecycle/backup-lifecycle-access.js';
@@ -66,6 +70,7 @@ export const STORE_SERVICES = [
   SchemaInsightService,
   BackupInsightService,
   BackupLifecycleService,
+  NotificationService,
 ] as const;
 
 export interface ShippedServerDependencies {
@@ -91,6 +96,8 @@ export interface ShippedServerDependencies {
   audit?: AuditTrail | undefined;
   /** Names for recorded subjects (ResolveSubjects); without it that RPC is Unimplemented. */
   subjects?: SubjectDirectory | undefined;
+  /** Channels, delivery log and active alerts; without it NotificationService is Unimplemented. */
+  notifications?: Notifications | undefined;
   /** Where every call is counted (the Prometheus gRPC server metrics); without it, nowhere. */
   callMetrics?: CallMetrics | undefined;
 }
@@ -180,6 +187,7 @@ export function createShippedHost(config: ServerConfig, deps: ShippedServerDepen
     configure,
   );
   addBackupLifecycleApi(host, { ...facades, lifecycle: deps.lifecycle }, configure);
+  addNotificationsApi(host, deps.notifications, configure);
   host.addRoutes('grpc.health', (router: ConnectRouter) =>
     registerHealthService(router, deps.health),
   );
@@ -204,6 +212,7 @@ export function createShippedHost(config: ServerConfig, deps: ShippedServerDepen
                 SCHEMA_INSIGHT_SERVICE,
                 BACKUP_INSIGHT_SERVICE,
                 BACKUP_LIFECYCLE_SERVICE,
+                NOTIFICATIONS_SERVICE,
               ],
               trail: deps.audit,
               trustedProxies: parseTrustedProxies(config.trustedProxies),

@@ -73,4 +73,16 @@ export const LEAST_ROLE_BY_METHOD: Record<
     DeleteEntry: 'operator',
   },
   IdentityService: { WhoAmI: 'viewer', ListAuditRecords: 'admin', ResolveSubjects: 'viewer' },
+  NotificationService: {
+    ListChannels: 'viewer',
+    GetChannel: 'viewer',
+    ListDeliveries: 'viewer',
+    ListActiveAlerts: 'viewer',
+    CreateChannel: 'admin',
+    UpdateChannel: 'admin',
+    DeleteChannel: 'admin',
+    RotateChannelSecret: 'admin',
+    ResumeChannel: 'admin',
+    SendTestNotification: 'admin',
+  },
 };

@@ -85,7 +85,7 @@ export class OperationRunner {
   private readonly otherCap: number;
 
   constructor(options: OperationRunnerOptions) {
-    this.store = new OperationStore(options.storage);
+    this.store = new OperationStore(options.storage, options.recordWithEnd);
     this.caps = new OperationCapStore(options.storage);
     this.clock = options.clock ?? Date.now;
     const positive = (value: number | undefined, fallback: number) =>

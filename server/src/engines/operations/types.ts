@@ -1,4 +1,5 @@
 import type { Storage } from '../../storage/database.js';
+import type { OperationEndedHook } from '../../storage/operations/operation-store.js';
 
 /** Lifecycle of a tracked operation; the last three are terminal and never change again. */
 export type OperationState = 'QUEUED' | 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'CANCELLED';
@@ -170,6 +171,11 @@ export interface OperationRunnerOptions {
   logger?: OperationLogger | undefined;
   /** Told of each run this runner ends (for metrics); it must not throw or block. */
   onRunEnded?: ((run: EndedRun) => void) | undefined;
+  /**
+   * Writes, in the transaction that records an operation's end, what must commit with it (the
+   * notification outbox), whichever replica or orphan sweep ends it.
+   */
+  recordWithEnd?: OperationEndedHook | undefined;
 }
 
 /** A run this runner ended and recorded, as the metrics count it. */

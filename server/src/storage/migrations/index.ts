@@ -20,6 +20,7 @@ import { differenceStorage } from './0021-difference-storage.js';
 import { backupDamagedSince } from './0022-backup-damaged-since.js';
 import { restoreRevertedBy } from './0023-restore-reverted-by.js';
 import { auditTargetName } from './0024-audit-target-name.js';
+import { notifications } from './0025-notifications.js';
 
 /**
  * Every migration, in order. Names sort in apply order; a released migration is never edited
@@ -47,6 +48,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
     '0022-backup-damaged-since': backupDamagedSince(dialect),
     '0023-restore-reverted-by': restoreRevertedBy(),
     '0024-audit-target-name': auditTargetName(),
+    '0025-notifications': notifications(dialect),
   };
   return { getMigrations: async () => migrations };
 }

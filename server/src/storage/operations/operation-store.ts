@@ -2,11 +2,13 @@ import {
   sql,
   type Expression,
   type ExpressionBuilder,
+  type Kysely,
   type Selectable,
   type SqlBool,
 } from 'kysely';
 import DataLoader from 'dataloader';
 import type { Storage } from '../database.js';
+import type { TreeDb } from '../data/tree-db.js';
 import type { Database, OperationState, OperationsTable } from '../database-schema.js';
 
 /** One row of `operations`, as stored. */
@@ -90,6 +92,12 @@ function resumableOrphan(eb: Eb, now: number, policy: ResumePolicy): Expression<
   ]);
 }
 
+/**
+ * Called in the transaction that ends an operation, with the ended row: what must be recorded
+ * together with the end (the notification outbox) commits with it or not at all.
+ */
+export type OperationEndedHook = (tx: TreeDb, row: OperationRow) => Promise<void>;
+
 /** Every query on `operations`. Guarded writes return whether they changed the row. */
 export class OperationStore {
   /**
@@ -100,7 +108,10 @@ export class OperationStore {
    */
   private readonly byId: DataLoader<string, OperationRow | undefined> | undefined;
 
-  constructor(private readonly storage: Storage) {
+  constructor(
+    private readonly storage: Storage,
+    private readonly onEnded?: OperationEndedHook,
+  ) {
     this.byId =
       storage.dialect === 'postgres'
         ? new DataLoader((ids) => this.readByIds(ids), {
@@ -368,8 +379,8 @@ export class OperationStore {
 
   /** Ends a held run; a run this claim no longer holds, or a finished one, is left alone. */
   async finish(lease: LeaseKey, outcome: OperationOutcome, now: number): Promise<boolean> {
-    return this.changed(
-      this.owned(lease).set({
+    const end = (db: Kysely<Database>) =>
+      this.owned(lease, db).set({
         state: outcome.state,
         result_json: outcome.resultJson ?? null,
         error_code: outcome.errorCode ?? null,
@@ -379,8 +390,14 @@ export class OperationStore {
         updated_at: now,
         lease_owner: null,
         lease_expires_at: null,
-      }),
-    );
+      });
+    const hook = this.onEnded;
+    if (!hook) return this.changed(end(this.db));
+    return this.db.transaction().execute(async (trx) => {
+      const row = await end(trx).returningAll().executeTakeFirst();
+      if (row) await hook({ ...this.storage, db: trx }, row);
+      return row !== undefined;
+    });
   }
 
   /** Returns a held run to the queue (shutdown of a resumable run); a cancelled one ends. */
@@ -445,8 +462,8 @@ export class OperationStore {
    * interrupted run (another replica settled or claimed it).
    */
   async succeedOrphan(id: string, now: number, resultJson: string): Promise<boolean> {
-    return this.changed(
-      this.db
+    const end = (db: Kysely<Database>) =>
+      db
         .updateTable('operations')
         .set({
           state: 'SUCCEEDED',
@@ -460,8 +477,14 @@ export class OperationStore {
         })
         .where('id', '=', id)
         .where('state', '=', 'RUNNING')
-        .where('lease_expires_at', '<', now),
-    );
+        .where('lease_expires_at', '<', now);
+    const hook = this.onEnded;
+    if (!hook) return this.changed(end(this.db));
+    return this.db.transaction().execute(async (trx) => {
+      const row = await end(trx).returningAll().executeTakeFirst();
+      if (row) await hook({ ...this.storage, db: trx }, row);
+      return row !== undefined;
+    });
   }
 
   /**
@@ -480,23 +503,35 @@ export class OperationStore {
       lease_owner: null,
       lease_expires_at: null,
     });
-    const statements = [
-      this.db
+    const statements = (db: Kysely<Database>) => [
+      db
         .updateTable('operations')
         .set(end('CANCELLED', CANCELLED_ERROR.code, CANCELLED_ERROR.message))
         .where((eb) => eb.and([expired(eb), eb('cancel_requested', '=', 1)])),
-      this.db
+      db
         .updateTable('operations')
         .set(end('FAILED', 'aborted', INTERRUPTED))
         .where((eb) => eb.and([expired(eb), eb.not(kindIn(eb, policy.resumableKinds))])),
-      this.db
+      db
         .updateTable('operations')
         .set(end('FAILED', 'aborted', `${INTERRUPTED}, ${policy.maxAttempts} times; gave up`))
         .where((eb) => eb.and([expired(eb), eb('attempts', '>=', policy.maxAttempts)])),
     ];
+    const hook = this.onEnded;
     let count = 0;
-    for (const statement of statements) count += await this.changedCount(statement);
-    return count;
+    if (!hook) {
+      for (const statement of statements(this.db)) count += await this.changedCount(statement);
+      return count;
+    }
+    return this.db.transaction().execute(async (trx) => {
+      for (const statement of statements(trx)) {
+        for (const row of await statement.returningAll().execute()) {
+          await hook({ ...this.storage, db: trx }, row);
+          count += 1;
+        }
+      }
+      return count;
+    });
   }
 
   /**
@@ -520,8 +555,8 @@ export class OperationStore {
   }
 
   /** An update of the run this claim holds: RUNNING, same owner, same attempt. */
-  private owned(lease: LeaseKey) {
-    return this.db
+  private owned(lease: LeaseKey, db: Kysely<Database> = this.db) {
+    return db
       .updateTable('operations')
       .where('id', '=', lease.id)
       .where('state', '=', 'RUNNING')

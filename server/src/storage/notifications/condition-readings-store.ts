@@ -1,0 +1,95 @@
+import type { TreeDb } from '../data/tree-db.js';
+import { pendingLetter } from '../schema/dead-letter-pending.js';
+
+const numOrNull = (value: unknown): number | null =>
+  value === null || value === undefined ? null : Number(value);
+
+export interface ScheduledScopeReading {
+  tenant: string;
+  treeName: string;
+  /** The shorter of the scope's full and incremental cadences (over its key prefixes). */
+  cadenceMs: number;
+  /** End of the newest full or incremental backup of the tree; null: none yet. */
+  lastSuccessAt: number | null;
+  /** When its schedule was last set: where "overdue" counts from while no backup succeeded. */
+  scheduledSince: number;
+}
+
+/** Scheduled scopes (as the metrics label them: per tree) with their newest success. */
+export async function readScheduledScopes(
+  handle: TreeDb,
+  tenant?: string,
+): Promise<ScheduledScopeReading[]> {
+  const schedules = await handle.db
+    .selectFrom('backup_scopes')
+    .where((eb) =>
+      eb.or([
+        eb('full_interval_ms', 'is not', null),
+        eb('incremental_interval_ms', 'is not', null),
+      ]),
+    )
+    .$if(tenant !== undefined, (q) => q.where('tenant', '=', tenant!))
+    .groupBy(['tenant', 'tree_name'])
+    .select((eb) => [
+      'tenant',
+      'tree_name',
+      eb.fn.min('full_interval_ms').as('full_interval'),
+      eb.fn.min('incremental_interval_ms').as('incremental_interval'),
+      eb.fn.min('updated_at').as('since'),
+    ])
+    .limit(10_000)
+    .execute();
+  if (schedules.length === 0) return [];
+  const successes = await handle.db
+    .selectFrom('backups')
+    .where('kind', 'in', ['FULL', 'INCREMENTAL'])
+    .$if(tenant !== undefined, (q) => q.where('tenant', '=', tenant!))
+    .groupBy(['tenant', 'tree_name'])
+    .select((eb) => ['tenant', 'tree_name', eb.fn.max('completed_at').as('last_success')])
+    .execute();
+  const key = (t: string, tree: string) => JSON.stringify([t, tree]);
+  const successOf = new Map(successes.map((r) => [key(r.tenant, r.tree_name), r.last_success]));
+  return schedules.flatMap((s) => {
+    const cadences = [numOrNull(s.full_interval), numOrNull(s.incremental_interval)].filter(
+      (c): c is number => c !== null && c > 0,
+    );
+    if (cadences.length === 0) return [];
+    return [
+      {
+        tenant: s.tenant,
+        treeName: s.tree_name,
+        cadenceMs: Math.min(...cadences),
+        lastSuccessAt: numOrNull(successOf.get(key(s.tenant, s.tree_name))),
+        scheduledSince: Number(s.since),
+      },
+    ];
+  });
+}
+
+/**
+ * Backups a health check found damaged, per tenant (or of one tenant): the metrics' "corrupt"
+ * (CORRUPT, DEGRADED) and "missing", which StoreBackupCorrupt fires on.
+ */
+export async function readDamagedBackups(handle: TreeDb, tenant?: string) {
+  return handle.db
+    .selectFrom('backups')
+    .select(['tenant', 'id', 'tree_name', 'last_health_status', 'health_damaged_since'])
+    .where('last_health_status', 'in', ['CORRUPT', 'DEGRADED', 'MISSING'])
+    .$if(tenant !== undefined, (q) => q.where('tenant', '=', tenant!))
+    .limit(1000)
+    .execute();
+}
+
+/** Pending dead letters per tree (or of one tenant's trees) with at least `min`. */
+export async function readDeadLetterPiles(handle: TreeDb, min: number, tenant?: string) {
+  const rows = await handle.db
+    .selectFrom('schema_dead_letters')
+    .where(pendingLetter)
+    .$if(tenant !== undefined, (q) => q.where('tenant', '=', tenant!))
+    .groupBy(['tenant', 'tree_name'])
+    .select((eb) => ['tenant', 'tree_name', eb.fn.countAll<number | string>().as('pending')])
+    .execute();
+  return rows
+    .map((r) => ({ tenant: r.tenant, treeName: r.tree_name, pending: Number(r.pending) }))
+    .filter((r) => r.pending >= min);
+}
