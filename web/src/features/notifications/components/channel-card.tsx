@@ -1,6 +1,7 @@
 import {
   ChannelKind,
   ChannelState,
+  NotificationEvent,
   type NotificationChannel,
 } from '@store/contract/gen/store/notifications/v1/notifications_pb.js';
 import { useId, useState } from 'react';
@@ -12,7 +13,7 @@ import { Time } from '../../../components/ui/time';
 import { useSubjectName } from '../../../lib/identity/use-subject-name';
 import { counted } from '../../../lib/words';
 import { useSendTestNotificationMutation } from '../api/use-channel-mutations';
-import { targetText } from '../utils/channel-summary';
+import { secretHintText, targetText } from '../utils/channel-summary';
 import { testOutcome } from '../utils/delivery-outcome';
 import { channelKindWords, channelStateWords, eventWords } from '../utils/notification-words';
 import { DeliveryLog } from './delivery-log';
@@ -76,17 +77,18 @@ export function ChannelCard({
             ))}
           </ul>
         </dd>
-        {channel.deadLetterThreshold > 0 && (
-          <>
-            <dt>Dead letters over</dt>
-            <dd>{counted(channel.deadLetterThreshold, 'letter')} pending in one tree</dd>
-          </>
-        )}
+        {channel.deadLetterThreshold > 0 &&
+          channel.events.includes(NotificationEvent.DEAD_LETTERS_OVER_THRESHOLD) && (
+            <>
+              <dt>Dead letters over</dt>
+              <dd>{counted(channel.deadLetterThreshold, 'letter')} pending in one tree</dd>
+            </>
+          )}
         {channel.kind === ChannelKind.WEBHOOK && channel.secretHint && (
           <>
             <dt>Signing secret</dt>
             <dd>
-              starts <span className="mono">{channel.secretHint}…</span>
+              starts <span className="mono">{secretHintText(channel.secretHint)}</span>
             </dd>
           </>
         )}

@@ -11,7 +11,7 @@ import {
   useRotateChannelSecretMutation,
 } from '../api/use-channel-mutations';
 import { explainChannelError } from '../utils/channel-errors';
-import { targetText } from '../utils/channel-summary';
+import { secretHintText, targetText } from '../utils/channel-summary';
 
 /**
  * Delete a channel after saying what goes with it: where it stops sending and how many deliveries
@@ -100,8 +100,8 @@ export function RotateSecretConfirm({
     >
       <p>
         Messages are signed with a new secret from now on, and the current one
-        {channel.secretHint ? <> (starting {channel.secretHint}…)</> : null} stops verifying: your
-        receiver refuses them until it has the new secret.
+        {channel.secretHint ? <> (starting {secretHintText(channel.secretHint)})</> : null} stops
+        verifying: your receiver refuses them until it has the new secret.
       </p>
       <p>The new secret is shown once, right after this.</p>
       {rotate.error && (

@@ -117,7 +117,7 @@ const paused = create(NotificationChannelSchema, {
   target: { case: 'webhook', value: { url: 'https://hooks.example.com/pager' } },
   events: [NotificationEvent.BACKUP_FAILED],
   state: ChannelState.PAUSED,
-  pausedReason: 'the receiver answered HTTP 500',
+  pausedReason: 'paused after 10 failed deliveries in a row; the last: HTTP 500',
   consecutiveFailures: 10,
   deliveryCount: 42n,
   etag: 'e0',
@@ -168,7 +168,7 @@ describe('notifications page', () => {
     renderApp(server.app, '/notifications');
     const card = await screen.findByRole('region', { name: 'Pager' });
     expect(card.textContent).toContain(
-      '10 deliveries in a row failed: the receiver answered HTTP 500.',
+      'Paused: paused after 10 failed deliveries in a row; the last: HTTP 500.',
     );
     expect(within(card).getByRole('button', { name: 'Resume' })).toBeTruthy();
 

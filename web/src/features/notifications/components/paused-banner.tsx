@@ -3,7 +3,7 @@ import { GuardedButton } from '../../../components/ui/guarded-button';
 import { Time } from '../../../components/ui/time';
 import { useRoles } from '../../../lib/identity/use-roles';
 import { useResumeChannelMutation } from '../api/use-channel-mutations';
-import { pausedSentence } from '../utils/channel-summary';
+import { pausedPhrase } from '../utils/channel-summary';
 
 /**
  * A paused channel says why, since when and what happens meanwhile, beside the one action that
@@ -24,9 +24,9 @@ export function PausedBanner({ channel }: { channel: NotificationChannel }) {
                 since <Time value={channel.pausedAt} />
               </>
             ) : null}
-            .
+            :
           </strong>{' '}
-          {pausedSentence(channel)}
+          {pausedPhrase(channel)}.
         </p>
         <p>
           Nothing is sent until it is resumed; events meanwhile are logged as not sent. Fix the

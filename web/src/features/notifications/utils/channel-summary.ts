@@ -13,19 +13,22 @@ export function targetText(channel: Pick<NotificationChannel, 'target'>): string
 }
 
 /**
- * Why a channel is paused, as one sentence: the server's reason, with how many deliveries in a
- * row failed when it says.
+ * Why a channel is paused, as a phrase to follow "Paused since …:": the server's reason as it
+ * wrote it ("paused after 10 failed deliveries in a row; the last: HTTP 500"), else the run of
+ * failures it counted.
  */
-export function pausedSentence(
+export function pausedPhrase(
   channel: Pick<NotificationChannel, 'pausedReason' | 'consecutiveFailures'>,
 ): string {
   const reason = channel.pausedReason.trim().replace(/\.$/, '');
-  const failures =
-    channel.consecutiveFailures > 0
-      ? `${counted(channel.consecutiveFailures, 'delivery', 'deliveries')} in a row failed`
-      : '';
-  if (reason && failures) return `${failures}: ${reason}.`;
-  if (reason) return `${reason.charAt(0).toUpperCase()}${reason.slice(1)}.`;
-  if (failures) return `${failures.charAt(0).toUpperCase()}${failures.slice(1)}.`;
-  return 'The server paused it after repeated failed deliveries.';
+  if (reason) return reason.charAt(0).toLowerCase() + reason.slice(1);
+  if (channel.consecutiveFailures > 0) {
+    return `${counted(channel.consecutiveFailures, 'delivery', 'deliveries')} in a row failed`;
+  }
+  return 'too many deliveries in a row failed';
+}
+
+/** A secret's first characters as a clearly partial string: "whsec_MfKQ…". */
+export function secretHintText(hint: string): string {
+  return hint.endsWith('…') ? hint : `${hint}…`;
 }

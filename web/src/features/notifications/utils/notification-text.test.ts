@@ -9,7 +9,7 @@ import {
 } from '@store/contract/gen/store/notifications/v1/notifications_pb.js';
 import { describe, expect, it } from 'vitest';
 import { explainChannelError } from './channel-errors';
-import { pausedSentence, targetText } from './channel-summary';
+import { pausedPhrase, secretHintText, targetText } from './channel-summary';
 import { responseCodeText, testOutcome } from './delivery-outcome';
 import {
   EVENT_CHOICES,
@@ -57,12 +57,23 @@ describe('channel summaries', () => {
     ).toBe('2 addresses (a@x.org, b@y.org)');
   });
 
-  it('says why a channel is paused, with its run of failures', () => {
+  it('marks a secret hint as partial once, whether or not the server did', () => {
+    expect(secretHintText('whsec_MfKQ')).toBe('whsec_MfKQ…');
+    expect(secretHintText('whsec_MfKQ…')).toBe('whsec_MfKQ…');
+  });
+
+  it('says why a channel is paused in the server’s words, else by its run of failures', () => {
     expect(
-      pausedSentence({ pausedReason: 'the receiver answered HTTP 500.', consecutiveFailures: 10 }),
-    ).toBe('10 deliveries in a row failed: the receiver answered HTTP 500.');
-    expect(pausedSentence({ pausedReason: '', consecutiveFailures: 0 })).toBe(
-      'The server paused it after repeated failed deliveries.',
+      pausedPhrase({
+        pausedReason: 'Paused after 10 failed deliveries in a row; the last: HTTP 500.',
+        consecutiveFailures: 10,
+      }),
+    ).toBe('paused after 10 failed deliveries in a row; the last: HTTP 500');
+    expect(pausedPhrase({ pausedReason: '', consecutiveFailures: 3 })).toBe(
+      '3 deliveries in a row failed',
+    );
+    expect(pausedPhrase({ pausedReason: '', consecutiveFailures: 0 })).toBe(
+      'too many deliveries in a row failed',
     );
   });
 });
