@@ -1,12 +1,18 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createClient } from '@connectrpc/connect';
 import { StoreOperationState } from '@store/contract';
+import {
+  ChannelState,
+  NotificationService,
+} from '../proto/gen/store/notifications/v1/notifications_pb';
 import type { Page } from '@playwright/test';
 import { Webhook } from 'standardwebhooks';
 import { VIEWPORTS, elementsPastTheEdge, pageWidths } from './pages/app-routes';
 import { DashboardAlerts, NotificationsPage } from './pages/notifications-page';
 import { expectNoSeriousA11yViolations } from './support/axe';
 import { expect, signInWithToken, test, type StoreApi } from './support/fixtures';
+import { authedGrpcWebTransport } from './support/authed-transport';
 import { startWebhookReceiver } from './support/webhook-receiver';
 import { brokenWords } from './support/words';
 
@@ -34,6 +40,30 @@ async function finished(api: StoreApi, operationId: string) {
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   throw new Error(`operation ${operationId} did not finish within 20 s`);
+}
+
+/**
+ * A real capture failure: the tenant's artifact folder cannot be made, because a file has its
+ * name (the artifact store is E2E_ARTIFACT_DIR, shared by the replicas behind Envoy).
+ */
+async function failBackup(api: StoreApi, tenantName: string, tree: string): Promise<string> {
+  await api.data.putEntry({ treeId: tree, key: 'a', valueJson: '{"amount":1}' });
+  const dataDir = process.env.E2E_DATA_DIR;
+  const artifactDir = process.env.E2E_ARTIFACT_DIR ?? (dataDir && join(dataDir, 'artifacts'));
+  if (!artifactDir) throw new Error('E2E_ARTIFACT_DIR is not set: this test blocks a folder');
+  mkdirSync(artifactDir, { recursive: true });
+  const blocker = join(artifactDir, tenantName);
+  writeFileSync(blocker, 'not a folder');
+  try {
+    const { operationId } = await api.backup.startBackup({
+      name: 'nightly',
+      scope: { treeId: tree },
+    });
+    expect((await finished(api, operationId)).state).toBe(StoreOperationState.FAILED);
+    return operationId;
+  } finally {
+    rmSync(blocker);
+  }
 }
 
 test('a webhook channel: its secret shown once, a signed test delivered with HTTP 200 and logged', async ({
@@ -104,23 +134,7 @@ test('a failed backup shows on the dashboard as an alert that links to its tree'
   tenant,
 }, testInfo) => {
   const tree = 'ledger';
-  await tenant.api.data.putEntry({ treeId: tree, key: 'a', valueJson: '{"amount":1}' });
-  // A real failure: the tenant's artifact folder cannot be made, because a file has its name.
-  const dataDir = process.env.E2E_DATA_DIR;
-  const artifactDir = process.env.E2E_ARTIFACT_DIR ?? (dataDir && join(dataDir, 'artifacts'));
-  if (!artifactDir) throw new Error('E2E_ARTIFACT_DIR is not set: this test blocks a folder');
-  mkdirSync(artifactDir, { recursive: true });
-  const blocker = join(artifactDir, tenant.name);
-  writeFileSync(blocker, 'not a folder');
-  try {
-    const { operationId } = await tenant.api.backup.startBackup({
-      name: 'nightly',
-      scope: { treeId: tree },
-    });
-    expect((await finished(tenant.api, operationId)).state).toBe(StoreOperationState.FAILED);
-  } finally {
-    rmSync(blocker);
-  }
+  await failBackup(tenant.api, tenant.name, tree);
 
   await signInWithToken(page, tenant.admin.token);
   const alerts = new DashboardAlerts(page);
@@ -139,4 +153,75 @@ test('a failed backup shows on the dashboard as an alert that links to its tree'
   await expectNoSeriousA11yViolations(page, testInfo);
   await row.getByRole('link', { name: `tree ${tree}` }).click();
   await expect(page).toHaveURL(new RegExp(`/trees/${tree}$`));
+});
+
+test('a channel whose receiver keeps failing is paused with a banner saying why, and resumes', async ({
+  page,
+  tenant,
+}, testInfo) => {
+  const receiver = await startWebhookReceiver(500);
+  const client = createClient(
+    NotificationService,
+    authedGrpcWebTransport(process.env.E2E_BASE_URL!, tenant.admin.token, tenant.name),
+  );
+  try {
+    await signInWithToken(page, tenant.admin.token);
+    const notifications = new NotificationsPage(page);
+    await notifications.open();
+    await page.getByRole('button', { name: 'New channel' }).click();
+    const form = page.getByRole('dialog', { name: 'New notification channel' });
+    await form.getByLabel('Dead letters are piling up').check();
+    await expect(form.getByLabel('Dead-letter threshold')).toBeVisible();
+    for (const [size, viewport] of Object.entries(VIEWPORTS)) {
+      await page.setViewportSize(viewport);
+      await page.screenshot({ path: `/tmp/shots/i35-notify-form-${size}.png` });
+    }
+    await page.setViewportSize(VIEWPORTS.wide);
+    await form.getByRole('button', { name: 'Cancel' }).click();
+    await notifications.createWebhook('Broken hook', receiver.url);
+    await notifications.closeSecret();
+
+    const outcome = await notifications.sendTest('Broken hook');
+    await expect(outcome).toHaveText('Test message failed (the receiver answered HTTP 500).');
+    // Tests never pause a channel; real events do: two failed backups, two failed deliveries in
+    // a row (STORE_NOTIFY_PAUSE_AFTER=2 in the e2e stacks).
+    const [channel] = (await client.listChannels({})).channels;
+    if (!channel) throw new Error('the channel was not created');
+    await failBackup(tenant.api, tenant.name, 'ledger');
+    await failBackup(tenant.api, tenant.name, 'orders');
+    await expect
+      .poll(async () => (await client.getChannel({ channelId: channel.channelId })).state, {
+        timeout: 30_000,
+      })
+      .toBe(ChannelState.PAUSED);
+    const card = notifications.channel('Broken hook');
+    const banner = card.locator('.channel-paused');
+    await expect(banner).toBeVisible({ timeout: 20_000 });
+    await expect(banner).toContainText(/Not sending since .*: paused after \d+ failed deliveries/);
+    await expect(banner).toContainText('HTTP 500');
+    await expect(card.getByText('Paused', { exact: true })).toBeVisible();
+    for (const [size, viewport] of Object.entries(VIEWPORTS)) {
+      await page.setViewportSize(viewport);
+      await page.screenshot({ path: `/tmp/shots/i35-notify-paused-${size}.png`, fullPage: true });
+      await expectReadable(page, `paused channel at ${size}`);
+    }
+    await expectNoSeriousA11yViolations(page, testInfo);
+
+    await banner.getByRole('button', { name: 'Resume' }).click();
+    await expect(banner).toHaveCount(0);
+    await expect(card.getByText('Active', { exact: true })).toBeVisible();
+
+    // Delete says what the log loses, and the channel goes.
+    const logged = (await client.getChannel({ channelId: channel.channelId })).deliveryCount;
+    await card.getByRole('button', { name: 'Delete' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Delete channel Broken hook?' });
+    await expect(confirm).toContainText(`Its delivery log loses ${logged} deliveries`);
+    await page.setViewportSize(VIEWPORTS.phone);
+    await page.screenshot({ path: '/tmp/shots/i35-notify-delete-phone.png' });
+    await confirm.getByRole('button', { name: 'Delete channel' }).click();
+    await expect(card).toHaveCount(0);
+    await expect(page.getByText(/No channels yet/)).toBeVisible();
+  } finally {
+    await receiver.close();
+  }
 });

@@ -64,6 +64,9 @@ export function serverSettings(webDir: string, issuer: { issuer: string; audienc
     // The notifications spec's webhook receiver listens on loopback, which the server refuses
     // as a target unless the operator allows private targets.
     STORE_NOTIFY_ALLOW_PRIVATE_TARGETS: 'true',
+    // Two failed deliveries in a row pause a channel (default 10), so the notifications spec
+    // reaches a paused channel with two real failed backups instead of ten.
+    STORE_NOTIFY_PAUSE_AFTER: '2',
   };
 }
 

@@ -9,9 +9,10 @@ export interface ReceivedWebhook {
 
 /**
  * A real HTTP receiver on loopback (the server needs STORE_NOTIFY_ALLOW_PRIVATE_TARGETS to send
- * to it). It keeps every request and answers 200, as a webhook endpoint does once it accepts.
+ * to it). It keeps every request and answers `status`: 200 as a webhook endpoint that accepts,
+ * 500 as one that is broken.
  */
-export async function startWebhookReceiver(): Promise<{
+export async function startWebhookReceiver(status = 200): Promise<{
   url: string;
   received: ReceivedWebhook[];
   close: () => Promise<void>;
@@ -22,7 +23,9 @@ export async function startWebhookReceiver(): Promise<{
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       received.push({ headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
-      response.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+      response
+        .writeHead(status, { 'content-type': 'text/plain' })
+        .end(status < 300 ? 'ok' : 'broken');
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -168,7 +168,7 @@ describe('notifications page', () => {
     renderApp(server.app, '/notifications');
     const card = await screen.findByRole('region', { name: 'Pager' });
     expect(card.textContent).toContain(
-      'Paused: paused after 10 failed deliveries in a row; the last: HTTP 500.',
+      'Not sending: paused after 10 failed deliveries in a row; the last: HTTP 500.',
     );
     expect(within(card).getByRole('button', { name: 'Resume' })).toBeTruthy();
 

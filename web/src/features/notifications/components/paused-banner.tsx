@@ -17,7 +17,7 @@ export function PausedBanner({ channel }: { channel: NotificationChannel }) {
       <div>
         <p>
           <strong>
-            Paused
+            Not sending
             {channel.pausedAt ? (
               <>
                 {' '}
@@ -29,8 +29,7 @@ export function PausedBanner({ channel }: { channel: NotificationChannel }) {
           {pausedPhrase(channel)}.
         </p>
         <p>
-          Nothing is sent until it is resumed; events meanwhile are logged as not sent. Fix the
-          receiver first, then resume.
+          Until it is resumed, events are logged as not sent. Fix the receiver first, then resume.
         </p>
       </div>
       <GuardedButton

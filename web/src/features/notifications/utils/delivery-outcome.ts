@@ -20,7 +20,9 @@ export function testOutcome(kind: ChannelKind, delivery: NotificationDelivery): 
   const answer = delivery.lastResponseCode
     ? ` (the receiver answered ${responseCodeText(kind, delivery.lastResponseCode)})`
     : '';
-  const error = delivery.lastError.trim().replace(/\.$/, '');
+  const said = delivery.lastError.trim().replace(/\.$/, '');
+  // An error that only repeats the answer's code ("HTTP 500") would say it twice.
+  const error = /^(HTTP|SMTP)?\s*\d{3}$/i.test(said) ? '' : said;
   switch (delivery.state) {
     case DeliveryState.DELIVERED:
       return { tone: 'success', text: `Test message delivered${answer}.` };

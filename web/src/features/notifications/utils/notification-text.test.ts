@@ -109,6 +109,12 @@ describe('a test send in words', () => {
       tone: 'danger',
       text: 'Test message failed (the receiver answered HTTP 401): bad signature.',
     });
+    expect(
+      testOutcome(
+        ChannelKind.WEBHOOK,
+        delivery({ state: DeliveryState.FAILED, lastResponseCode: 500, lastError: 'HTTP 500' }),
+      ).text,
+    ).toBe('Test message failed (the receiver answered HTTP 500).');
     expect(testOutcome(ChannelKind.EMAIL, delivery({ state: DeliveryState.SKIPPED })).text).toBe(
       'Test message not sent: the channel is paused.',
     );
