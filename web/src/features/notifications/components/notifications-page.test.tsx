@@ -58,6 +58,29 @@ function notificationServer(
         channels = [...channels, channel];
         return { channel, signingSecret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' };
       },
+      updateChannel: (req) => {
+        const channel = channels.find((c) => c.channelId === req.channelId);
+        if (!channel || channel.etag !== req.etag) {
+          throw new ConnectError(
+            `channel ${req.channelId} changed since it was read`,
+            Code.FailedPrecondition,
+          );
+        }
+        const updated = create(NotificationChannelSchema, {
+          ...channel,
+          name: req.name,
+          events: req.events,
+          target: req.target,
+          deadLetterThreshold: req.deadLetterThreshold,
+          etag: `e${++version}`,
+        });
+        channels = channels.map((c) => (c === channel ? updated : c));
+        return updated;
+      },
+      rotateChannelSecret: (req) => {
+        const channel = channels.find((c) => c.channelId === req.channelId);
+        return { channel, signingSecret: 'whsec_Rotated0000000000000000000000' };
+      },
       deleteChannel: (req) => {
         deletes.push(req);
         const channel = channels.find((c) => c.channelId === req.channelId);
@@ -224,5 +247,50 @@ describe('notifications page', () => {
     renderApp(server.app, '/notifications');
     expect(await screen.findByText('Only some roles see the channels')).toBeTruthy();
     expect(screen.getByText(/does not show the notification channels of tenant/)).toBeTruthy();
+  });
+
+  it('edits a channel with the etag it read; a change meanwhile is refused in words', async () => {
+    const server = notificationServer(['admin'], [paused]);
+    renderApp(server.app, '/notifications');
+    const card = await screen.findByRole('region', { name: 'Pager' });
+    fireEvent.click(within(card).getByRole('button', { name: 'Edit' }));
+    let form = await screen.findByRole('dialog', { name: 'Edit channel Pager' });
+    // A saved channel keeps its kind.
+    expect(within(form).getByLabelText('Email').hasAttribute('disabled')).toBe(true);
+    fireEvent.change(within(form).getByLabelText('Name'), { target: { value: 'Pager 2' } });
+    server.touch('ch-9');
+    fireEvent.click(within(form).getByRole('button', { name: 'Save channel' }));
+    expect(
+      await within(form).findByText(/Someone changed this channel after you opened it/),
+    ).toBeTruthy();
+
+    // Opened again, it carries the new etag and saves.
+    fireEvent.click(within(form).getByRole('button', { name: 'Cancel' }));
+    fireEvent.click(
+      within(await screen.findByRole('region', { name: 'Pager' })).getByRole('button', {
+        name: 'Edit',
+      }),
+    );
+    form = await screen.findByRole('dialog', { name: 'Edit channel Pager' });
+    fireEvent.change(within(form).getByLabelText('Name'), { target: { value: 'Pager 2' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Save channel' }));
+    expect(await screen.findByRole('region', { name: 'Pager 2' })).toBeTruthy();
+  });
+
+  it('rotates a secret after saying the receiver needs the new one, and shows it once', async () => {
+    const server = notificationServer(['admin'], [paused]);
+    renderApp(server.app, '/notifications');
+    const card = await screen.findByRole('region', { name: 'Pager' });
+    fireEvent.click(within(card).getByRole('button', { name: 'Rotate secret' }));
+    const confirm = await screen.findByRole('dialog', {
+      name: 'Rotate the signing secret of Pager?',
+    });
+    expect(confirm.textContent).toContain('your receiver refuses them until it has the new secret');
+    fireEvent.click(within(confirm).getByRole('button', { name: 'Rotate secret' }));
+    const secret = await screen.findByRole('dialog', { name: 'New signing secret of Pager' });
+    expect(within(secret).getByTestId('signing-secret').textContent).toBe(
+      'whsec_Rotated0000000000000000000000',
+    );
+    expect(secret.textContent).toContain('you will not see it again');
   });
 });
