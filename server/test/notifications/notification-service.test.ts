@@ -10,6 +10,7 @@ import {
 } from '@store/contract/gen/store/notifications/v1/notifications_pb.js';
 import { toBinary } from '@bufbuild/protobuf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IdentityService } from '@store/contract';
 import { bearerInterceptor } from '../support/bearer.js';
 import { DIALECTS } from '../support/test-storage.js';
 import {
@@ -78,6 +79,38 @@ describe.each(DIALECTS)('NotificationService on %s', (dialect) => {
     receiver.secret = rotated.signingSecret;
     await notify.sendTestNotification({ channelId: id });
     expect(receiver.received.at(-1)!.verified).toBe(true);
+
+    // Every change is in the audit trail, saying what it did, never with a secret.
+    const identity = createClient(
+      IdentityService,
+      createGrpcTransport({
+        baseUrl: s.t.server.grpcUrl,
+        interceptors: [bearerInterceptor(ADMIN_TOKEN)],
+      }),
+    );
+    const ours = async () =>
+      (await identity.listAuditRecords({ pageSize: 1000 })).records.filter(
+        (r) => r.service === 'store.notifications.v1.NotificationService',
+      );
+    const deadline = Date.now() + 10_000;
+    while ((await ours()).length < 5 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const records = await ours();
+    expect(records.map((r) => r.method).sort()).toEqual([
+      'CreateChannel',
+      'RotateChannelSecret',
+      'SendTestNotification',
+      'SendTestNotification',
+      'SendTestNotification',
+    ]);
+    expect(records.find((r) => r.method === 'CreateChannel')?.detail).toBe(
+      `created webhook channel "ops hook" → ${receiver.url}; events BACKUP_FAILED, BACKUP_CORRUPT`,
+    );
+    for (const r of records) {
+      expect(r.detail).not.toContain(made.signingSecret.slice(6, 20));
+      expect(r.detail).not.toContain(rotated.signingSecret.slice(6, 20));
+    }
   });
 
   it('refuses bad channels with InvalidArgument, email without SMTP with FailedPrecondition, a stale etag with FailedPrecondition', async () => {

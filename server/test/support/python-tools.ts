@@ -36,6 +36,38 @@ export function ensureGrpcioPython(): string {
 }
 
 /**
+ * A Python with the pinned aiosmtpd (a real SMTP server for the notification tests), installed
+ * like grpcio into the git-ignored .cache/aiosmtpd-venv on first use.
+ */
+export function ensureSmtpPython(): string {
+  const venv = join(ROOT, '.cache', 'aiosmtpd-venv');
+  const python = join(venv, 'bin', 'python');
+  const check = () =>
+    existsSync(python) &&
+    spawnSync(python, ['-c', 'import aiosmtpd'], { encoding: 'utf8' }).status === 0;
+  if (check()) return python;
+  mkdirSync(join(ROOT, '.cache'), { recursive: true });
+  const steps: [string, string[]][] = [
+    ['python3', ['-m', 'venv', venv]],
+    [join(venv, 'bin', 'pip'), ['install', '--quiet', 'aiosmtpd==1.4.6']],
+  ];
+  for (const [command, args] of steps) {
+    const result = spawnSync(command, args, { encoding: 'utf8' });
+    if (result.status !== 0)
+      throw new Error(
+        `${command} ${args.join(' ')} failed: ${result.error?.message ?? result.stderr.trim()}`,
+      );
+  }
+  if (!check()) throw new Error(`${venv} has no usable aiosmtpd after pip install`);
+  return python;
+}
+
+/** The path of one of server/test/tools/*.py. */
+export function pythonTool(script: string): string {
+  return join(ROOT, 'server', 'test', 'tools', script);
+}
+
+/**
  * Runs one of server/test/tools/*.py with the grpcio venv; its stdout parsed as JSON. Not
  * spawnSync: the server under test may live in this very process and must keep answering.
  */

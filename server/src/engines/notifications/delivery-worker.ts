@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Storage } from '../../storage/database.js';
 import {
   countChannelFailure,
@@ -135,7 +136,8 @@ export class DeliveryWorker {
           channel.secret,
           {
             eventId: d.eventId,
-            timestamp: new Date(this.clock()),
+            // The wall clock, not the scheduling one: receivers judge replays against real time.
+            timestamp: new Date(),
             body: webhookBody(d, channel.tenant),
           },
           { allowPrivate: this.settings.allowPrivateTargets, timeoutMs: this.settings.timeoutMs },
@@ -203,7 +205,7 @@ export class DeliveryWorker {
         this.settings.pauseAfter,
         `paused after ${this.settings.pauseAfter} failed deliveries in a row; the last: ${outcome.error}`,
         now,
-        `p${now.toString(36)}`,
+        randomUUID().replaceAll('-', '').slice(0, 16),
       );
     }
   }

@@ -68,24 +68,14 @@ export function eventOfEndedOperation(
       payload: failure,
     };
   }
-  if (row.kind === 'BACKUP_HEALTH_CHECK') {
-    if (row.state === 'FAILED') {
-      return {
-        ...base,
-        kind: 'VERIFY_FAILED',
-        summary: `Health check${where} failed (${error})`,
-        payload: failure,
-      };
-    }
-    const status = parsed(row.result_json).status;
-    if (row.state === 'SUCCEEDED' && (status === 'CORRUPT' || status === 'MISSING')) {
-      return {
-        ...base,
-        kind: 'BACKUP_CORRUPT',
-        summary: `Backup ${scope} found ${String(status).toLowerCase()} by a health check`,
-        payload: { backupId: scope, status },
-      };
-    }
+  // A corrupt verdict is notified where it is stored (saveHealthReport), whichever path checked.
+  if (row.kind === 'BACKUP_HEALTH_CHECK' && row.state === 'FAILED') {
+    return {
+      ...base,
+      kind: 'VERIFY_FAILED',
+      summary: `Health check${where} failed (${error})`,
+      payload: failure,
+    };
   }
   if (row.kind === 'RETENTION_APPLY' && row.state === 'SUCCEEDED') {
     const result = parsed(row.result_json);

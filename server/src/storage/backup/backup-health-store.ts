@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import type { TreeDb } from '../data/tree-db.js';
+import { withTransaction, type TreeDb } from '../data/tree-db.js';
+import { writeOutboxEvent } from '../notifications/outbox-store.js';
 
 /** Statuses of a backup that cannot be restored as it is: retention never counts one. */
 export const DAMAGED_STATUSES = ['CORRUPT', 'MISSING', 'DEGRADED'] as const;
@@ -9,28 +11,52 @@ export const DAMAGED_STATUSES = ['CORRUPT', 'MISSING', 'DEGRADED'] as const;
 /**
  * Stores a fresh report and the catalog's freshness badge; false when the row is gone. A damaged
  * status keeps the time damage was first found while the backup stays damaged (the old row's
- * values are read by the SET expressions); a healthy one clears it.
+ * values are read by the SET expressions); a healthy one clears it. A backup found corrupt or
+ * missing now, and not before, is a BACKUP_CORRUPT notification in the same transaction.
  */
 export async function saveHealthReport(
   handle: TreeDb,
   report: { tenant: string; backupId: string; status: string; checkedAt: number; json: string },
 ): Promise<boolean> {
-  const result = await handle.db
-    .updateTable('backups')
-    .set({
-      last_health_status: report.status,
-      last_verified_at: report.checkedAt,
-      health_report_json: report.json,
-      health_damaged_since: (DAMAGED_STATUSES as readonly string[]).includes(report.status)
-        ? sql<number>`case when last_health_status in ('CORRUPT', 'MISSING', 'DEGRADED')
+  return withTransaction(handle, async (tx) => {
+    const before = await tx.db
+      .selectFrom('backups')
+      .select(['last_health_status', 'tree_name', 'name'])
+      .where('tenant', '=', report.tenant)
+      .where('id', '=', report.backupId)
+      .executeTakeFirst();
+    const result = await tx.db
+      .updateTable('backups')
+      .set({
+        last_health_status: report.status,
+        last_verified_at: report.checkedAt,
+        health_report_json: report.json,
+        health_damaged_since: (DAMAGED_STATUSES as readonly string[]).includes(report.status)
+          ? sql<number>`case when last_health_status in ('CORRUPT', 'MISSING', 'DEGRADED')
             and health_damaged_since is not null then health_damaged_since
             else ${report.checkedAt} end`
-        : null,
-    })
-    .where('tenant', '=', report.tenant)
-    .where('id', '=', report.backupId)
-    .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
+          : null,
+      })
+      .where('tenant', '=', report.tenant)
+      .where('id', '=', report.backupId)
+      .executeTakeFirst();
+    const unusable = (status: string | null | undefined) =>
+      status === 'CORRUPT' || status === 'MISSING';
+    // Found broken now, not broken before: one notification, with the verdict that says so.
+    if (before && unusable(report.status) && !unusable(before.last_health_status)) {
+      await writeOutboxEvent(tx, {
+        eventId: `evt_${randomUUID()}`,
+        tenant: report.tenant,
+        kind: 'BACKUP_CORRUPT',
+        scope: before.tree_name,
+        operationId: '',
+        summary: `Backup ${before.name} of ${before.tree_name} found ${report.status.toLowerCase()} by a health check`,
+        payload: { backupId: report.backupId, backupName: before.name, status: report.status },
+        createdAt: report.checkedAt,
+      });
+    }
+    return result.numUpdatedRows > 0n;
+  });
 }
 
 /** Sets a backup's monitoring; the first periodic check is due one interval from now. */
