@@ -4,6 +4,7 @@ import { createClient } from '@connectrpc/connect';
 import { StoreOperationState } from '@store/contract';
 import {
   ChannelState,
+  NotificationEvent,
   NotificationService,
 } from '../proto/gen/store/notifications/v1/notifications_pb';
 import type { Page } from '@playwright/test';
@@ -11,7 +12,7 @@ import { Webhook } from 'standardwebhooks';
 import { VIEWPORTS, elementsPastTheEdge, pageWidths } from './pages/app-routes';
 import { DashboardAlerts, NotificationsPage } from './pages/notifications-page';
 import { expectNoSeriousA11yViolations } from './support/axe';
-import { expect, signInWithToken, test, type StoreApi } from './support/fixtures';
+import { expect, issueToken, signInWithToken, test, type StoreApi } from './support/fixtures';
 import { authedGrpcWebTransport } from './support/authed-transport';
 import { startWebhookReceiver } from './support/webhook-receiver';
 import { brokenWords } from './support/words';
@@ -224,4 +225,31 @@ test('a channel whose receiver keeps failing is paused with a banner saying why,
   } finally {
     await receiver.close();
   }
+});
+
+test('a viewer reads the channels and their log, and is told why it cannot change them', async ({
+  page,
+  tenant,
+}) => {
+  const client = createClient(
+    NotificationService,
+    authedGrpcWebTransport(process.env.E2E_BASE_URL!, tenant.admin.token, tenant.name),
+  );
+  await client.createChannel({
+    name: 'Ops mail hook',
+    events: [NotificationEvent.BACKUP_FAILED],
+    target: { case: 'webhook', value: { url: 'http://127.0.0.1:9/ops' } },
+  });
+  const viewer = issueToken(tenant.name, ['viewer'], 'e2e-viewer');
+  await signInWithToken(page, viewer.token);
+  const notifications = new NotificationsPage(page);
+  await notifications.open();
+  const card = notifications.channel('Ops mail hook');
+  await expect(card).toContainText('http://127.0.0.1:9/ops');
+  await expect(card.getByRole('button', { name: 'Send test' })).toHaveCount(0);
+  await expect(card.getByRole('button', { name: 'Delete' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'New channel' })).toBeDisabled();
+  await expect(page.getByText(/Needs the admin role \(you are a viewer/)).toBeVisible();
+  await card.getByRole('button', { name: /^Delivery log/ }).click();
+  await expect(card.getByText('Nothing sent yet')).toBeVisible();
 });
