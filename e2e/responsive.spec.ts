@@ -75,6 +75,7 @@ function visits(seeded: Seeded): RouteVisit[] {
     { pattern: 'schema', url: '/schema', heading: 'Schema' },
     { pattern: 'schema/:treeId', url: `/schema/${LONG_TREE}`, heading: 'Schema' },
     { pattern: 'maintenance', url: '/maintenance', heading: 'Maintenance' },
+    { pattern: 'notifications', url: '/notifications', heading: 'Notifications' },
     { pattern: 'audit', url: '/audit', heading: 'Audit' },
     { pattern: '*', url: '/no-such-page', heading: /not found/i },
   ];

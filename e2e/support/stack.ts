@@ -61,6 +61,12 @@ export function serverSettings(webDir: string, issuer: { issuer: string; audienc
     STORE_OIDC_AUDIENCE: issuer.audience,
     STORE_HEALTH_MONITORING: 'true',
     STORE_LOG_LEVEL: 'info',
+    // The notifications spec's webhook receiver listens on loopback, which the server refuses
+    // as a target unless the operator allows private targets.
+    STORE_NOTIFY_ALLOW_PRIVATE_TARGETS: 'true',
+    // Two failed deliveries in a row pause a channel (default 10), so the notifications spec
+    // reaches a paused channel with two real failed backups instead of ten.
+    STORE_NOTIFY_PAUSE_AFTER: '2',
   };
 }
 

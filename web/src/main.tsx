@@ -20,6 +20,7 @@ import './styles/trees.css';
 import './styles/dashboard.css';
 import './styles/health.css';
 import './styles/retention.css';
+import './styles/notifications.css';
 
 // Before the first render, so the page does not flash the other theme (no inline script: CSP).
 applyTheme();

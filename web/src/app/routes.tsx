@@ -9,6 +9,7 @@ import { deadLetterSections } from '../features/dead-letters/components/dead-let
 import { DashboardPage } from '../features/dashboard/components/dashboard-page';
 import { HealthPage } from '../features/health/components/health-page';
 import { MaintenancePage } from '../features/maintenance/components/maintenance-page';
+import { NotificationsPage } from '../features/notifications/components/notifications-page';
 import { OperationDetailPage } from '../features/operations/components/operation-detail-page';
 import { OperationsPage } from '../features/operations/components/operations-page';
 import { RetentionPage } from '../features/retention/components/retention-page';
@@ -55,6 +56,7 @@ export const appRoutes: RouteObject[] = [
           { path: 'schema', element: <SchemaPage sections={deadLetterSections} /> },
           { path: 'schema/:treeId', element: <SchemaPage sections={deadLetterSections} /> },
           { path: 'maintenance', element: <MaintenancePage /> },
+          { path: 'notifications', element: <NotificationsPage /> },
           { path: 'audit', element: <AuditPage /> },
           { path: '*', element: <NotFoundPage /> },
         ],

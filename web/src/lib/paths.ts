@@ -25,5 +25,7 @@ export const paths = {
   schema: '/schema',
   schemaTree: (treeId: string) => `/schema/${encodeURIComponent(treeId)}`,
   maintenance: '/maintenance',
+  /** Notification channels, their delivery logs and test sends. */
+  notifications: '/notifications',
   audit: '/audit',
 } as const;

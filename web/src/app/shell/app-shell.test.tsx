@@ -56,6 +56,7 @@ describe('app shell', () => {
       'Trees',
       'Schema',
       'Maintenance',
+      'Notifications',
       'Audit',
     ]);
   });

@@ -13,6 +13,7 @@ const ITEMS = [
   { to: paths.trees, label: 'Trees' },
   { to: paths.schema, label: 'Schema' },
   { to: paths.maintenance, label: 'Maintenance' },
+  { to: paths.notifications, label: 'Notifications' },
   { to: paths.audit, label: 'Audit', adminOnly: true },
 ] as const;
 

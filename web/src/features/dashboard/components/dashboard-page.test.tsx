@@ -17,6 +17,11 @@ import {
   type BackupCatalogRequest,
   type StoreOperationListRequest,
 } from '@store/contract';
+import {
+  ActiveAlertSchema,
+  NotificationService,
+  type ActiveAlert,
+} from '@store/contract/gen/store/notifications/v1/notifications_pb.js';
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { operation, whoAmI } from '../../../testing/fixtures';
@@ -24,12 +29,13 @@ import { createTestApp, renderApp, testSession } from '../../../testing/render-a
 
 const HOUR = 60 * 60 * 1000;
 
-function server() {
+function server(alerts: ActiveAlert[] = []) {
   const now = Date.now();
   const requests = {
     operations: [] as StoreOperationListRequest[],
     catalog: [] as BackupCatalogRequest[],
     summaries: 0,
+    alerts: 0,
   };
   const routes = (router: ConnectRouter) => {
     router.service(IdentityService, { whoAmI: () => whoAmI() });
@@ -104,6 +110,12 @@ function server() {
       },
     });
     router.service(SchemaControlService, { listSchemaOperations: () => ({}) });
+    router.service(NotificationService, {
+      listActiveAlerts: () => {
+        requests.alerts += 1;
+        return { alerts, evaluatedAt: timestampFromMs(now) };
+      },
+    });
     router.service(TreeDataService, {
       listTrees: () => ({
         trees: [
@@ -180,5 +192,61 @@ describe('dashboard', () => {
     // Totals and each tree's protection come from one summary call, not a call per tree.
     await screen.findByRole('region', { name: 'At a glance' });
     expect(requests.summaries).toBe(1);
+  });
+
+  it('shows the alerts that would fire now, critical first, linking to their scope and operation', async () => {
+    const now = Date.now();
+    const { app, requests } = server([
+      create(ActiveAlertSchema, {
+        alertName: 'StoreBackupOverdue',
+        severity: 'warning',
+        summary: 'No successful backup of orders within twice its cadence',
+        scope: 'orders',
+        since: timestampFromMs(now - 3 * HOUR),
+      }),
+      create(ActiveAlertSchema, {
+        alertName: 'StoreBackupFailed',
+        severity: 'critical',
+        summary: 'A backup of ledger failed',
+        description: 'disk full',
+        scope: 'ledger',
+        operationId: 'op-9',
+        since: timestampFromMs(now - HOUR),
+      }),
+    ]);
+    renderApp(app, '/');
+    const section = await screen.findByRole('region', { name: /^Alerts/ });
+    const rows = await within(section).findAllByRole('row', { name: /backup/ });
+    // Critical first, whatever the server's order; the severity in words, the label as tooltip.
+    expect(rows.map((row) => row.textContent)).toEqual([
+      expect.stringMatching(/^CriticalA backup of ledger faileddisk full/),
+      expect.stringMatching(/^WarningNo successful backup of orders/),
+    ]);
+    expect(within(rows[0]!).getByText('Critical').getAttribute('title')).toBe('critical');
+    expect(within(rows[0]!).getByText('A backup of ledger failed').getAttribute('title')).toBe(
+      'StoreBackupFailed',
+    );
+    expect(within(rows[0]!).getByRole('link', { name: 'tree ledger' }).getAttribute('href')).toBe(
+      '/trees/ledger',
+    );
+    expect(
+      within(rows[0]!)
+        .getByRole('link', { name: /Operation op-9/ })
+        .getAttribute('href'),
+    ).toBe('/operations/op-9');
+    expect(within(section).getByText('2')).toBeTruthy();
+    expect(requests.alerts).toBe(1);
+  });
+
+  it('says in words that no alert would fire, and what was checked', async () => {
+    const { app } = server([]);
+    renderApp(app, '/');
+    const section = await screen.findByRole('region', { name: /^Alerts/ });
+    expect(
+      await within(section).findByText(
+        'No alerts: nothing the alert rules watch for is happening now',
+      ),
+    ).toBeTruthy();
+    expect(section.textContent).toMatch(/Checked .*failed, overdue and corrupt backups/);
   });
 });

@@ -16,6 +16,7 @@ import { useNow } from '../../../lib/use-now';
 import { useListRecentOperationsQuery } from '../api/use-list-recent-operations-query';
 import { SLOW_POLL_MS } from '../../../lib/polling';
 import { useListTreesQuery } from '../../../lib/trees/use-list-trees-query';
+import { AlertsSection } from './alerts-section';
 import { BackupBytesChart } from './backup-bytes-chart';
 import { BackupHealthSection } from './backup-health-section';
 import { CatalogGrowthSection } from './catalog-growth-section';
@@ -57,6 +58,7 @@ export function DashboardPage() {
       />
       <GlanceRow {...summaryProps} />
       <div className="dash-grid">
+        <AlertsSection />
         <FailedOperationsSection operations={operations} />
         <BackupHealthSection
           unhealthy={unhealthy}
