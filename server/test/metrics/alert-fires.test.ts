@@ -56,8 +56,9 @@ describe.each(DIALECTS)('StoreBackupFailed in a real Prometheus on %s', (dialect
     const started = await s.backup.startBackup({ name: 'nightly', scope: { treeId: 'orders' } });
     const status = await s.finish(started.operationId);
     expect(status.state).toBe(StoreOperationState.FAILED);
-    // The cause stays in the server's log: a client reads only that it failed inside the server.
-    expect(status.error?.code).toBe('internal');
+    // A cause the operator can fix, in words (the alert's description quotes it).
+    expect(status.error?.code).toBe('failed_precondition');
+    expect(status.error?.message).toContain('a file stands where a folder should be');
   }
 
   it('fires with the tenant once captures fail, and not before', async () => {

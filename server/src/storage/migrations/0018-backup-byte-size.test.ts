@@ -11,8 +11,10 @@ describe.each(DIALECTS)('migration 0018 (backup byte size column) on %s', (diale
   it('fills byte_size of existing rows from their manifest, 0 when the manifest has none; deletion records get a creation time column', async () => {
     const storage = await freshStorage();
     const db = storage.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
-    // backups as it was before 0018: no byte_size column (nor 0020's index, which covers it).
+    // backups as it was before 0018: no byte_size column (nor 0020's and 0026's indexes, which
+    // cover it).
     await db.schema.dropIndex('backups_by_scope').execute();
+    await db.schema.dropIndex('backups_by_health').execute();
     await db.schema.alterTable('backups').dropColumn('byte_size').execute();
     await db.schema
       .alterTable('backup_retention_deletions')
