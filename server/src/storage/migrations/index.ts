@@ -21,6 +21,7 @@ import { backupDamagedSince } from './0022-backup-damaged-since.js';
 import { restoreRevertedBy } from './0023-restore-reverted-by.js';
 import { auditTargetName } from './0024-audit-target-name.js';
 import { backupContentDigest } from './0027-backup-content-digest.js';
+import { restoreDrills } from './0029-restore-drills.js';
 
 /**
  * Every migration, in order. Names sort in apply order; a released migration is never edited
@@ -49,6 +50,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
     '0023-restore-reverted-by': restoreRevertedBy(),
     '0024-audit-target-name': auditTargetName(),
     '0027-backup-content-digest': backupContentDigest(dialect),
+    '0029-restore-drills': restoreDrills(dialect),
   };
   return { getMigrations: async () => migrations };
 }
