@@ -13,6 +13,9 @@ import { BackupLifecycleService } from '@store/contract/gen/store/lifecycle/v1/b
 import type { BackupLifecycle } from '../engines/backup/lifecycle/backup-lifecycle.js';
 import { addBackupLifecycleApi } from './lifecycle/backup-lifecycle-service.js';
 import { BACKUP_LIFECYCLE_SERVICE } from './lifecycle/backup-lifecycle-access.js';
+import { RestoreDrillService } from '@store/contract/gen/store/drills/v1/restore_drills_pb.js';
+import { addRestoreDrillApi } from './drills/restore-drill-service.js';
+import { RESTORE_DRILL_SERVICE } from './drills/restore-drill-access.js';
 import type { ServerConfig } from '../config/settings.js';
 import type { BackupEngine } from '../engines/backup/backup-engine.js';
 import type { BackupComparisons } from '../engines/backup/insight/backup-comparisons.js';
@@ -66,6 +69,7 @@ export const STORE_SERVICES = [
   SchemaInsightService,
   BackupInsightService,
   BackupLifecycleService,
+  RestoreDrillService,
 ] as const;
 
 export interface ShippedServerDependencies {
@@ -180,6 +184,7 @@ export function createShippedHost(config: ServerConfig, deps: ShippedServerDepen
     configure,
   );
   addBackupLifecycleApi(host, { ...facades, lifecycle: deps.lifecycle }, configure);
+  addRestoreDrillApi(host, { ...facades, drills: deps.backup?.drills }, configure);
   host.addRoutes('grpc.health', (router: ConnectRouter) =>
     registerHealthService(router, deps.health),
   );
@@ -204,6 +209,7 @@ export function createShippedHost(config: ServerConfig, deps: ShippedServerDepen
                 SCHEMA_INSIGHT_SERVICE,
                 BACKUP_INSIGHT_SERVICE,
                 BACKUP_LIFECYCLE_SERVICE,
+                RESTORE_DRILL_SERVICE,
               ],
               trail: deps.audit,
               trustedProxies: parseTrustedProxies(config.trustedProxies),

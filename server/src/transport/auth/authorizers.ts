@@ -17,6 +17,7 @@ import {
   BACKUP_LIFECYCLE_LEAST_ROLE,
   BACKUP_LIFECYCLE_SERVICE,
 } from '../lifecycle/backup-lifecycle-access.js';
+import { RESTORE_DRILL_LEAST_ROLE, RESTORE_DRILL_SERVICE } from '../drills/restore-drill-access.js';
 
 /**
  * Decides whether a protected call may proceed (spec 000/001, Rules 3–5). True allows; false is
@@ -54,7 +55,8 @@ type Family =
   | 'identity'
   | 'schema-insight'
   | 'backupInsight'
-  | 'backupLifecycle';
+  | 'backupLifecycle'
+  | 'restoreDrill';
 
 /**
  * DESIGN.md §4, least role per operation, from each service's access table. A missing entry is
@@ -68,6 +70,7 @@ export const LEAST_ROLE: Record<Family, ReadonlyMap<number, Role>> = {
   'schema-insight': SCHEMA_INSIGHT_LEAST_ROLE,
   backupInsight: BACKUP_INSIGHT_LEAST_ROLE,
   backupLifecycle: BACKUP_LIFECYCLE_LEAST_ROLE,
+  restoreDrill: RESTORE_DRILL_LEAST_ROLE,
 };
 
 function familyOf(service: string): Family | undefined {
@@ -78,6 +81,7 @@ function familyOf(service: string): Family | undefined {
   if (service.startsWith('store.insight.v1.SchemaInsightService')) return 'schema-insight';
   if (service.startsWith(BACKUP_INSIGHT_SERVICE.prefix)) return 'backupInsight';
   if (service.startsWith(BACKUP_LIFECYCLE_SERVICE.prefix)) return 'backupLifecycle';
+  if (service.startsWith(RESTORE_DRILL_SERVICE.prefix)) return 'restoreDrill';
   return undefined;
 }
 

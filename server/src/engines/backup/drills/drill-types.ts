@@ -14,7 +14,7 @@ export type DrillOutcome = 'PROVEN' | 'FAILED';
 
 /** Why a drill failed (none for PROVEN), as the proto enum names it without its prefix. */
 export type DrillReasonKind =
-  'NONE' | 'NO_DIGEST' | 'UNREADABLE_ARTIFACT' | 'COUNT' | 'DIGEST' | 'SAMPLE' | 'RESTORE_FAILED';
+  'NONE' | 'NO_DIGEST' | 'UNREADABLE_ARTIFACT' | 'COUNT' | 'DIGEST' | 'SAMPLE';
 
 /** The drill of one backup. */
 export interface DrillBackupResult {

@@ -19,6 +19,7 @@ import {
   type OperationRunner,
   type Starter,
 } from '../../operations/index.js';
+import { decodePageToken, encodePageToken } from '../../operations/page-token.js';
 import { createReadPacer } from '../capture/read-pacer.js';
 import { chainFromCatalog } from '../restore/chain-source.js';
 import type { RestoreService } from '../restore/restore-service.js';
@@ -31,9 +32,13 @@ import type {
   RestoreDrillResult,
 } from './drill-types.js';
 
+export type { StoredDrill } from '../../../storage/backup/drills/restore-drill-store.js';
+
 /** Sampled entries a drill spot-checks against its artifacts. */
 export const DRILL_SAMPLE_SIZE = 100;
 const MAX_PER_SECOND = 10_000_000;
+const DEFAULT_PAGE = 50;
+const MAX_PAGE = 500;
 
 export interface RestoreDrillsOptions {
   storage: Storage;
@@ -95,12 +100,29 @@ export class RestoreDrills {
     return getDrillRows(this.options.storage, tenant, operationId);
   }
 
-  /** A scope's drill history, newest first. */
-  history(
+  /** A scope's drill history, newest first, a page at a time (0 → 50, at most 500). */
+  async history(
     scope: { tenant: string; treeName: string; keyPrefix: string },
-    page: Parameters<typeof listDrills>[2],
-  ): Promise<StoredDrill[]> {
-    return listDrills(this.options.storage, scope, page);
+    page: { pageSize: number; pageToken: string },
+  ): Promise<{ drills: StoredDrill[]; nextPageToken: string }> {
+    if (!Number.isInteger(page.pageSize) || page.pageSize < 0 || page.pageSize > MAX_PAGE) {
+      throw invalidArgument('page_size', `must be between 0 and ${MAX_PAGE}`);
+    }
+    const limit = page.pageSize === 0 ? DEFAULT_PAGE : page.pageSize;
+    const after = page.pageToken === '' ? undefined : decodePageToken(page.pageToken);
+    const rows = await listDrills(this.options.storage, scope, {
+      limit: limit + 1,
+      before: after && { finishedAt: after.createdAt, operationId: after.id },
+    });
+    const drills = rows.slice(0, limit);
+    const last = drills.at(-1);
+    return {
+      drills,
+      nextPageToken:
+        rows.length > limit && last
+          ? encodePageToken({ createdAt: last.finishedAt, id: last.operationId })
+          : '',
+    };
   }
 
   private async backupsOf(tenant: string, request: RestoreDrillRequest): Promise<string[]> {
