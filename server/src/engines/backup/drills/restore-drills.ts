@@ -156,7 +156,8 @@ export class RestoreDrills {
       for (const backupId of backupIds) {
         const chain = await chainFromCatalog(storage, ctx.tenant, backupId);
         const applyPacer = createReadPacer(perSecond, ctx.signal);
-        const readPacer = createReadPacer(perSecond, ctx.signal);
+        // The read-back's pace counts from its own first chunk, not from the apply's start.
+        let readPacer: ((read: number) => Promise<void>) | undefined;
         const result = await drillBackup(
           { storage, restores, clock: this.clock, seams: this.options.testSeams ?? {} },
           {
@@ -177,6 +178,7 @@ export class RestoreDrills {
             paceRead: async (read) => {
               ctx.signal.throwIfAborted();
               await background.yield();
+              readPacer ??= createReadPacer(perSecond, ctx.signal);
               await readPacer(read);
             },
           },
