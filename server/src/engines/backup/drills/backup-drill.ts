@@ -1,6 +1,6 @@
 import { withReadSnapshot } from '../../../storage/backup/backup-snapshot.js';
 import {
-  liveValueIn,
+  liveValuesIn,
   scratchTreeName,
 } from '../../../storage/backup/drills/restore-drill-store.js';
 import type { Storage } from '../../../storage/database.js';
@@ -176,9 +176,12 @@ async function firstDifferingSampled(
   physicalTreeId: string,
   sample: DrillSample,
 ): Promise<string | null> {
-  for (const expected of sample.entries()) {
-    const actual = await liveValueIn(storage, physicalTreeId, expected.key);
-    if (actual !== expected.valueJson) return expected.key;
-  }
-  return null;
+  const expected = sample.entries();
+  const actual = await liveValuesIn(
+    storage,
+    physicalTreeId,
+    expected.map((e) => e.key),
+  );
+  const differing = expected.find((e) => (actual.get(e.key) ?? null) !== e.valueJson);
+  return differing?.key ?? null;
 }

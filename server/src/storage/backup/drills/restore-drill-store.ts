@@ -196,20 +196,25 @@ export async function allScratchTrees(handle: TreeDb, tenant: string): Promise<s
   return rows.map((r) => r.id);
 }
 
-/** A live entry's stored value in a physical tree (a spot-check), or null when absent. */
-export async function liveValueIn(
+/**
+ * The stored values of those of `keys` that are live in a physical tree (a spot-check), in one
+ * query: a scratch tree was just bulk-loaded and the planner may not know it yet, so a query per
+ * key could each scan the entries table.
+ */
+export async function liveValuesIn(
   handle: TreeDb,
   physicalTreeId: string,
-  key: string,
-): Promise<string | null> {
-  const row = await handle.db
+  keys: readonly string[],
+): Promise<Map<string, string>> {
+  if (keys.length === 0) return new Map();
+  const rows = await handle.db
     .selectFrom('entries')
-    .select('value_json')
+    .select(['key', 'value_json'])
     .where('physical_tree_id', '=', physicalTreeId)
-    .where('key', '=', key)
+    .where('key', 'in', keys)
     .where('tombstone', '=', 0)
-    .executeTakeFirst();
-  return row?.value_json ?? null;
+    .execute();
+  return new Map(rows.flatMap((r) => (r.value_json === null ? [] : [[r.key, r.value_json]])));
 }
 
 function toStoredDrill(row: BackupRestoreDrillsTable): StoredDrill {
