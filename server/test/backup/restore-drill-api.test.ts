@@ -99,6 +99,21 @@ describe.each(DIALECTS)('RestoreDrillService on %s', (dialect) => {
     ]);
     expect(history.drills[0]?.entriesPerSecond).toBeGreaterThan(0);
 
+    // A second drill: the history is newest first, a page at a time.
+    const again = await operator.startRestoreDrill({
+      target: { case: 'backupId', value: backupId },
+    });
+    await settle(operator, again.operationId);
+    const newest = await viewer.listRestoreDrills({ scope: { treeId: 'drilled' }, pageSize: 1 });
+    expect(newest.drills.map((d) => d.operationId)).toEqual([again.operationId]);
+    const older = await viewer.listRestoreDrills({
+      scope: { treeId: 'drilled' },
+      pageSize: 1,
+      pageToken: newest.nextPageToken,
+    });
+    expect(older.drills.map((d) => d.operationId)).toEqual([handle.operationId]);
+    expect(older.nextPageToken).toBe('');
+
     const trees = await s.data.listTrees({ pageSize: 100 });
     expect(trees.trees.map((t) => t.treeId)).toEqual(['drilled']);
   });

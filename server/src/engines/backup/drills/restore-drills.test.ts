@@ -12,6 +12,8 @@ import {
   getDrillRows,
   listDrills,
 } from '../../../storage/backup/drills/restore-drill-store.js';
+import { leftoverRestoreTrees } from '../../../storage/backup/restore-leftovers-store.js';
+import { createPhysicalTree } from '../../../storage/data/physical-tree-store.js';
 import { TreeDataEngine } from '../../data/tree-data-engine.js';
 import { OperationRunner } from '../../operations/operation-runner.js';
 import type { OperationRecord } from '../../operations/types.js';
@@ -97,6 +99,8 @@ describe.each(DIALECTS)('restore drills on %s', (dialect) => {
         // The scratch tree exists mid-drill yet no listing shows it and no name reaches it.
         beforeCompare: async () => {
           expect(await allScratchTrees(storage, TENANT)).toHaveLength(1);
+          // The restore-leftover scrub leaves a live drill's tree alone.
+          expect(await leftoverRestoreTrees(storage, TENANT, Date.now())).toEqual([]);
           const listed = await data.listTrees(TENANT, { pageSize: 100, pageToken: '' });
           expect(listed.trees.map((t) => t.treeId)).toEqual(['dr']);
           const [scratch] = await storage.db
@@ -287,6 +291,18 @@ describe.each(DIALECTS)('restore drills on %s', (dialect) => {
       expect((await settle(op)).state).toBe('CANCELLED');
       await noScratchLeft();
       expect(await getDrillRows(storage, TENANT, op.id)).toEqual([]);
+    });
+
+    it('the sweep drops scratch trees of drills that are not running (a killed process left them)', async () => {
+      const { storage, engine } = await setUp();
+      await createPhysicalTree(storage, {
+        tenant: TENANT,
+        treeName: 'drill:an-operation-long-gone',
+        now: Date.now(),
+      });
+      expect(await allScratchTrees(storage, TENANT)).toHaveLength(1);
+      expect(await engine.drills.sweepLeftovers()).toBe(1);
+      expect(await allScratchTrees(storage, TENANT)).toEqual([]);
     });
 
     it('refuses a request naming neither or both of a backup and a set, and an unknown backup', async () => {
