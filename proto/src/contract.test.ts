@@ -211,6 +211,7 @@ describe('stable aliases (spec 000/001, Versioning)', () => {
     if (typeName.startsWith('store.identity.')) return AliasPrefix.identity;
     if (typeName.startsWith('store.insight.')) return AliasPrefix.insight;
     if (typeName.startsWith('store.lifecycle.')) return AliasPrefix.lifecycle;
+    if (typeName.startsWith('store.drills.')) return AliasPrefix.drills;
     if (typeName === 'store.api.v1.StoreSchemaCapabilities') return AliasPrefix.shared;
     if (fileName.endsWith('schema_records.proto')) return AliasPrefix.schemaEngine;
     return AliasPrefix.shared;

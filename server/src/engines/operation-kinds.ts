@@ -47,6 +47,9 @@ export const SCHEMA_INSIGHT_OPERATION_KINDS = [
 /** Retention applies (backup lifecycle): seen by BackupLifecycleService only. */
 export const BACKUP_LIFECYCLE_OPERATION_KINDS = ['RETENTION_APPLY'] as const;
 
+/** Restore drills (issue 36): seen by RestoreDrillService only. */
+export const RESTORE_DRILL_OPERATION_KINDS = ['RESTORE_DRILL'] as const;
+
 /**
  * Previews, comparisons and dry-runs: they change nothing and any viewer may start them, so a
  * tenant may have fewer of them queued or running at once than of the work that changes data

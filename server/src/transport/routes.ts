@@ -17,6 +17,9 @@ import { NOTIFICATIONS_SERVICE } from './notifications/notifications-access.js';
 import type { BackupLifecycle } from '../engines/backup/lifecycle/backup-lifecycle.js';
 import { addBackupLifecycleApi } from './lifecycle/backup-lifecycle-service.js';
 import { BACKUP_LIFECYCLE_SERVICE } from './lifecycle/backup-lifecycle-access.js';
+import { RestoreDrillService } from '@store/contract/gen/store/drills/v1/restore_drills_pb.js';
+import { addRestoreDrillApi } from './drills/restore-drill-service.js';
+import { RESTORE_DRILL_SERVICE } from './drills/restore-drill-access.js';
 import type { ServerConfig } from '../config/settings.js';
 import type { BackupEngine } from '../engines/backup/backup-engine.js';
 import type { BackupComparisons } from '../engines/backup/insight/backup-comparisons.js';
@@ -71,6 +74,7 @@ export const STORE_SERVICES = [
   BackupInsightService,
   BackupLifecycleService,
   NotificationService,
+  RestoreDrillService,
 ] as const;
 
 export interface ShippedServerDependencies {
@@ -188,6 +192,7 @@ export function createShippedHost(config: ServerConfig, deps: ShippedServerDepen
   );
   addBackupLifecycleApi(host, { ...facades, lifecycle: deps.lifecycle }, configure);
   addNotificationsApi(host, deps.notifications, configure);
+  addRestoreDrillApi(host, { ...facades, drills: deps.backup?.drills }, configure);
   host.addRoutes('grpc.health', (router: ConnectRouter) =>
     registerHealthService(router, deps.health),
   );
@@ -213,6 +218,7 @@ export function createShippedHost(config: ServerConfig, deps: ShippedServerDepen
                 BACKUP_INSIGHT_SERVICE,
                 BACKUP_LIFECYCLE_SERVICE,
                 NOTIFICATIONS_SERVICE,
+                RESTORE_DRILL_SERVICE,
               ],
               trail: deps.audit,
               trustedProxies: parseTrustedProxies(config.trustedProxies),

@@ -37,6 +37,8 @@ import {
   type RevertAcknowledgmentFields,
   type RevertOutcome,
 } from './restore/revert.js';
+import type { DrillTestSeams } from './drills/drill-types.js';
+import { RestoreDrills } from './drills/restore-drills.js';
 import { RestoreService, validateRestoreRequest } from './restore/restore-service.js';
 import { BackupBackground, type BackgroundOptions } from './schedules/background-loops.js';
 import { ScheduleService } from './schedules/schedule-service.js';
@@ -61,6 +63,8 @@ export interface BackupEngineOptions {
   afterCapturePage?: () => Promise<void>;
   /** Test seam: runs after each batch a restore applies. */
   afterRestoreBatch?: () => Promise<void>;
+  /** Test seams of restore drills: planted faults (drills/drill-types.ts). */
+  drillTestSeams?: DrillTestSeams;
 }
 
 /**
@@ -73,6 +77,7 @@ export class BackupEngine {
   readonly catalog: CatalogService;
   readonly schedules: ScheduleService;
   readonly healthMonitoringAvailable: boolean;
+  readonly drills: RestoreDrills;
   private readonly captures: CaptureService;
   private readonly restores: RestoreService;
   private readonly background: BackupBackground;
@@ -120,6 +125,14 @@ export class BackupEngine {
       logger: options.logger,
       onScheduledRun: options.onScheduledRun,
     });
+    this.drills = new RestoreDrills({
+      storage: this.storage,
+      runner: this.runner,
+      restores: this.restores,
+      clock: this.clock,
+      ...(options.drillTestSeams && { testSeams: options.drillTestSeams }),
+    });
+    this.drills.register();
     registerBackupKinds(this.runner, {
       storage: this.storage,
       artifacts: this.artifacts,
@@ -160,6 +173,10 @@ export class BackupEngine {
   /** Starts the scheduler and health monitor. */
   start(): void {
     this.background.start();
+    // Scratch trees of drills a killed process left (drills/restore-drills.ts): gone at start.
+    void this.drills.sweepLeftovers().catch((error: unknown) => {
+      this.logger?.warn({ err: error }, 'restore drill leftovers were not swept');
+    });
   }
 
   /** Stops them (running operations belong to the runner). */

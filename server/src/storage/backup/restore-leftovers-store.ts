@@ -6,7 +6,8 @@ import type { TreeDb } from '../data/tree-db.js';
  * A physical tree is a leftover when no logical tree points at it and no stored restore keeps it
  * (a SHADOW result, or the tree an IN_PLACE restore replaced, kept for RevertRestore). While any
  * restore of the tenant is queued or holds a live lease there are none: its fresh tree looks
- * exactly like a leftover until it is installed.
+ * exactly like a leftover until it is installed. A restore drill's scratch tree looks the same
+ * while it runs, so a live drill counts too (its leftovers are swept by name: drills/).
  */
 export async function leftoverRestoreTrees(
   handle: TreeDb,
@@ -17,7 +18,7 @@ export async function leftoverRestoreTrees(
     .selectFrom('operations')
     .select('id')
     .where('tenant', '=', tenant)
-    .where('kind', 'in', ['RESTORE', 'COLD_RESTORE'])
+    .where('kind', 'in', ['RESTORE', 'COLD_RESTORE', 'RESTORE_DRILL'])
     .where((eb) =>
       eb.or([
         eb('state', '=', 'QUEUED'),

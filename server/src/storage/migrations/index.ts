@@ -24,6 +24,7 @@ import { keptEntryCounts } from './0025-kept-entry-counts.js';
 import { backupsForMetrics } from './0026-backups-for-metrics.js';
 import { backupContentDigest } from './0027-backup-content-digest.js';
 import { notifications } from './0028-notifications.js';
+import { restoreDrills } from './0029-restore-drills.js';
 
 /**
  * Every migration, in order. Names sort in apply order; a released migration is never edited
@@ -55,6 +56,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
     '0026-backups-for-metrics': backupsForMetrics(),
     '0027-backup-content-digest': backupContentDigest(dialect),
     '0028-notifications': notifications(dialect),
+    '0029-restore-drills': restoreDrills(dialect),
   };
   return { getMigrations: async () => migrations };
 }

@@ -21,6 +21,7 @@ import {
   NOTIFICATIONS_LEAST_ROLE,
   NOTIFICATIONS_SERVICE,
 } from '../notifications/notifications-access.js';
+import { RESTORE_DRILL_LEAST_ROLE, RESTORE_DRILL_SERVICE } from '../drills/restore-drill-access.js';
 
 /**
  * Decides whether a protected call may proceed (spec 000/001, Rules 3–5). True allows; false is
@@ -59,7 +60,8 @@ type Family =
   | 'schema-insight'
   | 'backupInsight'
   | 'backupLifecycle'
-  | 'notifications';
+  | 'notifications'
+  | 'restoreDrill';
 
 /**
  * DESIGN.md §4, least role per operation, from each service's access table. A missing entry is
@@ -74,6 +76,7 @@ export const LEAST_ROLE: Record<Family, ReadonlyMap<number, Role>> = {
   backupInsight: BACKUP_INSIGHT_LEAST_ROLE,
   backupLifecycle: BACKUP_LIFECYCLE_LEAST_ROLE,
   notifications: NOTIFICATIONS_LEAST_ROLE,
+  restoreDrill: RESTORE_DRILL_LEAST_ROLE,
 };
 
 function familyOf(service: string): Family | undefined {
@@ -85,6 +88,7 @@ function familyOf(service: string): Family | undefined {
   if (service.startsWith(BACKUP_INSIGHT_SERVICE.prefix)) return 'backupInsight';
   if (service.startsWith(BACKUP_LIFECYCLE_SERVICE.prefix)) return 'backupLifecycle';
   if (service.startsWith(NOTIFICATIONS_SERVICE.prefix)) return 'notifications';
+  if (service.startsWith(RESTORE_DRILL_SERVICE.prefix)) return 'restoreDrill';
   return undefined;
 }
 

@@ -18,7 +18,7 @@ export const file_store_api_v1_alias: GenFile = /*@__PURE__*/
  * survives renames of the record; the prefix names the record's family: "oibg." backup
  * binding, "oisg." schema binding, "ois." shared records, "ols." schema-engine records,
  * "oid." tree data, "oii." identity, "oin." insight (previews, diffs, dry-runs), "olc." backup
- * lifecycle (retention, protections), "ont." notifications.
+ * lifecycle (retention, protections), "ont." notifications, "odr." restore drills.
  *
  * @generated from extension: string alias = 51790;
  */

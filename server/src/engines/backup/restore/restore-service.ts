@@ -26,6 +26,8 @@ export interface RestoreContext {
   progress(done: number, total: number, message: string): void;
   /** A cold restore holds the target's write lock under this id. */
   lockedBy: string | null;
+  /** Awaited after each applied batch with the entries applied so far (a drill's throttle). */
+  pace?: (applied: number) => Promise<void>;
 }
 
 /** The restore engine's idempotency key (RestoreRequestMessage.operation_id): its longest form. */
@@ -182,8 +184,8 @@ export class RestoreService {
     }
   }
 
-  /** Hashes every artifact of the chain; the first that fails is DataLoss. */
-  private async verifyChain(ctx: RestoreContext, chain: ManifestChain): Promise<void> {
+  /** Hashes every artifact of the chain; the first that fails is DataLoss (a drill's too). */
+  async verifyChain(ctx: RestoreContext, chain: ManifestChain): Promise<void> {
     for (const manifest of chain) {
       for (const artifact of manifest.artifacts) {
         const check = await this.artifacts.verifyArtifact(ctx.tenant, manifest.backupId, artifact, {
@@ -204,15 +206,17 @@ export class RestoreService {
    * Applies the chain in order. The full backup at its head goes into the empty tree through a
    * loader (COPY on PostgreSQL, plain inserts on SQLite: one key once, nothing to upsert); each
    * incremental after it is upserted batch by batch, so a later value of a key wins and a
-   * tombstone replaces the value.
+   * tombstone replaces the value. A restore drill passes `keepRecord`, which sees every record
+   * as the artifact holds it (its spot-check sample) and may leave one out (its test seam).
    */
-  private async apply(
+  async apply(
     ctx: RestoreContext,
     chain: ManifestChain,
     physicalTreeId: string,
     prefix: string,
     batchSize: number,
     total: number,
+    keepRecord?: (record: ArtifactRecord) => boolean,
   ): Promise<number> {
     let applied = 0;
     const now = this.clock();
@@ -233,6 +237,7 @@ export class RestoreService {
         else await bulkInsertEntries(this.storage, physicalTreeId, batch.map(toInsert), options);
         applied += batch.length;
         ctx.progress(applied, total, `applied ${applied} of ${total} entries`);
+        await ctx.pace?.(applied);
         await this.afterBatch?.();
       };
       try {
@@ -247,6 +252,7 @@ export class RestoreService {
           for await (const batch of batches) {
             for (const record of batch) {
               if (prefix !== '' && !record.key.startsWith(prefix)) continue;
+              if (keepRecord && !keepRecord(record)) continue;
               buffer.push(record);
               if (buffer.length >= batchSize) {
                 await write(buffer);

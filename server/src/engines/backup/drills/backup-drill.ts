@@ -1,0 +1,187 @@
+import { withReadSnapshot } from '../../../storage/backup/backup-snapshot.js';
+import {
+  liveValuesIn,
+  scratchTreeName,
+} from '../../../storage/backup/drills/restore-drill-store.js';
+import type { Storage } from '../../../storage/database.js';
+import { createPhysicalTree, dropPhysicalTree } from '../../../storage/data/physical-tree-store.js';
+import { StoreError } from '../../errors.js';
+import { digestOfScope } from '../capture/scope-digest.js';
+import { parseContentDigest } from '../capture/content-digest.js';
+import type { ManifestChain } from '../restore/chain-source.js';
+import type { RestoreContext, RestoreService } from '../restore/restore-service.js';
+import { DrillSample } from './drill-sample.js';
+import type { DrillBackupResult, DrillTestSeams } from './drill-types.js';
+
+/** Entries a drill applies per batch (as a restore's default). */
+const APPLY_BATCH = 1000;
+
+export interface BackupDrillDeps {
+  storage: Storage;
+  restores: RestoreService;
+  clock: () => number;
+  seams: DrillTestSeams;
+}
+
+export interface BackupDrillRun {
+  operationId: string;
+  restore: RestoreContext;
+  sampleSeed: number;
+  sampleSize: number;
+  /** Awaited after each chunk of the digest's read-back (the drill's throttle). */
+  paceRead: (entriesSoFar: number) => Promise<void>;
+}
+
+/**
+ * Drills one backup: restores its chain into a scratch physical tree that no logical tree points
+ * at, recomputes the content digest from the database, compares it with the capture's, checks a
+ * sample of entries against what the artifacts say, and drops the scratch tree whatever happens
+ * (a cancel or a crash included: the tree is then a leftover swept by name). A problem the drill
+ * finds is its result (FAILED with the reason), not an error; a cancel or a failing database is
+ * an error.
+ */
+export async function drillBackup(
+  deps: BackupDrillDeps,
+  run: BackupDrillRun,
+  chain: ManifestChain,
+): Promise<DrillBackupResult> {
+  const started = deps.clock();
+  const target = chain[chain.length - 1];
+  if (!target) throw new Error('empty chain');
+  const keyPrefix = target.keyPrefix ?? '';
+  const base = { backupId: target.backupId, treeName: target.treeName, keyPrefix };
+  const failed = (
+    reasonKind: DrillBackupResult['reasonKind'],
+    reason: string,
+    entries: number,
+    firstDifferingKey: string | null = null,
+  ): DrillBackupResult => ({
+    ...base,
+    outcome: 'FAILED',
+    reasonKind,
+    reason,
+    firstDifferingKey,
+    entries,
+    durationMs: deps.clock() - started,
+  });
+
+  const captured = parseContentDigest(target.contentDigest);
+  if (!captured) {
+    return failed(
+      'NO_DIGEST',
+      `no digest recorded: backup ${target.backupId} was captured before content digests`,
+      0,
+    );
+  }
+  try {
+    await deps.restores.verifyChain(run.restore, chain);
+  } catch (error) {
+    if (error instanceof StoreError && error.code === 'data_loss') {
+      return failed('UNREADABLE_ARTIFACT', `unreadable artifact: ${error.message}`, 0);
+    }
+    throw error;
+  }
+
+  const physicalTreeId = await createPhysicalTree(deps.storage, {
+    tenant: run.restore.tenant,
+    treeName: scratchTreeName(run.operationId),
+    now: deps.clock(),
+  });
+  try {
+    const sample = new DrillSample(run.sampleSeed, run.sampleSize);
+    const keep = deps.seams.keepRecord;
+    const total = chain.reduce((n, m) => n + m.entryCount, 0);
+    let applied: number;
+    try {
+      applied = await deps.restores.apply(
+        run.restore,
+        chain,
+        physicalTreeId,
+        keyPrefix,
+        APPLY_BATCH,
+        total,
+        (record) => {
+          sample.see(record);
+          return keep ? keep(record) : true;
+        },
+      );
+    } catch (error) {
+      // Verified bytes that still do not read back (changed since the verify) are unreadable.
+      if (error instanceof StoreError && error.code === 'data_loss') {
+        return failed('UNREADABLE_ARTIFACT', `unreadable artifact: ${error.message}`, 0);
+      }
+      throw error;
+    }
+    await deps.seams.beforeCompare?.(physicalTreeId);
+
+    run.restore.progress(applied, applied, `reading back the restored ${target.treeName}`);
+    const restored = await withReadSnapshot(deps.storage, (snapshot) =>
+      digestOfScope(
+        snapshot,
+        physicalTreeId,
+        { keyPrefix },
+        { signal: run.restore.signal, afterChunk: run.paceRead },
+      ),
+    );
+    const parts = parseContentDigest(restored.toString());
+    const differing = await firstDifferingSampled(deps.storage, physicalTreeId, sample);
+    if (parts?.count !== captured.count) {
+      return failed(
+        'COUNT',
+        `count differs: the restore holds ${parts?.count ?? 0} entries, the capture recorded ` +
+          `${captured.count}` +
+          (differing === null ? '' : `; first differing sampled key ${JSON.stringify(differing)}`),
+        applied,
+        differing,
+      );
+    }
+    if (parts.sumHex !== captured.sumHex) {
+      return failed(
+        'DIGEST',
+        `content digest differs over ${captured.count} entries` +
+          (differing === null
+            ? ' (no sampled key differs)'
+            : `; first differing sampled key ${JSON.stringify(differing)}`),
+        applied,
+        differing,
+      );
+    }
+    if (differing !== null) {
+      return failed(
+        'SAMPLE',
+        `sampled entry ${JSON.stringify(differing)} differs from its artifact`,
+        applied,
+        differing,
+      );
+    }
+    return {
+      ...base,
+      outcome: 'PROVEN',
+      reasonKind: 'NONE',
+      reason:
+        `restored ${captured.count} entries; content digest and ` +
+        `${sample.entries().length} sampled entries match`,
+      firstDifferingKey: null,
+      entries: applied,
+      durationMs: deps.clock() - started,
+    };
+  } finally {
+    await dropPhysicalTree(deps.storage, physicalTreeId);
+  }
+}
+
+/** The first sampled key (in key order) whose restored value is not the chain's; else null. */
+async function firstDifferingSampled(
+  storage: Storage,
+  physicalTreeId: string,
+  sample: DrillSample,
+): Promise<string | null> {
+  const expected = sample.entries();
+  const actual = await liveValuesIn(
+    storage,
+    physicalTreeId,
+    expected.map((e) => e.key),
+  );
+  const differing = expected.find((e) => (actual.get(e.key) ?? null) !== e.valueJson);
+  return differing?.key ?? null;
+}
