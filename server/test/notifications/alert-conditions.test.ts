@@ -79,6 +79,28 @@ describe.each(DIALECTS)('alert conditions and condition events on %s', (dialect)
     expect(await conditions.active('default', later)).toEqual([]);
   });
 
+  it('a due run that has not started 5 minutes after it was due is StoreSchedulerLate, until the schedule moves on', async () => {
+    await s.put('ledger', { a: 1 });
+    const scheduledAt = Date.now();
+    await s.backup.scheduleBackup({
+      scope: { treeId: 'ledger' },
+      incremental: true,
+      interval: durationFromMs(HOUR),
+    });
+    const conditions = s.t.server.notifications.conditions;
+    const lateOnes = async (at: number) =>
+      (await conditions.active('default', at)).filter((a) => a.alertName === 'StoreSchedulerLate');
+    // Due in an hour: at 64 minutes the run is 4 minutes late, under the rule's 5.
+    expect(await lateOnes(scheduledAt + HOUR + 4 * 60_000)).toEqual([]);
+    const [late] = await lateOnes(scheduledAt + HOUR + 20 * 60_000);
+    expect(late).toMatchObject({ severity: 'warning', scope: 'ledger', operationId: '' });
+    expect(late!.summary).toMatch(
+      /^Scheduled incremental backup of ledger \(tenant default\) is (19|20) min late$/,
+    );
+    await s.backup.cancelSchedule({ scope: { treeId: 'ledger' }, incremental: true });
+    expect(await lateOnes(scheduledAt + HOUR + 20 * 60_000)).toEqual([]);
+  });
+
   it('an operation without progress is StoreOperationStuck, one event however often it is seen', async () => {
     const { channel } = await notify.createChannel({
       name: 'stuck',

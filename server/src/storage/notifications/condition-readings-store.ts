@@ -66,6 +66,49 @@ export async function readScheduledScopes(
   });
 }
 
+/** A schedule whose due run has not started: the scheduler is behind by `now − dueAt`. */
+export interface LateScheduleReading {
+  treeName: string;
+  kind: 'full' | 'incremental';
+  dueAt: number;
+}
+
+/**
+ * Schedules of `tenant` whose next run was due before `dueBefore` and has not started (the
+ * scheduler moves `*_next_run_at` on when it starts a due run), the longest overdue first.
+ */
+export async function readLateSchedules(
+  handle: TreeDb,
+  tenant: string,
+  dueBefore: number,
+): Promise<LateScheduleReading[]> {
+  const rows = await handle.db
+    .selectFrom('backup_scopes')
+    .select(['tree_name', 'full_next_run_at', 'incremental_next_run_at'])
+    .where('tenant', '=', tenant)
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('full_interval_ms', 'is not', null), eb('full_next_run_at', '<', dueBefore)]),
+        eb.and([
+          eb('incremental_interval_ms', 'is not', null),
+          eb('incremental_next_run_at', '<', dueBefore),
+        ]),
+      ]),
+    )
+    .limit(1000)
+    .execute();
+  const late: LateScheduleReading[] = [];
+  for (const r of rows) {
+    for (const [kind, due] of [
+      ['full', numOrNull(r.full_next_run_at)],
+      ['incremental', numOrNull(r.incremental_next_run_at)],
+    ] as const) {
+      if (due !== null && due < dueBefore) late.push({ treeName: r.tree_name, kind, dueAt: due });
+    }
+  }
+  return late.sort((a, b) => a.dueAt - b.dueAt);
+}
+
 /**
  * Backups a health check found damaged, per tenant (or of one tenant): the metrics' "corrupt"
  * (CORRUPT, DEGRADED) and "missing", which StoreBackupCorrupt fires on.
