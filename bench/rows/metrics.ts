@@ -1,6 +1,8 @@
 // Rows 25 and 26 (issue 35, "metrics cost nothing measurable"). Row 25: status polls and PutEntry
-// against a server with its Prometheus metrics on (scraped every second meanwhile) and one with
-// them off, same run, rounds alternating. Row 26: GET /metrics of a tenant with 1 000 trees (each
+// against a server with its Prometheus metrics on (scraped as the shipped monitoring/prometheus.yml
+// does, every 15 s, and once as each run starts, so every run pays at least one scrape) and one
+// with them off, same run, rounds alternating. BENCH_SCRAPE_EVERY_MS=1000 gives the harsher
+// once-a-second figure. Row 26: GET /metrics of a tenant with 1 000 trees (each
 // with a schedule) and 100 000 backups, seeded straight into the catalog.
 import { createClient } from '@connectrpc/connect';
 import { TreeDataService } from '@store/contract';
@@ -17,8 +19,8 @@ import { catalogRow } from './catalog.js';
 import { BENCH_TOKEN } from '../lib/bench-server.js';
 
 const ROUNDS = 3;
-/** Prometheus' default is 15 s (monitoring/prometheus.yml): every second is 15 times harsher. */
-const SCRAPE_EVERY_MS = 1000;
+/** The shipped scrape interval (monitoring/prometheus.yml `scrape_interval: 15s`). */
+const SCRAPE_EVERY_MS = Number(process.env.BENCH_SCRAPE_EVERY_MS ?? 15_000);
 const METRICS_ON = { STORE_METRICS_PORT: '0' };
 const detail = (r: LoadResult) => `p50 ${r.p50Ms.toFixed(2)} ms, p99 ${r.p99Ms.toFixed(2)} ms`;
 const best = (runs: LoadResult[]) => runs.reduce((a, b) => (b.perSecond > a.perSecond ? b : a));
@@ -41,7 +43,7 @@ async function operationToPoll(s: BenchServer): Promise<string> {
   return operationId;
 }
 
-/** Runs `job` against `s`; with metrics on, scrapes it every second while the load runs. */
+/** Runs `job` against `s`; with metrics on, scrapes it as the run starts and every interval. */
 async function loadOn(
   s: BenchServer,
   job: Omit<LoadJob, 'baseUrl' | 'operationId'>,
@@ -50,15 +52,16 @@ async function loadOn(
   const metricsUrl = s.t.server.metricsUrl;
   let scrapes = 0;
   let scrapeError: unknown;
+  const scrape = (url: string) =>
+    scrapeOnce(url).then(
+      () => scrapes++,
+      (error: unknown) => (scrapeError ??= error),
+    );
   const timer =
     metricsUrl === undefined
       ? undefined
-      : setInterval(() => {
-          scrapeOnce(metricsUrl).then(
-            () => scrapes++,
-            (error: unknown) => (scrapeError ??= error),
-          );
-        }, SCRAPE_EVERY_MS);
+      : (setTimeout(() => void scrape(metricsUrl), 200),
+        setInterval(() => void scrape(metricsUrl), SCRAPE_EVERY_MS));
   try {
     const { result, cpuUs } = await withMainThreadCpu(() =>
       runLoadInWorker({ ...job, operationId, baseUrl: s.t.server.grpcUrl, token: BENCH_TOKEN }),
