@@ -250,8 +250,11 @@ describe.each(DIALECTS)('backups in S3 on %s', (dialect) => {
       expect(done.error?.message).toMatch(/ECONNREFUSED|ECONNRESET|socket|connection/i);
       expect(await listAllBackupRows(env.storage, TENANT)).toEqual([]);
     } finally {
-      if (!cut) cut = true;
-      await proxy.restore();
+      // No later page may cut; and only a cut proxy can be restored (else its error would hide
+      // the assertion that failed).
+      const wasCut = cut;
+      cut = true;
+      if (wasCut) await proxy.restore();
     }
     // Once S3 answers again, the failed capture's cleanup (retried meanwhile) leaves nothing.
     const deadline = Date.now() + 30_000;

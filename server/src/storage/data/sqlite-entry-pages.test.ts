@@ -110,6 +110,20 @@ describe.each(DIALECTS)('the lines of a capture on %s', (dialect) => {
   }
 
   it.runIf(dialect === 'sqlite')(
+    'never yields a chunk of more than the rows asked for, however many a step read',
+    async () => {
+      const sizes: number[] = [];
+      for await (const batch of streamEntryLineBatches(storage, tree, { liveOnly: true }, 100)) {
+        sizes.push(batch.length);
+      }
+      // A capture's page (its progress and afterPage seam) falls between chunks: steps read up
+      // to SQLITE_STEP_ROWS, ten times a page of 100 here.
+      expect(Math.max(...sizes)).toBe(100);
+      expect(sizes.slice(0, -1).every((n) => n === 100)).toBe(true);
+    },
+  );
+
+  it.runIf(dialect === 'sqlite')(
     'gives the event loop back between steps, before the first batch of a long read',
     async () => {
       let otherCallRan = false;

@@ -187,10 +187,14 @@ export async function* sqliteLineBatches(
   }
   let lines: string[] = [];
   for await (const step of walk(handle, physicalTreeId, range, line)) {
-    for (const value of step) lines.push(value as string);
-    if (lines.length >= rowsPerChunk) {
-      yield lines;
-      lines = [];
+    // A chunk is never more than `rowsPerChunk` lines, whatever a step read: the caller's page
+    // (its progress and its afterPage seam) comes between chunks.
+    for (const value of step) {
+      lines.push(value as string);
+      if (lines.length >= rowsPerChunk) {
+        yield lines;
+        lines = [];
+      }
     }
   }
   if (lines.length > 0) yield lines;
