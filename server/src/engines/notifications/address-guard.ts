@@ -48,7 +48,7 @@ export async function checkWebhookUrl(raw: string, allowPrivate: boolean): Promi
     if (reason) {
       throw invalidArgument(
         'webhook.url',
-        `its host ${host} resolves to ${reason}; such targets are refused unless ` +
+        `its host ${host} resolves to a refused address (${reason}); such targets are refused unless ` +
           'STORE_NOTIFY_ALLOW_PRIVATE_TARGETS=true',
       );
     }
