@@ -1,0 +1,19 @@
+import { StoreOperationKind } from '@store/contract';
+import { describe, expect, it } from 'vitest';
+import { OPERATION_KINDS, familyOf } from './operation-kinds';
+
+describe('OPERATION_KINDS', () => {
+  it('offers every kind a console family reads, and not a restore drill, which none reads yet', () => {
+    expect(OPERATION_KINDS).toContain(StoreOperationKind.BACKUP);
+    expect(OPERATION_KINDS).toContain(StoreOperationKind.RETENTION_APPLY);
+    expect(OPERATION_KINDS).not.toContain(StoreOperationKind.UNSPECIFIED);
+    expect(OPERATION_KINDS).not.toContain(StoreOperationKind.RESTORE_DRILL);
+  });
+
+  it('sends each offered kind to the service that tracks it', () => {
+    expect(familyOf(StoreOperationKind.RETENTION_APPLY)).toBe('lifecycle');
+    expect(familyOf(StoreOperationKind.RESTORE_PREVIEW)).toBe('backupInsight');
+    expect(familyOf(StoreOperationKind.POLICY_DRY_RUN)).toBe('schemaInsight');
+    expect(familyOf(StoreOperationKind.BACKUP)).toBe('backup');
+  });
+});
