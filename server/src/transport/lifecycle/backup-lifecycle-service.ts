@@ -55,6 +55,7 @@ const REASON_KINDS: Record<EngineReasonKind, KeepReasonKind> = {
   set: KeepReasonKind.SET,
   no_rules: KeepReasonKind.NO_RULES,
   damaged: KeepReasonKind.DAMAGED,
+  proven_restorable: KeepReasonKind.PROVEN_RESTORABLE,
 };
 
 function toWireRules(rules: RetentionRules): MessageInitShape<typeof RetentionRulesSchema> {

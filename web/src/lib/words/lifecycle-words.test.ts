@@ -1,6 +1,6 @@
 import { KeepReasonKind } from '@store/contract';
 import { describe, expect, it } from 'vitest';
-import { keepReasonPhrase } from './lifecycle-words';
+import { keepReasonPhrase, keepReasonWords } from './lifecycle-words';
 
 describe('keep reasons in words', () => {
   it('says each reason once: the text capitalised, not the kind and then the text', () => {
@@ -18,5 +18,14 @@ describe('keep reasons in words', () => {
       words: 'Daily',
       raw: 'DAILY',
     });
+  });
+
+  it('has a label for every keep reason kind, proof of restorability included', () => {
+    for (const kind of Object.values(KeepReasonKind).filter(
+      (v): v is KeepReasonKind => typeof v === 'number' && v !== KeepReasonKind.UNSPECIFIED,
+    )) {
+      expect(keepReasonWords(kind).words).not.toBe('Kept');
+    }
+    expect(keepReasonWords(KeepReasonKind.PROVEN_RESTORABLE).words).toBe('Proven restorable');
   });
 });

@@ -16,6 +16,7 @@ const KEEP_REASON_WORDS: Record<KeepReasonKind, string> = {
   [KeepReasonKind.SET]: 'Set member',
   [KeepReasonKind.NO_RULES]: 'No rules',
   [KeepReasonKind.DAMAGED]: 'Damaged',
+  [KeepReasonKind.PROVEN_RESTORABLE]: 'Proven restorable',
 };
 
 /** A keep reason's kind as a short label ("Daily", "Chain base"); its text says the rest. */

@@ -7,9 +7,10 @@ const bytesOf = (a: Float64Array | Int32Array) => Buffer.from(a.buffer, a.byteOf
 
 /**
  * sha256 of what a scope's plan depends on: its key, its rules and every backup's id, time, base,
- * set and protection, in the catalog's order, and the damage checks found (which backup, what
- * and since when): a check that finds a backup damaged changes the plan, so a preview taken
- * before it is stale.
+ * set and protection, in the catalog's order, the damage checks found (which backup, what and
+ * since when) and which backup is the newest a drill proved restorable: a check that finds a
+ * backup damaged, or a drill that proves a newer one, changes the plan, so a preview taken before
+ * it is stale.
  */
 export function catalogFingerprint(
   scope: Pick<ScopeKey, 'treeName' | 'keyPrefix'>,
@@ -38,5 +39,7 @@ export function catalogFingerprint(
   // Only when there is damage: a catalog without any keeps the fingerprint it had before damage
   // counted (a preview taken by the previous version of a replica still applies).
   if (damage.length > 0) hash.update(`\n!damage\n${damage.join(',')}`);
+  // The same for proof: a drill that proves a newer backup moves what the plan keeps.
+  if (catalog.proven >= 0) hash.update(`\n!proven\n${catalog.proven}`);
   return hash.digest('hex');
 }

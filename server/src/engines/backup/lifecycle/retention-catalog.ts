@@ -10,6 +10,8 @@ export interface RetentionCandidate {
   protection?: { by: string; reason: string } | undefined;
   /** Set when its last check found it damaged: rules never count it. */
   damage?: CatalogDamage | undefined;
+  /** Set when its latest restore drill proved it restorable. */
+  proven?: boolean | undefined;
 }
 
 /** A backup a check found damaged: never counted by a rule, kept until deleted by hand. */
@@ -40,6 +42,8 @@ export interface CatalogColumns {
   protections: ReadonlyMap<string, CatalogProtection>;
   /** Damaged backups by id (none when absent); ids not in the catalog are ignored. */
   damaged?: ReadonlyMap<string, CatalogDamage> | undefined;
+  /** Ids whose latest restore drill proved them restorable; ids not in the catalog are ignored. */
+  proven?: ReadonlySet<string> | undefined;
 }
 
 /**
@@ -59,6 +63,11 @@ export interface RetentionCatalog {
   protections: Map<number, CatalogProtection>;
   /** The damaged backups, by position. */
   damaged: Map<number, CatalogDamage>;
+  /**
+   * Position of the newest backup a drill proved restorable and no check found damaged since (a
+   * damaged one no longer restores as proven; it is kept by its damage anyway); -1 for none.
+   */
+  proven: number;
   /** Where each backup was in the input columns. */
   source: Int32Array;
 }
@@ -87,6 +96,7 @@ export function buildCatalog(columns: CatalogColumns): RetentionCatalog {
     byteSizes: new Float64Array(n),
     protections: new Map(),
     damaged: new Map(),
+    proven: -1,
     source: Int32Array.from(order),
   };
   for (let k = 0; k < n; k++) {
@@ -127,6 +137,15 @@ export function buildCatalog(columns: CatalogColumns): RetentionCatalog {
       if (damage) catalog.damaged.set(k, damage);
     }
   }
+  const proven = columns.proven;
+  if (proven && proven.size > 0) {
+    for (let k = 0; k < n; k++) {
+      if (proven.has(catalog.ids[k]!) && !catalog.damaged.has(k)) {
+        catalog.proven = k;
+        break;
+      }
+    }
+  }
   return catalog;
 }
 
@@ -134,9 +153,11 @@ export function buildCatalog(columns: CatalogColumns): RetentionCatalog {
 export function catalogOfCandidates(candidates: readonly RetentionCandidate[]): RetentionCatalog {
   const protections = new Map<string, CatalogProtection>();
   const damaged = new Map<string, CatalogDamage>();
+  const proven = new Set<string>();
   for (const c of candidates) {
     if (c.protection) protections.set(c.id, c.protection);
     if (c.damage) damaged.set(c.id, c.damage);
+    if (c.proven) proven.add(c.id);
   }
   return buildCatalog({
     ids: candidates.map((c) => c.id),
@@ -146,5 +167,6 @@ export function catalogOfCandidates(candidates: readonly RetentionCandidate[]): 
     byteSizes: candidates.map((c) => c.byteSize),
     protections,
     damaged,
+    proven,
   });
 }

@@ -55,6 +55,11 @@ export interface PlanOptions {
   keptSetsElsewhere?: ReadonlySet<string> | undefined;
 }
 
+const PROVEN_TEXT = 'newest proven restorable';
+const PROVEN_LINK_TEXT = 'in the chain of the newest proven restorable backup';
+/** Ends a proof reason when nothing else keeps the backup: the console shows the text. */
+const RULES_WOULD_DELETE = ': your rules alone would delete it';
+
 const NO_RULES_REASON: PlanReason = { kind: 'no_rules', text: 'no retention rules' };
 
 const DAMAGE_WORDS: Record<DamageStatus, string> = {
@@ -78,10 +83,13 @@ export function damagedReason(damage: CatalogDamage): PlanReason {
 /**
  * Evaluates retention rules over one scope's backups. On top of the rules: a protected backup is
  * kept; a damaged backup (its last check found it corrupt, missing or degraded) is never counted
- * by a rule and never deleted: it is kept by a reason naming the damage; whole chains are kept (every link of a kept incremental down to its full, each named as
- * the base of the link above it), so no kept incremental ever loses a link; a set with a kept
- * member keeps all its members (here and, through `keptSetsElsewhere`, across scopes). What is
- * left is deleted, incrementals before their bases. Pure: no clock, no I/O.
+ * by a rule and never deleted: it is kept by a reason naming the damage; the newest backup a
+ * restore drill proved restorable is kept with its chain, by a reason that says when the rules
+ * alone would have deleted it; whole chains are kept (every link of a kept incremental down to
+ * its full, each named as the base of the link above it), so no kept incremental ever loses a
+ * link; a set with a kept member keeps all its members (here and, through `keptSetsElsewhere`,
+ * across scopes). What is left is deleted, incrementals before their bases. Pure: no clock, no
+ * I/O.
  */
 export function planRetention(
   candidates: readonly RetentionCandidate[],
@@ -168,20 +176,35 @@ export function planCatalog(
     }
   };
   const setsDone = new Set<string>();
-  for (let grew = true; grew;) {
-    grew = false;
-    const known = keptOrder.length;
-    for (let i = 0; i < known; i++) closeChain(keptOrder[i]!);
-    for (const [setId, members] of membersOf) {
-      if (setsDone.has(setId)) continue;
-      const kept =
-        members.some((m) => reasons[m] !== undefined) || options.keptSetsElsewhere?.has(setId);
-      if (!kept) continue;
-      setsDone.add(setId);
-      for (const m of members) {
-        if (add(m, { kind: 'set', text: 'member of set ', named: m })) grew = true;
+  const closeChainsAndSets = () => {
+    for (let grew = true; grew;) {
+      grew = false;
+      const known = keptOrder.length;
+      for (let i = 0; i < known; i++) closeChain(keptOrder[i]!);
+      for (const [setId, members] of membersOf) {
+        if (setsDone.has(setId)) continue;
+        const kept =
+          members.some((m) => reasons[m] !== undefined) || options.keptSetsElsewhere?.has(setId);
+        if (!kept) continue;
+        setsDone.add(setId);
+        for (const m of members) {
+          if (add(m, { kind: 'set', text: 'member of set ', named: m })) grew = true;
+        }
       }
     }
+  };
+  closeChainsAndSets();
+  // Proof last: by now everything else that keeps a backup has, so a proven backup (or a link of
+  // its chain) kept by nothing else is one the rules alone would delete, and its reason says so.
+  if (catalog.proven >= 0) {
+    const seen = new Set<number>();
+    for (let k = catalog.proven; k >= 0 && !seen.has(k); k = base[k]!) {
+      seen.add(k);
+      const text = k === catalog.proven ? PROVEN_TEXT : PROVEN_LINK_TEXT;
+      const alone = reasons[k] === undefined;
+      add(k, { kind: 'proven_restorable', text: alone ? `${text}${RULES_WOULD_DELETE}` : text });
+    }
+    closeChainsAndSets();
   }
   const kept: number[] = [];
   const doomed: number[] = [];

@@ -11,7 +11,8 @@ export type KeepReasonKind =
   | 'base'
   | 'set'
   | 'no_rules'
-  | 'damaged';
+  | 'damaged'
+  | 'proven_restorable';
 
 /**
  * A keep reason as the plan records it. Base and set reasons end with a backup's name ("base of

@@ -32,7 +32,7 @@ export interface ScopeEvaluation {
   deletedIds: string[];
   /**
    * sha256 of everything the plan depends on: the rules, every backup of the scope (id, time,
-   * base, set, protection, damage found by checks) and the same of each other scope sharing a set with it. Equal
+   * base, set, protection, damage found by checks, the newest drill-proven one) and the same of each other scope sharing a set with it. Equal
    * fingerprints mean an equal plan (evaluation is deterministic).
    */
   fingerprint: string;
@@ -61,7 +61,7 @@ async function catalogOf(storage: TreeDb, scope: ScopeKey): Promise<RetentionCat
   for (const d of columns.damaged) {
     damaged.set(d.backupId, { status: d.status as DamageStatus, since: d.since });
   }
-  return buildCatalog({ ...columns, protections, damaged });
+  return buildCatalog({ ...columns, protections, damaged, proven: new Set(columns.proven) });
 }
 
 /**

@@ -5,10 +5,12 @@ import { protectBackup } from './backup-protection-store.js';
 import { backupRowValues } from '../backup-store.js';
 import type { Storage } from '../../database.js';
 import { saveHealthReport } from '../backup-health-store.js';
+import { insertDrill } from '../drills/restore-drill-store.js';
 import {
   backupHealth,
   backupNames,
   parseNumbers,
+  provenBackupIds,
   readScopeCatalog,
 } from './retention-catalog-store.js';
 
@@ -85,6 +87,7 @@ describe.each(DIALECTS)('retention catalog store on %s', (dialect) => {
       byteSizes: new Float64Array(0),
       protections: [],
       damaged: [],
+      proven: [],
     });
   });
 
@@ -121,6 +124,59 @@ describe.each(DIALECTS)('retention catalog store on %s', (dialect) => {
     expect((await readScopeCatalog(storage, scope)).damaged.map((d) => d.since).sort()).toEqual([
       400, 700,
     ]);
+  });
+
+  it("reads the scope's backups whose latest drill proved them: a later failed drill takes the proof back, other scopes and deleted backups do not count", async () => {
+    await insert(storage, [
+      { id: 'bk_a' },
+      { id: 'bk_b' },
+      { id: 'bk_c' },
+      { id: 'bk_p', prefix: 'eu/' },
+      { id: 'bk_x', tree: 'invoices' },
+    ]);
+    let op = 0;
+    const drill = (
+      backupId: string,
+      outcome: 'PROVEN' | 'FAILED',
+      finishedAt: number,
+      extra = {},
+    ) =>
+      insertDrill(storage, {
+        tenant: T,
+        operationId: `op_${++op}`,
+        backupId,
+        setId: null,
+        treeName: 'orders',
+        keyPrefix: '',
+        outcome,
+        reasonKind: outcome === 'PROVEN' ? 'NONE' : 'DIGEST',
+        reason: '',
+        firstDifferingKey: null,
+        entries: 1,
+        durationMs: 1,
+        sampleSeed: '1',
+        sampleSize: 1,
+        startedAt: finishedAt - 1,
+        finishedAt,
+        startedBy: 'tester',
+        ...extra,
+      });
+    const scope = { tenant: T, treeName: 'orders', keyPrefix: '' };
+    expect(await provenBackupIds(storage, scope)).toEqual([]);
+    await drill('bk_a', 'PROVEN', 100);
+    await drill('bk_b', 'PROVEN', 110);
+    await drill('bk_b', 'FAILED', 120);
+    await drill('bk_c', 'FAILED', 130);
+    await drill('bk_c', 'PROVEN', 140);
+    await drill('bk_gone', 'PROVEN', 150);
+    await drill('bk_p', 'PROVEN', 160, { keyPrefix: 'eu/' });
+    await drill('bk_x', 'PROVEN', 170, { treeName: 'invoices' });
+    expect((await provenBackupIds(storage, scope)).sort()).toEqual(['bk_a', 'bk_c']);
+    expect((await readScopeCatalog(storage, scope)).proven.sort()).toEqual(['bk_a', 'bk_c']);
+    expect(
+      await provenBackupIds(storage, { tenant: T, treeName: 'orders', keyPrefix: 'eu/' }),
+    ).toEqual(['bk_p']);
+    expect(await provenBackupIds(storage, { ...scope, tenant: 'other' })).toEqual([]);
   });
 
   it("reads exactly the scope's backups, column by column, with its protections only", async () => {

@@ -2,6 +2,8 @@ import { sql } from 'kysely';
 import type { Protection } from './backup-protection-store.js';
 import type { ScopeKey } from '../backup-scope-store.js';
 import type { TreeDb } from '../../data/tree-db.js';
+// The drills' table type is declared (merged into Database) there.
+import type {} from '../drills/restore-drill-store.js';
 // The lifecycle tables' types are declared (merged into Database) there.
 import type {} from './backup-lifecycle-store.js';
 
@@ -21,6 +23,8 @@ export interface ScopeCatalogColumns {
   protections: Protection[];
   /** The scope's backups a check found damaged (few). */
   damaged: DamagedBackup[];
+  /** The scope's backups whose latest restore drill proved them restorable (few). */
+  proven: string[];
 }
 
 /** A backup whose last check found it damaged: retention never counts it. */
@@ -123,6 +127,7 @@ export async function readScopeCatalog(
     byteSizes: parseNumbers(row?.sizes ?? '', count),
     protections: [],
     damaged: [],
+    proven: [],
   };
   for (const list of [columns.ids, columns.baseIds, columns.setIds]) {
     if (list.length !== count) {
@@ -163,7 +168,35 @@ export async function readScopeCatalog(
     status: d.last_health_status ?? '',
     since: Number(d.health_damaged_since ?? d.last_verified_at ?? 0),
   }));
+  columns.proven = await provenBackupIds(handle, scope);
   return columns;
+}
+
+/**
+ * The scope's backups (still in the catalog) whose latest drill was PROVEN: a later FAILED drill
+ * of the same backup takes its proof back. Read with the catalog, so the fingerprint an apply
+ * checks covers proof, and a drill that ends after a preview makes that preview stale.
+ */
+export async function provenBackupIds(handle: TreeDb, scope: ScopeKey): Promise<string[]> {
+  const rows = await handle.db
+    .selectFrom('backup_restore_drills as d')
+    .innerJoin('backups as b', (join) =>
+      join.onRef('b.tenant', '=', 'd.tenant').onRef('b.id', '=', 'd.backup_id'),
+    )
+    .select(['d.backup_id', 'd.outcome'])
+    // The drills' own scope columns first (index backup_restore_drills_by_scope), then the
+    // backup's, which are the same for every drill the engine records.
+    .where('d.tenant', '=', scope.tenant)
+    .where('d.tree_name', '=', scope.treeName)
+    .where('d.key_prefix', '=', scope.keyPrefix)
+    .where('b.tree_name', '=', scope.treeName)
+    .where(sql<string>`coalesce(b.key_prefix, '')`, '=', scope.keyPrefix)
+    .orderBy('d.finished_at', 'desc')
+    .orderBy('d.operation_id', 'desc')
+    .execute();
+  const latest = new Map<string, string>();
+  for (const r of rows) if (!latest.has(r.backup_id)) latest.set(r.backup_id, r.outcome);
+  return [...latest].filter(([, outcome]) => outcome === 'PROVEN').map(([id]) => id);
 }
 
 /** The stored health of these backups of a tenant (absent ones are left out), 500 per query. */

@@ -5,6 +5,7 @@ import {
   BackupKind,
   KeepReasonKind,
   RetentionAction,
+  RetentionPreviewEntrySchema,
   RetentionPreviewSchema,
   StoreRetentionApplyResultSchema,
 } from '@store/contract';
@@ -158,5 +159,40 @@ describe('retention preview shows health', () => {
     expect(screen.getByTestId('retention-apply-summary').textContent).toContain(
       '1.0 KiB, verified healthy',
     );
+  });
+
+  it('the newest proven restorable backup is kept by its own reason, in its own colour, saying the rules alone would delete it', () => {
+    const proven = create(RetentionPreviewSchema, {
+      ...preview,
+      entries: [
+        ...preview.entries,
+        create(RetentionPreviewEntrySchema, {
+          backupId: 'b0',
+          name: 'full 0',
+          createdAt: timestampFromMs(30_000),
+          byteSize: 1024n,
+          kind: BackupKind.FULL,
+          action: RetentionAction.KEEP,
+          reasons: [
+            {
+              kind: KeepReasonKind.PROVEN_RESTORABLE,
+              text: 'newest proven restorable: your rules alone would delete it',
+            },
+          ],
+          healthStatus: BackupHealthStatus.HEALTHY,
+        }),
+      ],
+    });
+    render(
+      <MemoryRouter>
+        <PreviewLists preview={proven} />
+      </MemoryRouter>,
+    );
+    const reasons = within(rowOf('full 0')).getByTestId('keep-reasons');
+    expect(reasons.textContent).toBe('Newest proven restorable: your rules alone would delete it');
+    expect(reasons.querySelector('.badge--info')).not.toBeNull();
+    expect(
+      within(rowOf('full 3')).getByTestId('keep-reasons').querySelector('.badge--success'),
+    ).not.toBeNull();
   });
 });

@@ -5,7 +5,7 @@ import {
   type RetentionPreviewEntry,
 } from '@store/contract';
 import { Link } from 'react-router';
-import { Badge } from '../../../components/ui/badge';
+import { Badge, type BadgeTone } from '../../../components/ui/badge';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { Table, type Column } from '../../../components/ui/table';
 import { Term } from '../../../components/ui/term';
@@ -47,6 +47,15 @@ const healthColumn: Column<RetentionPreviewEntry> = {
 };
 const isDamaged = (entry: RetentionPreviewEntry) =>
   entry.reasons.some((r) => r.kind === KeepReasonKind.DAMAGED);
+/**
+ * Protective reasons stand out from the rules' own: damage in red, a pin in amber, proof of
+ * restorability in blue (its text says when the rules alone would delete the backup).
+ */
+function reasonTone(kind: KeepReasonKind, isProtected: boolean): BadgeTone {
+  if (kind === KeepReasonKind.DAMAGED) return 'danger';
+  if (isProtected) return 'warning';
+  return kind === KeepReasonKind.PROVEN_RESTORABLE ? 'info' : 'success';
+}
 const reasonsColumn: Column<RetentionPreviewEntry> = {
   id: 'reasons',
   header: 'Kept because',
@@ -55,7 +64,7 @@ const reasonsColumn: Column<RetentionPreviewEntry> = {
       {entry.reasons.map((reason, index) => {
         const damaged = reason.kind === KeepReasonKind.DAMAGED;
         return (
-          <Badge key={index} tone={damaged ? 'danger' : entry.protected ? 'warning' : 'success'}>
+          <Badge key={index} tone={reasonTone(reason.kind, entry.protected)}>
             <Term term={keepReasonPhrase(reason)} />
             {damaged && reason.since && (
               <>
