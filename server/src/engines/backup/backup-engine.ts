@@ -39,6 +39,7 @@ import {
 } from './restore/revert.js';
 import type { DrillTestSeams } from './drills/drill-types.js';
 import { RestoreDrills } from './drills/restore-drills.js';
+import { DrillPlans } from './drills/drill-plans.js';
 import { RestoreService, validateRestoreRequest } from './restore/restore-service.js';
 import { BackupBackground, type BackgroundOptions } from './schedules/background-loops.js';
 import { ScheduleService } from './schedules/schedule-service.js';
@@ -78,6 +79,7 @@ export class BackupEngine {
   readonly schedules: ScheduleService;
   readonly healthMonitoringAvailable: boolean;
   readonly drills: RestoreDrills;
+  readonly drillPlans: DrillPlans;
   private readonly captures: CaptureService;
   private readonly restores: RestoreService;
   private readonly background: BackupBackground;
@@ -115,6 +117,22 @@ export class BackupEngine {
     );
     this.schedules = new ScheduleService(this.storage, options.schedulerMinIntervalMs, this.clock);
     this.healthMonitoringAvailable = options.healthMonitoring;
+    this.drills = new RestoreDrills({
+      storage: this.storage,
+      runner: this.runner,
+      restores: this.restores,
+      clock: this.clock,
+      ...(options.drillTestSeams && { testSeams: options.drillTestSeams }),
+    });
+    this.drills.register();
+    this.drillPlans = new DrillPlans({
+      storage: this.storage,
+      runner: this.runner,
+      drills: this.drills,
+      minIntervalMs: options.schedulerMinIntervalMs,
+      clock: this.clock,
+      logger: options.logger,
+    });
     this.background = new BackupBackground({
       storage: this.storage,
       runner: this.runner,
@@ -124,15 +142,8 @@ export class BackupEngine {
       minIntervalMs: options.schedulerMinIntervalMs,
       logger: options.logger,
       onScheduledRun: options.onScheduledRun,
+      drillPlans: this.drillPlans,
     });
-    this.drills = new RestoreDrills({
-      storage: this.storage,
-      runner: this.runner,
-      restores: this.restores,
-      clock: this.clock,
-      ...(options.drillTestSeams && { testSeams: options.drillTestSeams }),
-    });
-    this.drills.register();
     registerBackupKinds(this.runner, {
       storage: this.storage,
       artifacts: this.artifacts,

@@ -29,6 +29,8 @@ export interface BackgroundOptions {
   logger?: OperationLogger | undefined;
   /** Told of each due run the scheduler started, with how late it started (metrics). */
   onScheduledRun?: ((run: StartedScheduledRun) => void) | undefined;
+  /** Restore drill plans (drills/drill-plans.ts): their due runs fire after the schedules'. */
+  drillPlans?: { tick(isStopped: () => boolean): Promise<void> } | undefined;
 }
 
 /** A due schedule run this replica claimed and submitted. */
@@ -79,7 +81,7 @@ export class BackupBackground {
     this.timer.unref();
   }
 
-  /** One pass: fire due schedules, then due health checks. */
+  /** One pass: fire due schedules, then due drill plans, then due health checks. */
   async tick(): Promise<void> {
     const { storage, clock } = this.options;
     for (const due of await listDueSchedules(storage, clock(), 100)) {
@@ -92,6 +94,7 @@ export class BackupBackground {
       });
       if (await claimScheduledRun(storage, due, next)) await this.fire(due, now);
     }
+    await this.options.drillPlans?.tick(() => this.stopped);
     if (!this.options.healthMonitoring) return;
     for (const due of await listDueHealthChecks(storage, clock(), 100)) {
       if (this.stopped) return;

@@ -238,13 +238,20 @@ function lastRunOf(row: ScopeRow): ScheduleView['lastRun'] {
   };
 }
 
-function validateAnchor(anchor: { timeOfDay: string; timeZone: string }): StoredAnchor {
+/** A schedule anchor checked (drill plans use it too): an HH:mm time and an IANA zone. */
+export function validateAnchor(
+  anchor: { timeOfDay: string; timeZone: string },
+  field = 'anchor',
+): StoredAnchor {
   const minuteOfDay = parseTimeOfDay(anchor.timeOfDay);
   if (minuteOfDay === undefined) {
-    throw invalidArgument('anchor.time_of_day', `${anchor.timeOfDay} is not a 24-hour HH:mm time`);
+    throw invalidArgument(
+      `${field}.time_of_day`,
+      `${anchor.timeOfDay} is not a 24-hour HH:mm time`,
+    );
   }
   if (!isKnownTimeZone(anchor.timeZone)) {
-    throw invalidArgument('anchor.time_zone', `${anchor.timeZone} is not an IANA time zone`);
+    throw invalidArgument(`${field}.time_zone`, `${anchor.timeZone} is not an IANA time zone`);
   }
   return { minuteOfDay, timeZone: canonicalTimeZone(anchor.timeZone) };
 }
