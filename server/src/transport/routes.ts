@@ -20,6 +20,9 @@ import { BACKUP_LIFECYCLE_SERVICE } from './lifecycle/backup-lifecycle-access.js
 import { RestoreDrillService } from '@store/contract/gen/store/drills/v1/restore_drills_pb.js';
 import { addRestoreDrillApi } from './drills/restore-drill-service.js';
 import { RESTORE_DRILL_SERVICE } from './drills/restore-drill-access.js';
+import { RestoreDrillPlanService } from '@store/contract/gen/store/drills/v1/drill_plans_pb.js';
+import { addRestoreDrillPlanApi } from './drills/drill-plan-service.js';
+import { RESTORE_DRILL_PLAN_SERVICE } from './drills/drill-plan-access.js';
 import type { ServerConfig } from '../config/settings.js';
 import type { BackupEngine } from '../engines/backup/backup-engine.js';
 import type { BackupComparisons } from '../engines/backup/insight/backup-comparisons.js';
@@ -75,6 +78,7 @@ export const STORE_SERVICES = [
   BackupLifecycleService,
   NotificationService,
   RestoreDrillService,
+  RestoreDrillPlanService,
 ] as const;
 
 export interface ShippedServerDependencies {
@@ -193,6 +197,7 @@ export function createShippedHost(config: ServerConfig, deps: ShippedServerDepen
   addBackupLifecycleApi(host, { ...facades, lifecycle: deps.lifecycle }, configure);
   addNotificationsApi(host, deps.notifications, configure);
   addRestoreDrillApi(host, { ...facades, drills: deps.backup?.drills }, configure);
+  addRestoreDrillPlanApi(host, deps.backup?.drillPlans, configure);
   host.addRoutes('grpc.health', (router: ConnectRouter) =>
     registerHealthService(router, deps.health),
   );
@@ -219,6 +224,7 @@ export function createShippedHost(config: ServerConfig, deps: ShippedServerDepen
                 BACKUP_LIFECYCLE_SERVICE,
                 NOTIFICATIONS_SERVICE,
                 RESTORE_DRILL_SERVICE,
+                RESTORE_DRILL_PLAN_SERVICE,
               ],
               trail: deps.audit,
               trustedProxies: parseTrustedProxies(config.trustedProxies),

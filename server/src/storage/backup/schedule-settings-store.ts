@@ -64,6 +64,15 @@ export async function listScheduledScopes(
       eb.or([
         eb('full_interval_ms', 'is not', null),
         eb('incremental_interval_ms', 'is not', null),
+        // A scope with a restore drill plan (migration 0030) is in the overview too.
+        eb.exists(
+          eb
+            .selectFrom('backup_restore_drill_plans as plan')
+            .select('plan.name')
+            .whereRef('plan.tenant', '=', 'backup_scopes.tenant')
+            .whereRef('plan.tree_name', '=', 'backup_scopes.tree_name')
+            .whereRef('plan.key_prefix', '=', 'backup_scopes.key_prefix'),
+        ),
       ]),
     );
   if (after) {

@@ -55,6 +55,12 @@ export function toScheduleOverview(
     chainDepth: view.chainDepth,
     retentionRules: view.retentionRules,
     protectedCount: view.protectedCount,
+    drillPlans: view.drillPlans.map((plan) => ({
+      name: plan.name,
+      ...(plan.nextRunAt !== null && { nextRunAt: timestampFromMs(plan.nextRunAt) }),
+      paused: plan.paused,
+      choice: plan.choice,
+    })),
   };
 }
 

@@ -94,7 +94,9 @@ export class BackupBackground {
       });
       if (await claimScheduledRun(storage, due, next)) await this.fire(due, now);
     }
-    await this.options.drillPlans?.tick(() => this.stopped);
+    // Stops early only once stop() was called after start(): a tick run by hand (tests, the
+    // first pass) before start() fires every due plan.
+    await this.options.drillPlans?.tick(() => this.stopped && this.timer !== undefined);
     if (!this.options.healthMonitoring) return;
     for (const due of await listDueHealthChecks(storage, clock(), 100)) {
       if (this.stopped) return;

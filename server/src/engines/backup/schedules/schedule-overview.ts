@@ -17,6 +17,8 @@ import {
   type ScopeCursor,
 } from '../../../storage/backup/schedule-settings-store.js';
 import { resolveTree } from '../../../storage/data/tree-store.js';
+import { listDrillPlans } from '../../../storage/backup/drills/drill-plan-store.js';
+import { describeChoice } from '../drills/drill-plan-pick.js';
 import { invalidArgument, notFound } from '../../errors.js';
 import type { ScopeInput } from '../backup-types.js';
 import { validateScope } from '../validation.js';
@@ -50,6 +52,18 @@ export interface ScheduleView {
   /** The scope's retention rules in words; '' when it has none. */
   retentionRules: string;
   protectedCount: number;
+  /** The scope's restore drill plans by name (issue 36 bullet 3). */
+  drillPlans: ScheduledDrillPlanView[];
+}
+
+/** A restore drill plan as the overview names it. */
+export interface ScheduledDrillPlanView {
+  name: string;
+  /** null: on demand or paused. */
+  nextRunAt: number | null;
+  paused: boolean;
+  /** Which backup a run drills, in words. */
+  choice: string;
 }
 
 /** What ConfigureScheduleExtras sends. */
@@ -197,6 +211,17 @@ export class ScheduleOverview {
         : 0,
       retentionRules: rules ? describeRetention(rules) : '',
       protectedCount: await countProtectedOfScope(this.storage, row),
+      drillPlans: (
+        await listDrillPlans(this.storage, row.tenant, {
+          scope: { treeName: row.treeName, keyPrefix: row.keyPrefix },
+          limit: 1000,
+        })
+      ).map((plan) => ({
+        name: plan.name,
+        nextRunAt: plan.nextRunAt,
+        paused: plan.paused,
+        choice: describeChoice(plan),
+      })),
     };
   }
 }

@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
-import type { TreeDb } from '../../data/tree-db.js';
+import { withTransaction, type TreeDb } from '../../data/tree-db.js';
+import { emptyScope, SCOPE_COLUMNS } from '../backup-scope-store.js';
 
 /** SQL of restore drill plans (migration 0030) and the catalog reads their runs pick from. */
 
@@ -127,28 +128,36 @@ export async function upsertDrillPlan(
     paused: plan.paused ? 1 : 0,
     updated_at: plan.now,
   };
-  await handle.db
-    .insertInto('backup_restore_drill_plans')
-    .values({
-      ...byKey(plan),
-      ...settings,
-      next_run_at: plan.nextRunAt ?? null,
-      last_run_at: null,
-      last_operation_id: null,
-      last_backup_id: null,
-      last_backup_created_at: null,
-      last_outcome: null,
-      last_reason: null,
-      last_started_by: null,
-      created_at: plan.now,
-    })
-    .onConflict((oc) =>
-      oc.columns(['tenant', 'tree_name', 'key_prefix', 'name']).doUpdateSet({
+  await withTransaction(handle, async (tx) => {
+    // The scope's row, so the schedules overview (which lists scope rows) names the plan.
+    await tx.db
+      .insertInto('backup_scopes')
+      .values(emptyScope(plan, plan.now))
+      .onConflict((oc) => oc.columns(SCOPE_COLUMNS).doNothing())
+      .execute();
+    await tx.db
+      .insertInto('backup_restore_drill_plans')
+      .values({
+        ...byKey(plan),
         ...settings,
-        ...(plan.nextRunAt !== undefined && { next_run_at: plan.nextRunAt }),
-      }),
-    )
-    .execute();
+        next_run_at: plan.nextRunAt ?? null,
+        last_run_at: null,
+        last_operation_id: null,
+        last_backup_id: null,
+        last_backup_created_at: null,
+        last_outcome: null,
+        last_reason: null,
+        last_started_by: null,
+        created_at: plan.now,
+      })
+      .onConflict((oc) =>
+        oc.columns(['tenant', 'tree_name', 'key_prefix', 'name']).doUpdateSet({
+          ...settings,
+          ...(plan.nextRunAt !== undefined && { next_run_at: plan.nextRunAt }),
+        }),
+      )
+      .execute();
+  });
 }
 
 export async function getDrillPlan(
