@@ -6,6 +6,7 @@ import {
   TreeDataService,
 } from '@store/contract';
 import { NotificationService } from '@store/contract/gen/store/notifications/v1/notifications_pb.js';
+import { RestoreDrillPlanService } from '@store/contract/gen/store/drills/v1/drill_plans_pb.js';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LEAST_ROLE_BY_METHOD } from './support/least-roles.js';
@@ -19,6 +20,7 @@ const SERVICES = [
   TreeDataService,
   IdentityService,
   NotificationService,
+  RestoreDrillPlanService,
 ];
 const ROLES = ['viewer', 'operator', 'admin'] as const;
 const CANARY = 'canary-token-7f3a9c2e5b1d4e6f8a0b';

@@ -85,4 +85,11 @@ export const LEAST_ROLE_BY_METHOD: Record<
     ResumeChannel: 'admin',
     SendTestNotification: 'admin',
   },
+  RestoreDrillPlanService: {
+    GetRestoreDrillPlan: 'viewer',
+    ListRestoreDrillPlans: 'viewer',
+    SetRestoreDrillPlan: 'operator',
+    DeleteRestoreDrillPlan: 'operator',
+    RunRestoreDrillPlanNow: 'operator',
+  },
 };
