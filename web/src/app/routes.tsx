@@ -6,6 +6,7 @@ import { BackupComparePage } from '../features/backups/components/backup-compare
 import { BackupDetailPage } from '../features/backups/components/backup-detail-page';
 import { BackupsPage } from '../features/backups/components/backups-page';
 import { deadLetterSections } from '../features/dead-letters/components/dead-letter-sections';
+import { drillPlanSections } from '../features/drill-plans/components/drill-plan-sections';
 import { DashboardPage } from '../features/dashboard/components/dashboard-page';
 import { HealthPage } from '../features/health/components/health-page';
 import { MaintenancePage } from '../features/maintenance/components/maintenance-page';
@@ -46,7 +47,8 @@ export const appRoutes: RouteObject[] = [
           { path: 'backups/:backupId', element: <BackupDetailPage /> },
           { path: 'operations', element: <OperationsPage /> },
           { path: 'operations/:operationId', element: <OperationDetailPage /> },
-          { path: 'schedules', element: <SchedulesPage /> },
+          // A scope's schedules end with its restore drill plans.
+          { path: 'schedules', element: <SchedulesPage sections={drillPlanSections} /> },
           { path: 'schedules/overview', element: <SchedulesOverviewPage /> },
           { path: 'retention', element: <RetentionPage /> },
           { path: 'health', element: <HealthPage /> },

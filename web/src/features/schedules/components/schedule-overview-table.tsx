@@ -70,6 +70,39 @@ export function PlannedRuns({ view, zone }: { view: ScheduleOverview; zone: stri
   );
 }
 
+/** The scope's restore drill plans with their next runs (the plans live on the scope's page). */
+export function DrillPlanRuns({
+  view,
+  now,
+  zone,
+}: {
+  view: ScheduleOverview;
+  now: number;
+  zone: string;
+}) {
+  if (view.drillPlans.length === 0) return null;
+  return (
+    <dl className="schedule-next">
+      {view.drillPlans.map((plan) => (
+        <Fragment key={plan.name}>
+          <dt>Drill plan {plan.name}</dt>
+          <dd>
+            {plan.nextRunAt ? (
+              <>
+                <strong>{relativeTime(msOf(plan.nextRunAt), now)}</strong>{' '}
+                <ZonedTime ms={msOf(plan.nextRunAt)} zone={zone} />
+              </>
+            ) : (
+              <span className="muted">{plan.paused ? 'paused' : 'on demand'}</span>
+            )}
+            <span className="table__sub muted">{plan.choice}</span>
+          </dd>
+        </Fragment>
+      ))}
+    </dl>
+  );
+}
+
 function LastRun({ view, zone }: { view: ScheduleOverview; zone: string }) {
   const last = describeLastRun(view.lastRun);
   return (
@@ -130,6 +163,7 @@ export function ScheduleOverviewTable({
         <>
           <NextRuns view={view} now={now} zone={zoneOf(view)} />
           <PlannedRuns view={view} zone={zoneOf(view)} />
+          <DrillPlanRuns view={view} now={now} zone={zoneOf(view)} />
         </>
       ),
     },

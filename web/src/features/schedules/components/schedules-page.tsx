@@ -1,5 +1,6 @@
 import { durationToMs, StoreBackupApiOperation } from '@store/contract';
 import { Link, useSearchParams } from 'react-router';
+import type { SchedulePageSection } from '../../../components/schedules/scope-section';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { ErrorBanner } from '../../../components/ui/error-banner';
 import { PageHeader } from '../../../components/ui/page-header';
@@ -20,9 +21,10 @@ import { useZoneChoice, ZoneSwitch } from './zone-switch';
 
 /**
  * /schedules?tree=…&prefix=… — a scope's status and its full and incremental schedules. A scope
- * is tree + key prefix (none: the whole tree); each has schedules of its own.
+ * is tree + key prefix (none: the whole tree); each has schedules of its own. `sections` follow
+ * the scope's own (the restore drill plans, composed by the route).
  */
-export function SchedulesPage() {
+export function SchedulesPage({ sections = [] }: { sections?: readonly SchedulePageSection[] }) {
   const tenant = useActiveTenant();
   const [params, setParams] = useSearchParams();
   const treeId = params.get('tree') ?? '';
@@ -70,13 +72,23 @@ export function SchedulesPage() {
           Its schedules, last runs and outcomes appear here.
         </EmptyState>
       ) : (
-        <ScopeSchedules key={`${treeId}\u0000${keyPrefix}`} scope={{ treeId, keyPrefix }} />
+        <ScopeSchedules
+          key={`${treeId}\u0000${keyPrefix}`}
+          scope={{ treeId, keyPrefix }}
+          sections={sections}
+        />
       )}
     </>
   );
 }
 
-function ScopeSchedules({ scope }: { scope: ScheduleScope }) {
+function ScopeSchedules({
+  scope,
+  sections,
+}: {
+  scope: ScheduleScope;
+  sections: readonly SchedulePageSection[];
+}) {
   const tenant = useActiveTenant();
   const { treeId } = scope;
   const status = useScopeStatusQuery(scope);
@@ -142,6 +154,9 @@ function ScopeSchedules({ scope }: { scope: ScheduleScope }) {
       {!capabilities.isLoading && !canSchedule && (
         <p className="muted">Registering schedules needs the operator role in tenant {tenant}.</p>
       )}
+      {sections.map(({ id, render }) => (
+        <div key={id}>{render(scope, zone)}</div>
+      ))}
     </div>
   );
 }
