@@ -180,7 +180,9 @@ export function DrillPlanFormDialog({
                 checked={draft.choice === choice}
                 onChange={() => change({ choice })}
               />
-              {label} <span className="muted">— {hint}</span>
+              <span>
+                {label} <span className="muted">— {hint}</span>
+              </span>
             </label>
           ))}
           {draft.choice === DrillPlanBackupChoice.RANDOM_WITHIN_WINDOW && (
