@@ -4,6 +4,7 @@ import {
   type PlanCandidate,
   type StoredDrillPlan,
 } from '../../../storage/backup/drills/drill-plan-store.js';
+import { backupNamesByIds } from '../../../storage/backup/backup-store.js';
 import type { TreeDb } from '../../../storage/data/tree-db.js';
 
 /** Which backup a plan's run drills, and why in words; or why there is none. */
@@ -80,11 +81,12 @@ export async function pickBackup(
         ...(last && { createdAfter: last.createdAt }),
       });
       if (newest) return { backup: newest, reason: `a new full backup: ${newest.name}` };
+      if (!last) return { backup: null, reason: `${scopeName(plan)} has no full backup yet` };
+      // By name while the catalog (or retention's deletion record) still knows it.
+      const lastName = (await backupNamesByIds(handle, plan.tenant, [last.id])).get(last.id);
       return {
         backup: null,
-        reason: last
-          ? `no full backup of ${scopeName(plan)} newer than the one last drilled (${last.id})`
-          : `${scopeName(plan)} has no full backup yet`,
+        reason: `no full backup of ${scopeName(plan)} newer than ${lastName ?? last.id}, drilled last`,
       };
     }
   }

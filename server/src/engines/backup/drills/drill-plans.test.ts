@@ -344,7 +344,7 @@ describe.each(DIALECTS)('restore drill plans on %s', (dialect) => {
     });
     expect(view.lastRunView).toMatchObject({
       outcome: 'SKIPPED',
-      reason: `no full backup of inv newer than the one last drilled (${first.backupId})`,
+      reason: `no full backup of inv newer than ${first.entry.manifest.name}, drilled last`,
     });
 
     s.setNow(T0 + 2 * HOUR + 30 * MINUTE);
