@@ -17,16 +17,20 @@ export async function readLastProven(
   handle: TreeDb,
   tenant?: string,
 ): Promise<DrillProofReading[]> {
-  const rows = await handle.db
-    .selectFrom('backup_restore_drills')
-    .where('outcome', '=', 'PROVEN')
-    .$if(tenant !== undefined, (q) => q.where('tenant', '=', tenant!))
-    .groupBy(['tenant', 'tree_name'])
-    .select((eb) => ['tenant', 'tree_name', eb.fn.max('finished_at').as('last_proven')])
-    .execute();
+  const rows = await lastProvenQuery(handle, tenant).execute();
   return rows.map((r) => ({
     tenant: r.tenant,
     treeName: r.tree_name,
     lastProvenAt: Number(r.last_proven),
   }));
+}
+
+/** The statement readLastProven runs (its plan is asserted in a test). */
+export function lastProvenQuery(handle: TreeDb, tenant?: string) {
+  return handle.db
+    .selectFrom('backup_restore_drills')
+    .where('outcome', '=', 'PROVEN')
+    .$if(tenant !== undefined, (q) => q.where('tenant', '=', tenant!))
+    .groupBy(['tenant', 'tree_name'])
+    .select((eb) => ['tenant', 'tree_name', eb.fn.max('finished_at').as('last_proven')]);
 }
