@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { backupNamesByIds } from '../../storage/backup/backup-store.js';
+import { backupNamesByIds, getBackupRow } from '../../storage/backup/backup-store.js';
 import type { TreeDb } from '../../storage/data/tree-db.js';
 import type { OperationRow } from '../../storage/operations/operation-store.js';
 import { writeOutboxEvent, type OutboxEvent } from '../../storage/notifications/outbox-store.js';
@@ -103,7 +103,8 @@ export function eventOfEndedOperation(
  * A drill that ended FAILED, in either way: it ran and found a backup that does not restore into
  * what it captured (the operation succeeded, its result says FAILED and why), or it could not run
  * to the end (the operation failed). Its scope is the failing backup's tree, as the metrics and
- * the "not proven" alert name it; a PROVEN or cancelled drill is no event.
+ * the "not proven" alert name it (for one that could not finish, read from the catalog in the
+ * hook); a PROVEN or cancelled drill is no event.
  */
 function drillFailure(
   row: OperationRow,
@@ -159,7 +160,10 @@ function drillFailure(
   };
 }
 
-/** A drill's failed backup by its name too (the catalog's; absent once retention deleted it). */
+/**
+ * A drill's failed backup by its name too (the catalog's, or retention's record of it; none for
+ * a backup deleted by hand), and, for a drill that could not finish, its tree as the scope.
+ */
 async function withBackupName(
   tx: TreeDb,
   event: Omit<OutboxEvent, 'eventId'>,
@@ -167,7 +171,8 @@ async function withBackupName(
   const backupId = event.payload.backupId;
   if (event.kind !== 'RESTORE_DRILL_FAILED' || typeof backupId !== 'string') return event;
   const name = (await backupNamesByIds(tx, event.tenant, [backupId])).get(backupId) ?? null;
-  return { ...event, payload: { ...event.payload, backupName: name } };
+  const scope = event.scope || ((await getBackupRow(tx, event.tenant, backupId))?.treeName ?? '');
+  return { ...event, scope, payload: { ...event.payload, backupName: name } };
 }
 
 /**
