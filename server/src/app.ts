@@ -130,6 +130,7 @@ export async function startStoreServer(
       deliver: config.notifyDelivery,
       pollMs: config.notifyPollMs,
       stuckAfterMs: config.operationStuckAfterSeconds * 1000,
+      proofMaxAgeMs: config.drillProofMaxAgeDays * 86_400_000,
       ...DEFAULT_NOTIFICATION_TIMING,
     },
     logger,

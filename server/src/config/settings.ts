@@ -125,6 +125,8 @@ export interface ServerConfig {
   metricsMaxScopes: number;
   /** A running operation with no progress for longer than this counts as stuck. */
   operationStuckAfterSeconds: number;
+  /** A tree with backups but no PROVEN restore drill for longer than this is "not proven". */
+  drillProofMaxAgeDays: number;
   /** Webhooks may reach loopback, private and link-local addresses (tests, closed networks). */
   notifyAllowPrivateTargets: boolean;
   /** Failed deliveries in a row that pause a notification channel. */
@@ -662,6 +664,12 @@ export const SETTINGS: readonly Setting[] = [
     'seconds without progress after which a running operation counts as stuck (metrics)',
   ),
   setting(
+    'drillProofMaxAgeDays',
+    'STORE_DRILL_PROOF_MAX_AGE_DAYS',
+    integer(1, 3650),
+    'days a tree with backups may go without a PROVEN restore drill before the dashboard says "not proven"',
+  ),
+  setting(
     'notifyAllowPrivateTargets',
     'STORE_NOTIFY_ALLOW_PRIVATE_TARGETS',
     boolean,
@@ -778,6 +786,8 @@ export function defaults(): Omit<ServerConfig, 'artifactDir' | 'artifactStore'> 
     metricsHost: '127.0.0.1',
     metricsMaxScopes: 1000,
     operationStuckAfterSeconds: 900,
+    // The StoreScopeNotProven rule's N (monitoring/store-alerts.yml says 7 days too).
+    drillProofMaxAgeDays: 7,
     // Webhooks reach the public internet only unless the operator says otherwise (SSRF).
     notifyAllowPrivateTargets: false,
     notifyPauseAfter: 10,

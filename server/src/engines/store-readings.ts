@@ -4,6 +4,10 @@ import {
   type ScopeReading,
   type TenantCatalogReading,
 } from '../storage/backup/metrics-readings-store.js';
+import {
+  readLastProven,
+  type DrillProofReading,
+} from '../storage/backup/drills/drill-proof-readings-store.js';
 import type { Storage } from '../storage/database.js';
 import {
   readPendingDeadLetters,
@@ -12,7 +16,7 @@ import {
 import type { OperationRunner } from './operations/operation-runner.js';
 import type { RunningRun } from './operations/types.js';
 
-export type { PendingDeadLettersReading, ScopeReading, TenantCatalogReading };
+export type { DrillProofReading, PendingDeadLettersReading, ScopeReading, TenantCatalogReading };
 
 /**
  * What the metrics read at scrape time (docs/deployment.md, "Metrics"): aggregates of the
@@ -28,6 +32,11 @@ export class StoreReadings {
   /** The first `maxScopes` backup scopes with their newest backup and cadences; all counted. */
   scopes(maxScopes: number): Promise<{ scopes: ScopeReading[]; total: number }> {
     return readScopes(this.storage, maxScopes);
+  }
+
+  /** Per tree: when a restore drill last proved one of its backups (trees never proven: none). */
+  lastProven(): Promise<DrillProofReading[]> {
+    return readLastProven(this.storage);
   }
 
   /** Per tenant: backups by health and their bytes. */

@@ -46,6 +46,10 @@ export class StoreMetrics {
   private readonly lag: Histogram<string>;
   private readonly lastLag: Gauge<'tenant' | 'scope'>;
   private readonly lastSuccess: Gauge<'tenant' | 'scope'>;
+  private readonly oldestBackup: Gauge<'tenant' | 'scope'>;
+  private readonly drillRuns: Counter<'tenant' | 'outcome'>;
+  private readonly drillSeconds: Histogram<string>;
+  private readonly lastProven: Gauge<'tenant' | 'scope'>;
   private readonly cadence: Gauge<'tenant' | 'scope' | 'kind'>;
   private readonly catalogBackups: Gauge<'tenant' | 'health'>;
   private readonly catalogBytes: Gauge<'tenant'>;
@@ -99,6 +103,31 @@ export class StoreMetrics {
     this.lastSuccess = new Gauge({
       name: 'store_backup_last_success_timestamp_seconds',
       help: 'End time of the newest full or incremental backup of the scope in the catalog.',
+      labelNames: ['tenant', 'scope'] as const,
+      registers,
+    });
+    this.oldestBackup = new Gauge({
+      name: 'store_backup_oldest_timestamp_seconds',
+      help: 'End time of the oldest backup of the scope in the catalog (how long it has had backups).',
+      labelNames: ['tenant', 'scope'] as const,
+      registers,
+    });
+    this.drillRuns = new Counter({
+      name: 'store_drill_runs_total',
+      help: 'Restore drills this process ended, by outcome: proven, failed (a difference found, or the drill could not finish), cancelled.',
+      labelNames: ['tenant', 'outcome'] as const,
+      registers,
+    });
+    this.drillSeconds = new Histogram({
+      name: 'store_drill_duration_seconds',
+      help: 'How long the restore drills this process ended took, claim to end.',
+      // A drill restores a whole backup: seconds to hours, as the other runs.
+      buckets: RUN_BUCKETS,
+      registers,
+    });
+    this.lastProven = new Gauge({
+      name: 'store_drill_last_proven_timestamp_seconds',
+      help: 'End time of the newest restore drill that proved a backup of the scope restorable (a tree; set members count under their trees).',
       labelNames: ['tenant', 'scope'] as const,
       registers,
     });
@@ -166,7 +195,15 @@ export class StoreMetrics {
   runEnded(run: EndedRun): void {
     const kind = runKindOf(run.kind);
     if (kind === undefined) return;
-    this.runs.inc({ tenant: run.tenant, kind, outcome: run.state.toLowerCase() });
+    const outcome = kind === 'drill' ? drillOutcomeOf(run) : run.state.toLowerCase();
+    // A drill that found a difference is a failed run, as a failed capture is, though its
+    // operation succeeded (it ran to the end and recorded why it failed).
+    const runOutcome = outcome === 'proven' ? 'succeeded' : outcome;
+    this.runs.inc({ tenant: run.tenant, kind, outcome: runOutcome });
+    if (kind === 'drill') {
+      this.drillRuns.inc({ tenant: run.tenant, outcome });
+      this.drillSeconds.observe(run.durationMs / 1000);
+    }
     this.runSeconds.observe({ kind }, run.durationMs / 1000);
     if (kind === 'capture' && run.state === 'SUCCEEDED') {
       this.capturedBytes.inc({ tenant: run.tenant }, capturedBytesOf(run.result));
@@ -198,16 +235,28 @@ export class StoreMetrics {
     if (!readings) return;
     const { maxScopes } = this.options;
     try {
-      const [scopes, catalog, letters] = await Promise.all([
+      const [scopes, catalog, letters, proven] = await Promise.all([
         readings.scopes(maxScopes),
         readings.catalog(),
         readings.deadLetters(maxScopes),
+        readings.lastProven(),
       ]);
+      const provenAt = new Map(
+        proven.map((p) => [JSON.stringify([p.tenant, p.treeName]), p.lastProvenAt]),
+      );
       this.lastSuccess.reset();
+      this.oldestBackup.reset();
+      this.lastProven.reset();
       this.cadence.reset();
       for (const scope of scopes.scopes) {
         const labels = { tenant: scope.tenant, scope: scope.treeName };
         if (scope.lastSuccessAt !== null) this.lastSuccess.set(labels, scope.lastSuccessAt / 1000);
+        if (scope.oldestBackupAt !== null) {
+          this.oldestBackup.set(labels, scope.oldestBackupAt / 1000);
+        }
+        // Bounded like the other scope series: only the scopes listed here have one.
+        const lastProvenAt = provenAt.get(JSON.stringify([scope.tenant, scope.treeName]));
+        if (lastProvenAt !== undefined) this.lastProven.set(labels, lastProvenAt / 1000);
         if (scope.fullIntervalMs !== null) {
           this.cadence.set({ ...labels, kind: 'full' }, scope.fullIntervalMs / 1000);
         }
@@ -234,6 +283,7 @@ export class StoreMetrics {
       // The database away for a moment: the process's own metrics still answer.
       this.options.logger.warn({ err: error }, 'reading the catalog for metrics failed');
       for (const gauge of [this.lastSuccess, this.cadence, this.catalogBackups]) gauge.reset();
+      for (const gauge of [this.oldestBackup, this.lastProven]) gauge.reset();
       for (const gauge of [this.catalogBytes, this.deadLetters, this.dropped]) gauge.reset();
     }
   }
@@ -253,6 +303,14 @@ export class StoreMetrics {
     for (const [kind, count] of running) this.running.set({ kind }, count);
     for (const [kind, count] of stuck) this.stuck.set({ kind }, count);
   }
+}
+
+/** A drill's outcome label: proven or failed as its result says, failed or cancelled as it ended. */
+function drillOutcomeOf(run: EndedRun): 'proven' | 'failed' | 'cancelled' {
+  if (run.state === 'CANCELLED') return 'cancelled';
+  if (run.state === 'FAILED') return 'failed';
+  const outcome = (run.result as { outcome?: unknown } | undefined)?.outcome;
+  return outcome === 'PROVEN' ? 'proven' : 'failed';
 }
 
 /** The bytes a successful capture wrote: its backup's, or its set members' together. */

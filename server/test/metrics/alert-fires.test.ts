@@ -1,5 +1,6 @@
 // Issue 35, bullet 3 end to end: a real Prometheus scrapes a real server with the shipped alert
-// rules, a backup really fails, and the alert fires in Prometheus' own API.
+// rules, a backup really fails, and the alert fires in Prometheus' own API. Issue 36 bullet 6:
+// StoreScopeNotProven fires there too for a tree with 8-day-old backups and no proof.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +13,7 @@ import {
   startPrometheus,
 } from '../../../scripts/edge/prometheus.js';
 import type { Managed } from '../../../scripts/edge/processes.js';
+import { insertBackupIfAbsent } from '../../src/storage/backup/backup-store.js';
 import { DIALECTS } from '../support/test-storage.js';
 import { startBackupServer, type BackupServer } from '../backup/backup-fixture.js';
 import { prometheusAlerts, prometheusQuery, waitFor } from './prometheus-api.js';
@@ -92,5 +94,41 @@ describe.each(DIALECTS)('StoreBackupFailed in a real Prometheus on %s', (dialect
       tenant: 'default',
     });
     expect(firing.annotations.summary).toBe('A backup of tenant default failed');
+  });
+
+  it('StoreScopeNotProven fires for a tree whose backups are 8 days old and never proven', async () => {
+    const { url } = prometheus;
+    expect(await prometheusAlerts(url, 'StoreScopeNotProven')).toEqual([]);
+    // Eight days of backups cannot be waited for: the catalog row of one is seeded, as the
+    // bench seeds catalogs (its artifacts are not needed: nothing restores it here).
+    const eightDaysAgo = Date.now() - 8 * 86_400_000;
+    await insertBackupIfAbsent(s.t.server.storage, {
+      tenant: 'default',
+      id: 'bk-old',
+      name: 'old nightly',
+      kind: 'FULL',
+      treeName: 'ledger',
+      keyPrefix: '',
+      baseBackupId: null,
+      setId: null,
+      physicalTreeId: 'pt-old',
+      createdAt: eightDaysAgo,
+      completedAt: eightDaysAgo,
+      toSequence: 1,
+      manifestJson: '{}',
+    });
+    const firing = await waitFor('StoreScopeNotProven to fire', async () => {
+      const alerts = await prometheusAlerts(url, 'StoreScopeNotProven');
+      return alerts.find((alert) => alert.state === 'firing');
+    });
+    expect(firing.labels).toEqual({
+      alertname: 'StoreScopeNotProven',
+      severity: 'warning',
+      tenant: 'default',
+      scope: 'ledger',
+    });
+    expect(firing.annotations.summary).toMatch(
+      /^Scope ledger \(tenant default\) not proven restorable for 8d /,
+    );
   });
 });

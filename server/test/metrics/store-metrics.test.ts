@@ -8,7 +8,12 @@ const logger = pino({ level: 'silent' });
 const NOW = 1_000_000;
 
 function metricsWith(
-  options: { maxScopes?: number; running?: ReturnType<StoreReadings['running']> } = {},
+  options: {
+    maxScopes?: number;
+    running?: ReturnType<StoreReadings['running']>;
+    scopes?: Awaited<ReturnType<StoreReadings['scopes']>>['scopes'];
+    lastProven?: Awaited<ReturnType<StoreReadings['lastProven']>>;
+  } = {},
 ) {
   const metrics = new StoreMetrics({
     maxScopes: options.maxScopes ?? 10,
@@ -17,7 +22,8 @@ function metricsWith(
     clock: () => NOW,
   });
   metrics.readFrom({
-    scopes: async () => ({ scopes: [], total: 0 }),
+    scopes: async () => ({ scopes: options.scopes ?? [], total: options.scopes?.length ?? 0 }),
+    lastProven: async () => options.lastProven ?? [],
     catalog: async () => [],
     deadLetters: async () => ({ trees: [], total: 0 }),
     running: () => options.running ?? [],
@@ -60,6 +66,60 @@ describe('store metrics', () => {
     ).toEqual(['capture', 'restore', 'restore', 'verify']);
     expect(valueOf(samples, 'store_backup_captured_bytes_total', { tenant: 'acme' })).toBe(12);
     expect(valueOf(samples, 'store_backup_run_duration_seconds_sum', { kind: 'restore' })).toBe(5);
+  });
+
+  it('counts drills by outcome as their result says, and as failed backup-family runs when they fail', async () => {
+    const { metrics } = metricsWith();
+    const run = { tenant: 'acme', kind: 'RESTORE_DRILL', durationMs: 4000 };
+    metrics.runEnded({ ...run, state: 'SUCCEEDED', result: { outcome: 'PROVEN' } });
+    metrics.runEnded({ ...run, state: 'SUCCEEDED', result: { outcome: 'FAILED' } });
+    metrics.runEnded({ ...run, state: 'FAILED', result: undefined });
+    metrics.runEnded({ ...run, state: 'CANCELLED', result: undefined });
+    const samples = await scrapeOf(metrics);
+    const drills = (outcome: string) =>
+      valueOf(samples, 'store_drill_runs_total', { tenant: 'acme', outcome });
+    expect([drills('proven'), drills('failed'), drills('cancelled')]).toEqual([1, 2, 1]);
+    const runs = (outcome: string) =>
+      valueOf(samples, 'store_backup_runs_total', { tenant: 'acme', kind: 'drill', outcome });
+    expect([runs('succeeded'), runs('failed'), runs('cancelled')]).toEqual([1, 2, 1]);
+    expect(valueOf(samples, 'store_drill_duration_seconds_count')).toBe(4);
+    expect(valueOf(samples, 'store_drill_duration_seconds_sum')).toBe(16);
+  });
+
+  it('reads the last proven drill and the oldest backup per listed scope, none for others', async () => {
+    const scope = (treeName: string, oldestBackupAt: number | null) => ({
+      tenant: 'acme',
+      treeName,
+      lastSuccessAt: oldestBackupAt,
+      oldestBackupAt,
+      fullIntervalMs: null,
+      incrementalIntervalMs: null,
+    });
+    const { metrics } = metricsWith({
+      scopes: [scope('orders', 2000), scope('set:nightly', 3000), scope('never', 4000)],
+      lastProven: [
+        { tenant: 'acme', treeName: 'orders', lastProvenAt: 5000 },
+        // Beyond the bound (not a listed scope): no series.
+        { tenant: 'acme', treeName: 'unlisted', lastProvenAt: 6000 },
+      ],
+    });
+    const samples = await scrapeOf(metrics);
+    expect(
+      samplesOf(samples, 'store_drill_last_proven_timestamp_seconds').map((s) => [
+        s.labels.scope,
+        s.value,
+      ]),
+    ).toEqual([['orders', 5]]);
+    expect(
+      samplesOf(samples, 'store_backup_oldest_timestamp_seconds').map((s) => [
+        s.labels.scope,
+        s.value,
+      ]),
+    ).toEqual([
+      ['orders', 2],
+      ['set:nightly', 3],
+      ['never', 4],
+    ]);
   });
 
   it('counts retention deletions by trigger', async () => {

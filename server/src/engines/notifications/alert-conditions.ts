@@ -7,6 +7,7 @@ import {
   readDeadLetterPiles,
   readLateSchedules,
   readScheduledScopes,
+  readScopeProofs,
 } from '../../storage/notifications/condition-readings-store.js';
 import {
   closeConditions,
@@ -35,6 +36,8 @@ const SCHEDULER_LATE_MS = 300_000;
 /** StoreDeadLettersPiling's pile. */
 const DEAD_LETTER_PILE = 100;
 const CAPTURE_KINDS = ['BACKUP', 'INCREMENTAL_BACKUP', 'BACKUP_SET'];
+/** StoreScopeNotProven's N: 7 days, as the rule says (STORE_DRILL_PROOF_MAX_AGE_DAYS). */
+export const DEFAULT_PROOF_MAX_AGE_MS = 7 * 86_400_000;
 
 /** Overdue: no successful backup within twice the cadence, counted from the schedule when none. */
 function overdueSince(s: {
@@ -55,6 +58,7 @@ export class AlertConditions {
     private readonly storage: Storage,
     private readonly stuckAfterMs: number,
     private readonly onEvent: () => void = () => {},
+    private readonly proofMaxAgeMs: number = DEFAULT_PROOF_MAX_AGE_MS,
   ) {}
 
   /** What would fire now for `tenant`, the most urgent first. */
@@ -139,6 +143,7 @@ export class AlertConditions {
         since: Math.min(...of.map((b) => Number(b.health_damaged_since ?? now))),
       });
     }
+    alerts.push(...(await this.unproven(tenant, now)));
     const stuck = await stuckOperations(this.storage, now - this.stuckAfterMs, tenant);
     for (const kind of [...new Set(stuck.map((o) => o.kind))]) {
       const ofKind = stuck.filter((o) => o.kind === kind);
@@ -171,6 +176,35 @@ export class AlertConditions {
     }
     const rank = (a: ActiveAlert) => (a.severity === 'critical' ? 0 : 1);
     return alerts.sort((a, b) => rank(a) - rank(b) || a.since - b.since);
+  }
+
+  /**
+   * StoreScopeNotProven: a tree with backups whose newest PROVEN drill is older than N days, or
+   * that was never proven while its oldest backup is older than N days.
+   */
+  private async unproven(tenant: string, now: number): Promise<ActiveAlert[]> {
+    const days = Math.round(this.proofMaxAgeMs / 86_400_000);
+    return (await readScopeProofs(this.storage, tenant)).flatMap((s) => {
+      const since = (s.lastProvenAt ?? s.oldestBackupAt) + this.proofMaxAgeMs;
+      if (since > now) return [];
+      const age = Math.floor((now - (s.lastProvenAt ?? s.oldestBackupAt)) / 86_400_000);
+      return [
+        {
+          alertName: 'StoreScopeNotProven',
+          severity: 'warning' as const,
+          summary: `Scope ${s.treeName} (tenant ${tenant}) not proven restorable within ${days} days`,
+          description:
+            (s.lastProvenAt === null
+              ? `No restore drill ever proved a backup of ${s.treeName}, which has had backups for ${age} days. `
+              : `The last restore drill that proved a backup of ${s.treeName} restorable was ${age} days ago. `) +
+            'A backup that was never restored is a hope: run a drill of its newest backup, and ' +
+            'if drills fail, read why in the drill history and fix the cause.',
+          scope: s.treeName,
+          operationId: '',
+          since,
+        },
+      ];
+    });
   }
 
   /**

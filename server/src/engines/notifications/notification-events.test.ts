@@ -74,6 +74,12 @@ describe('the event an ended operation is', () => {
       result_json: '{"deletedBackupIds":[]}',
     },
     { kind: 'COMPLIANCE_SCAN', state: 'FAILED' as const },
+    { kind: 'RESTORE_DRILL', state: 'CANCELLED' as const },
+    {
+      kind: 'RESTORE_DRILL',
+      state: 'SUCCEEDED' as const,
+      result_json: JSON.stringify({ outcome: 'PROVEN', reason: 'restored 3 entries', backups: [] }),
+    },
   ])('%o is none', (fields) => {
     expect(eventOfEndedOperation(ended(fields), 5)).toBeUndefined();
   });
@@ -107,5 +113,66 @@ describe('the event an ended operation is', () => {
     );
     expect(retention?.summary).toBe('Retention deleted 2 backup(s) of orders');
     expect(retention?.payload).toMatchObject({ deletedBackupIds: ['b1', 'b2'] });
+  });
+
+  it('a drill that found a difference is RESTORE_DRILL_FAILED, with the reason, backup and scope', () => {
+    const event = eventOfEndedOperation(
+      ended({
+        kind: 'RESTORE_DRILL',
+        state: 'SUCCEEDED',
+        target_id: 'bk-1',
+        request_json: JSON.stringify({ backupId: 'bk-1' }),
+        result_json: JSON.stringify({
+          outcome: 'FAILED',
+          reasonKind: 'COUNT',
+          reason: 'restored 29 entries, the capture recorded 30',
+          firstDifferingKey: 'k007',
+          backups: [
+            {
+              backupId: 'bk-1',
+              treeName: 'orders',
+              keyPrefix: 'eu/',
+              outcome: 'FAILED',
+              reasonKind: 'COUNT',
+            },
+          ],
+        }),
+      }),
+      5,
+    );
+    expect(event).toMatchObject({
+      kind: 'RESTORE_DRILL_FAILED',
+      scope: 'orders',
+      operationId: 'op-1',
+      summary:
+        'Restore drill of backup bk-1 of orders (prefix eu/) failed: restored 29 entries, the capture recorded 30',
+      payload: {
+        backupId: 'bk-1',
+        treeName: 'orders',
+        keyPrefix: 'eu/',
+        reasonKind: 'COUNT',
+        firstDifferingKey: 'k007',
+      },
+    });
+  });
+
+  it('a drill that could not finish is RESTORE_DRILL_FAILED too, with its error', () => {
+    const event = eventOfEndedOperation(
+      ended({
+        kind: 'RESTORE_DRILL',
+        state: 'FAILED',
+        target_id: 'bk-2',
+        request_json: JSON.stringify({ backupId: 'bk-2' }),
+        error_code: 'not_found',
+        error_message: 'backup bk-2 does not exist',
+      }),
+      5,
+    );
+    expect(event).toMatchObject({
+      kind: 'RESTORE_DRILL_FAILED',
+      summary:
+        'Restore drill of backup bk-2 could not finish (not_found: backup bk-2 does not exist)',
+      payload: { backupId: 'bk-2', reasonKind: 'NOT_FINISHED' },
+    });
   });
 });

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { backupNamesByIds, getBackupRow } from '../../storage/backup/backup-store.js';
 import type { TreeDb } from '../../storage/data/tree-db.js';
 import type { OperationRow } from '../../storage/operations/operation-store.js';
 import { writeOutboxEvent, type OutboxEvent } from '../../storage/notifications/outbox-store.js';
@@ -14,6 +15,7 @@ export const CHOOSABLE_EVENTS = [
   'RETENTION_DELETED',
   'DEAD_LETTERS_OVER_THRESHOLD',
   'OPERATION_STUCK',
+  'RESTORE_DRILL_FAILED',
 ] as const;
 export type ChoosableEvent = (typeof CHOOSABLE_EVENTS)[number];
 export type NotificationEventName = ChoosableEvent | 'TEST';
@@ -79,6 +81,7 @@ export function eventOfEndedOperation(
       payload: failure,
     };
   }
+  if (row.kind === 'RESTORE_DRILL') return drillFailure(row, base, error);
   if (row.kind === 'RETENTION_APPLY' && row.state === 'SUCCEEDED') {
     const result = parsed(row.result_json);
     const deleted = Array.isArray(result.deletedBackupIds) ? result.deletedBackupIds : [];
@@ -97,14 +100,91 @@ export function eventOfEndedOperation(
 }
 
 /**
+ * A drill that ended FAILED, in either way: it ran and found a backup that does not restore into
+ * what it captured (the operation succeeded, its result says FAILED and why), or it could not run
+ * to the end (the operation failed). Its scope is the failing backup's tree, as the metrics and
+ * the "not proven" alert name it (for one that could not finish, read from the catalog in the
+ * hook); a PROVEN or cancelled drill is no event.
+ */
+function drillFailure(
+  row: OperationRow,
+  base: Omit<OutboxEvent, 'eventId' | 'kind' | 'summary' | 'payload'>,
+  error: string,
+): Omit<OutboxEvent, 'eventId'> | undefined {
+  const request = parsed(row.request_json);
+  const setId = typeof request.setId === 'string' ? request.setId : null;
+  if (row.state === 'FAILED') {
+    const what = setId ? `set ${setId}` : `backup ${row.target_id ?? ''}`;
+    return {
+      ...base,
+      scope: '',
+      kind: 'RESTORE_DRILL_FAILED',
+      summary: `Restore drill of ${what} could not finish (${error})`,
+      payload: {
+        backupId: typeof request.backupId === 'string' ? request.backupId : null,
+        setId,
+        reasonKind: 'NOT_FINISHED',
+        reason: row.error_message ?? 'failed',
+        errorCode: row.error_code,
+      },
+    };
+  }
+  if (row.state !== 'SUCCEEDED') return undefined;
+  const result = parsed(row.result_json);
+  if (result.outcome !== 'FAILED') return undefined;
+  const backups = Array.isArray(result.backups) ? (result.backups as unknown[]) : [];
+  const failed = backups
+    .map((b) => (typeof b === 'object' && b !== null ? (b as Record<string, unknown>) : {}))
+    .find((b) => b.outcome === 'FAILED');
+  const backupId = typeof failed?.backupId === 'string' ? failed.backupId : null;
+  const treeName = typeof failed?.treeName === 'string' ? failed.treeName : '';
+  const keyPrefix = typeof failed?.keyPrefix === 'string' ? failed.keyPrefix : '';
+  const reason = typeof result.reason === 'string' ? result.reason : 'the drill failed';
+  const scopeWords = keyPrefix ? `${treeName} (prefix ${keyPrefix})` : treeName;
+  return {
+    ...base,
+    scope: treeName,
+    kind: 'RESTORE_DRILL_FAILED',
+    summary: `Restore drill of backup ${backupId ?? '?'} of ${scopeWords} failed: ${reason}`,
+    payload: {
+      backupId,
+      backupName: null,
+      setId,
+      treeName,
+      keyPrefix,
+      reasonKind: typeof result.reasonKind === 'string' ? result.reasonKind : 'NONE',
+      reason,
+      firstDifferingKey:
+        typeof result.firstDifferingKey === 'string' ? result.firstDifferingKey : null,
+    },
+  };
+}
+
+/**
+ * A drill's failed backup by its name too (the catalog's, or retention's record of it; none for
+ * a backup deleted by hand), and, for a drill that could not finish, its tree as the scope.
+ */
+async function withBackupName(
+  tx: TreeDb,
+  event: Omit<OutboxEvent, 'eventId'>,
+): Promise<Omit<OutboxEvent, 'eventId'>> {
+  const backupId = event.payload.backupId;
+  if (event.kind !== 'RESTORE_DRILL_FAILED' || typeof backupId !== 'string') return event;
+  const name = (await backupNamesByIds(tx, event.tenant, [backupId])).get(backupId) ?? null;
+  const scope = event.scope || ((await getBackupRow(tx, event.tenant, backupId))?.treeName ?? '');
+  return { ...event, scope, payload: { ...event.payload, backupName: name } };
+}
+
+/**
  * The runner's hook (recordWithEnd): writes the ended operation's event to the outbox in the
  * transaction that records the end, then tells `wake` (after commit is the caller's business:
  * a wake before commit only finds nothing due yet, and the next poll finds it).
  */
 export function outboxOnOperationEnd(clock: () => number, wake: () => void) {
   return async (tx: TreeDb, row: OperationRow): Promise<void> => {
-    const event = eventOfEndedOperation(row, clock());
-    if (!event) return;
+    const found = eventOfEndedOperation(row, clock());
+    if (!found) return;
+    const event = await withBackupName(tx, found);
     const deliveries = await writeOutboxEvent(tx, { ...event, eventId: `evt_${randomUUID()}` });
     if (deliveries > 0) setImmediate(wake);
   };

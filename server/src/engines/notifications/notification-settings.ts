@@ -21,6 +21,8 @@ export interface NotificationSettings {
   maxBackoffMs: number;
   /** A running operation without progress for longer is stuck (as the metrics count it). */
   stuckAfterMs: number;
+  /** STORE_DRILL_PROOF_MAX_AGE_DAYS in ms: a tree with backups unproven for longer is alerted. */
+  proofMaxAgeMs?: number | undefined;
 }
 
 export const DEFAULT_NOTIFICATION_TIMING = {

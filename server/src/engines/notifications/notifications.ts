@@ -47,7 +47,12 @@ export class Notifications {
   ) {
     this.channels = new NotificationChannels(storage, settings, clock);
     this.worker = new DeliveryWorker(storage, settings, owner, clock, logger);
-    this.conditions = new AlertConditions(storage, settings.stuckAfterMs, () => this.worker.wake());
+    this.conditions = new AlertConditions(
+      storage,
+      settings.stuckAfterMs,
+      () => this.worker.wake(),
+      settings.proofMaxAgeMs,
+    );
   }
 
   /** The runner's recordWithEnd: an ended operation's event, in the transaction that ends it. */

@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../test/support/test-storage.js';
 import { storagePerTest } from '../../../test/support/storage-per-test.js';
 import type { Storage } from '../../storage/database.js';
+import { insertBackupIfAbsent } from '../../storage/backup/backup-store.js';
 import { listDeliveryViews } from '../../storage/notifications/outbox-store.js';
 import { OperationStore } from '../../storage/operations/operation-store.js';
 import { NotificationChannels } from './notification-channels.js';
@@ -87,6 +88,82 @@ describe.each(DIALECTS)('events written with the end of an operation on %s', (di
     expect(log.find((d) => d.operationId === 'op-orphan')?.summary).toMatch(
       /^Backup of orders failed \(aborted: interrupted: the server running it stopped\)$/,
     );
+  });
+
+  it('a drill that could not finish is RESTORE_DRILL_FAILED naming its backup and, from the catalog, its tree', async () => {
+    const channels = new NotificationChannels(storage, {
+      allowPrivateTargets: true,
+      pauseAfter: 10,
+      smtp: undefined,
+      timeoutMs: 1000,
+      deliver: false,
+      pollMs: 1000,
+      stuckAfterMs: 900_000,
+      ...DEFAULT_NOTIFICATION_TIMING,
+    });
+    const { channel } = await channels.create(
+      'acme',
+      {
+        name: 'drills',
+        events: ['RESTORE_DRILL_FAILED'],
+        webhook: { url: 'http://127.0.0.1:9/drills' },
+        deadLetterThreshold: 0,
+      },
+      'admin',
+    );
+    await insertBackupIfAbsent(storage, {
+      tenant: 'acme',
+      id: 'bk-1',
+      name: 'orders nightly',
+      kind: 'FULL',
+      treeName: 'orders',
+      keyPrefix: '',
+      baseBackupId: null,
+      setId: null,
+      physicalTreeId: 'pt-1',
+      createdAt: NOW,
+      completedAt: NOW,
+      toSequence: 1,
+      manifestJson: '{}',
+    });
+    const store = new OperationStore(
+      storage,
+      outboxOnOperationEnd(
+        () => NOW,
+        () => {},
+      ),
+    );
+    const { row } = await store.insertIfTrackingIdFree({
+      id: 'op-drill',
+      tenant: 'acme',
+      kind: 'RESTORE_DRILL',
+      target_id: 'bk-1',
+      tracking_id: null,
+      request_json: JSON.stringify({ backupId: 'bk-1' }),
+      request_fingerprint: 'x',
+      created_by: 'admin',
+      created_at: NOW,
+    });
+    await store.claim(row, 'replica-a', NOW, 1000, { resumableKinds: [], maxAttempts: 5 });
+    await store.finish(
+      { id: 'op-drill', owner: 'replica-a', attempt: 1 },
+      { state: 'FAILED', errorCode: 'unavailable', errorMessage: 'the object storage is away' },
+      NOW,
+    );
+    const [delivery, ...more] = await listDeliveryViews(storage, 'acme', channel.id, 10);
+    expect(more).toEqual([]);
+    expect(delivery).toMatchObject({
+      kind: 'RESTORE_DRILL_FAILED',
+      scope: 'orders',
+      operationId: 'op-drill',
+      summary:
+        'Restore drill of backup bk-1 could not finish (unavailable: the object storage is away)',
+    });
+    expect(JSON.parse(delivery!.payloadJson)).toMatchObject({
+      backupId: 'bk-1',
+      backupName: 'orders nightly',
+      reasonKind: 'NOT_FINISHED',
+    });
   });
 
   it('the end and its event commit together: an outbox that cannot be written leaves the run as it was', async () => {

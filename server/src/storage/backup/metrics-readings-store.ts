@@ -22,6 +22,8 @@ export const SET_SCOPE_PREFIX = 'set:';
 export interface ScopeReading extends ScopeKeyReading {
   /** End of the newest full or incremental backup of the tree; null: none yet. */
   lastSuccessAt: number | null;
+  /** End of the oldest backup of the scope in the catalog; null: none. */
+  oldestBackupAt: number | null;
   /** The shortest active cadence of each kind over the tree's scopes; null: none. */
   fullIntervalMs: number | null;
   incrementalIntervalMs: number | null;
@@ -58,13 +60,23 @@ export async function readScopes(
     storage.db
       .selectFrom('backups')
       .groupBy(['tenant', 'tree_name'])
-      .select((eb) => ['tenant', 'tree_name', eb.fn.max('completed_at').as('last_success')])
+      .select((eb) => [
+        'tenant',
+        'tree_name',
+        eb.fn.max('completed_at').as('last_success'),
+        eb.fn.min('completed_at').as('oldest'),
+      ])
       .execute(),
     storage.db
       .selectFrom('backups')
       .where('set_id', 'is not', null)
       .groupBy(['tenant', 'name'])
-      .select((eb) => ['tenant', 'name', eb.fn.max('completed_at').as('last_success')])
+      .select((eb) => [
+        'tenant',
+        'name',
+        eb.fn.max('completed_at').as('last_success'),
+        eb.fn.min('completed_at').as('oldest'),
+      ])
       .execute(),
     storage.db
       .selectFrom('backup_scopes')
@@ -86,6 +98,7 @@ export async function readScopes(
         tenant,
         treeName,
         lastSuccessAt: null,
+        oldestBackupAt: null,
         fullIntervalMs: null,
         incrementalIntervalMs: null,
       };
@@ -93,12 +106,15 @@ export async function readScopes(
     }
     return scope;
   };
-  for (const row of trees)
-    scopeOf(row.tenant, row.tree_name).lastSuccessAt = numOrNull(row.last_success);
+  for (const row of trees) {
+    const scope = scopeOf(row.tenant, row.tree_name);
+    scope.lastSuccessAt = numOrNull(row.last_success);
+    scope.oldestBackupAt = numOrNull(row.oldest);
+  }
   for (const row of sets) {
-    scopeOf(row.tenant, `${SET_SCOPE_PREFIX}${row.name}`).lastSuccessAt = numOrNull(
-      row.last_success,
-    );
+    const scope = scopeOf(row.tenant, `${SET_SCOPE_PREFIX}${row.name}`);
+    scope.lastSuccessAt = numOrNull(row.last_success);
+    scope.oldestBackupAt = numOrNull(row.oldest);
   }
   for (const row of cadences) {
     const full = numOrNull(row.full_interval);

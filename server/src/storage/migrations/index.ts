@@ -26,6 +26,7 @@ import { backupContentDigest } from './0027-backup-content-digest.js';
 import { notifications } from './0028-notifications.js';
 import { restoreDrills } from './0029-restore-drills.js';
 import { restoreDrillPlans } from './0030-restore-drill-plans.js';
+import { drillProofReadings } from './0031-drill-proof-readings.js';
 
 /**
  * Every migration, in order. Names sort in apply order; a released migration is never edited
@@ -59,6 +60,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
     '0028-notifications': notifications(dialect),
     '0029-restore-drills': restoreDrills(dialect),
     '0030-restore-drill-plans': restoreDrillPlans(dialect),
+    '0031-drill-proof-readings': drillProofReadings(),
   };
   return { getMigrations: async () => migrations };
 }

@@ -1,4 +1,5 @@
 import type { TreeDb } from '../data/tree-db.js';
+import { readLastProven } from '../backup/drills/drill-proof-readings-store.js';
 import { pendingLetter } from '../schema/dead-letter-pending.js';
 
 const numOrNull = (value: unknown): number | null =>
@@ -135,4 +136,36 @@ export async function readDeadLetterPiles(handle: TreeDb, min: number, tenant?: 
   return rows
     .map((r) => ({ tenant: r.tenant, treeName: r.tree_name, pending: Number(r.pending) }))
     .filter((r) => r.pending >= min);
+}
+
+/** A tree with backups, and when a drill last proved one of them (null: never). */
+export interface ProofReading {
+  treeName: string;
+  /** End of the tree's oldest backup in the catalog. */
+  oldestBackupAt: number;
+  lastProvenAt: number | null;
+}
+
+/**
+ * The trees of `tenant` that have backups, with their oldest backup and newest PROVEN drill: the
+ * StoreScopeNotProven rule's inputs (store_backup_oldest_timestamp_seconds and
+ * store_drill_last_proven_timestamp_seconds), from the same two index-only grouped reads.
+ */
+export async function readScopeProofs(handle: TreeDb, tenant: string): Promise<ProofReading[]> {
+  const [trees, proven] = await Promise.all([
+    handle.db
+      .selectFrom('backups')
+      .where('tenant', '=', tenant)
+      .groupBy('tree_name')
+      .select((eb) => ['tree_name', eb.fn.min('completed_at').as('oldest')])
+      .limit(10_000)
+      .execute(),
+    readLastProven(handle, tenant),
+  ]);
+  const provenAt = new Map(proven.map((p) => [p.treeName, p.lastProvenAt]));
+  return trees.map((t) => ({
+    treeName: t.tree_name,
+    oldestBackupAt: Number(t.oldest),
+    lastProvenAt: provenAt.get(t.tree_name) ?? null,
+  }));
 }

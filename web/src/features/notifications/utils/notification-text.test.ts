@@ -30,6 +30,10 @@ describe('notification words', () => {
       words: 'A scheduled scope has no recent backup',
       raw: 'BACKUP_OVERDUE',
     });
+    expect(eventWords(NotificationEvent.RESTORE_DRILL_FAILED)).toEqual({
+      words: 'A restore drill failed',
+      raw: 'RESTORE_DRILL_FAILED',
+    });
   });
 
   it('says states in words with a colour that repeats them', () => {

@@ -33,6 +33,11 @@ export const EVENT_CHOICES: readonly EventChoice[] = [
     hint: 'Sent when verifying a backup could not finish.',
   },
   {
+    event: NotificationEvent.RESTORE_DRILL_FAILED,
+    label: 'A restore drill failed',
+    hint: 'Sent when a drill finds a backup that does not restore into what it captured, or cannot finish.',
+  },
+  {
     event: NotificationEvent.BACKUP_CORRUPT,
     label: 'A backup was found corrupt',
     hint: 'Sent when a health check finds a backup corrupt or its files missing.',
