@@ -7,6 +7,7 @@ import { file_store_api_v1_schema_records } from '../gen/store/api/v1/schema_rec
 import { file_store_backup_v1_backup_messages } from '../gen/store/backup/v1/backup_messages_pb.js';
 import { file_store_backup_v1_backup_service } from '../gen/store/backup/v1/backup_service_pb.js';
 import { file_store_data_v1_data } from '../gen/store/data/v1/data_pb.js';
+import { file_store_drills_v1_drill_proofs } from '../gen/store/drills/v1/drill_proofs_pb.js';
 import { file_store_drills_v1_restore_drills } from '../gen/store/drills/v1/restore_drills_pb.js';
 import { file_store_identity_v1_identity } from '../gen/store/identity/v1/identity_pb.js';
 import { file_store_insight_v1_backup_insight } from '../gen/store/insight/v1/backup_insight_pb.js';
@@ -49,6 +50,7 @@ export const contractFiles: readonly DescFile[] = [
   file_store_insight_v1_backup_insight,
   file_store_lifecycle_v1_backup_lifecycle,
   file_store_drills_v1_restore_drills,
+  file_store_drills_v1_drill_proofs,
 ];
 
 /** Every wire record of the contract, nested ones included. */

@@ -18,7 +18,10 @@ import type { BackupLifecycle } from '../engines/backup/lifecycle/backup-lifecyc
 import { addBackupLifecycleApi } from './lifecycle/backup-lifecycle-service.js';
 import { BACKUP_LIFECYCLE_SERVICE } from './lifecycle/backup-lifecycle-access.js';
 import { RestoreDrillService } from '@store/contract/gen/store/drills/v1/restore_drills_pb.js';
+import { DrillProofService } from '@store/contract/gen/store/drills/v1/drill_proofs_pb.js';
 import { addRestoreDrillApi } from './drills/restore-drill-service.js';
+import { addDrillProofApi } from './drills/drill-proof-service.js';
+import { DRILL_PROOF_SERVICE } from './drills/drill-proof-access.js';
 import { RESTORE_DRILL_SERVICE } from './drills/restore-drill-access.js';
 import type { ServerConfig } from '../config/settings.js';
 import type { BackupEngine } from '../engines/backup/backup-engine.js';
@@ -75,6 +78,7 @@ export const STORE_SERVICES = [
   BackupLifecycleService,
   NotificationService,
   RestoreDrillService,
+  DrillProofService,
 ] as const;
 
 export interface ShippedServerDependencies {
@@ -193,6 +197,7 @@ export function createShippedHost(config: ServerConfig, deps: ShippedServerDepen
   addBackupLifecycleApi(host, { ...facades, lifecycle: deps.lifecycle }, configure);
   addNotificationsApi(host, deps.notifications, configure);
   addRestoreDrillApi(host, { ...facades, drills: deps.backup?.drills }, configure);
+  addDrillProofApi(host, { ...facades, drills: deps.backup?.drills }, configure);
   host.addRoutes('grpc.health', (router: ConnectRouter) =>
     registerHealthService(router, deps.health),
   );
@@ -219,6 +224,7 @@ export function createShippedHost(config: ServerConfig, deps: ShippedServerDepen
                 BACKUP_LIFECYCLE_SERVICE,
                 NOTIFICATIONS_SERVICE,
                 RESTORE_DRILL_SERVICE,
+                DRILL_PROOF_SERVICE,
               ],
               trail: deps.audit,
               trustedProxies: parseTrustedProxies(config.trustedProxies),

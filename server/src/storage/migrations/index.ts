@@ -25,6 +25,7 @@ import { backupsForMetrics } from './0026-backups-for-metrics.js';
 import { backupContentDigest } from './0027-backup-content-digest.js';
 import { notifications } from './0028-notifications.js';
 import { restoreDrills } from './0029-restore-drills.js';
+import { drillProofs } from './0032-drill-proofs.js';
 
 /**
  * Every migration, in order. Names sort in apply order; a released migration is never edited
@@ -57,6 +58,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
     '0027-backup-content-digest': backupContentDigest(dialect),
     '0028-notifications': notifications(dialect),
     '0029-restore-drills': restoreDrills(dialect),
+    '0032-drill-proofs': drillProofs(),
   };
   return { getMigrations: async () => migrations };
 }

@@ -22,6 +22,7 @@ import {
   NOTIFICATIONS_SERVICE,
 } from '../notifications/notifications-access.js';
 import { RESTORE_DRILL_LEAST_ROLE, RESTORE_DRILL_SERVICE } from '../drills/restore-drill-access.js';
+import { DRILL_PROOF_LEAST_ROLE, DRILL_PROOF_SERVICE } from '../drills/drill-proof-access.js';
 
 /**
  * Decides whether a protected call may proceed (spec 000/001, Rules 3–5). True allows; false is
@@ -61,7 +62,8 @@ type Family =
   | 'backupInsight'
   | 'backupLifecycle'
   | 'notifications'
-  | 'restoreDrill';
+  | 'restoreDrill'
+  | 'drillProof';
 
 /**
  * DESIGN.md §4, least role per operation, from each service's access table. A missing entry is
@@ -77,6 +79,7 @@ export const LEAST_ROLE: Record<Family, ReadonlyMap<number, Role>> = {
   backupLifecycle: BACKUP_LIFECYCLE_LEAST_ROLE,
   notifications: NOTIFICATIONS_LEAST_ROLE,
   restoreDrill: RESTORE_DRILL_LEAST_ROLE,
+  drillProof: DRILL_PROOF_LEAST_ROLE,
 };
 
 function familyOf(service: string): Family | undefined {
@@ -89,6 +92,7 @@ function familyOf(service: string): Family | undefined {
   if (service.startsWith(BACKUP_LIFECYCLE_SERVICE.prefix)) return 'backupLifecycle';
   if (service.startsWith(NOTIFICATIONS_SERVICE.prefix)) return 'notifications';
   if (service.startsWith(RESTORE_DRILL_SERVICE.prefix)) return 'restoreDrill';
+  if (service.startsWith(DRILL_PROOF_SERVICE.prefix)) return 'drillProof';
   return undefined;
 }
 
