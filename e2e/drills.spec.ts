@@ -72,6 +72,10 @@ test('Run drill on a backup: PROVEN with duration, then last proven on catalog, 
   );
   await expect(panel.getByTestId('backup-last-proven')).toContainText(/Proven just now/);
   await expect(panel.getByRole('table')).toContainText('Proven');
+  const drillId = await panel
+    .getByRole('link', { name: /Details of drill/ })
+    .first()
+    .evaluate((a) => decodeURIComponent((a as HTMLAnchorElement).pathname.split('/').pop() ?? ''));
   await shoot(page, 'backup-drills');
 
   // The catalog: the backup's row says it is proven.
@@ -113,6 +117,10 @@ test('Run drill on a backup: PROVEN with duration, then last proven on catalog, 
   // The operations page lists the drill as its own kind, and filters on it.
   await page.goto('/operations?kind=RESTORE_DRILL');
   await expect(page.getByRole('cell', { name: /Restore drill/ }).first()).toBeVisible();
+  // Its detail page says what it found, read through RestoreDrillService.
+  await page.goto(`/operations/${encodeURIComponent(drillId)}`);
+  await expect(page.getByTestId('drill-result')).toContainText(/Proven: 3 entries restored in/);
+  await shoot(page, 'drill-operation');
 });
 
 test('a viewer sees the proof but cannot run a drill, and is told why', async ({

@@ -100,6 +100,7 @@ export function BackupDrillsPanel({ manifest }: { manifest: BackupManifest }) {
         <DrillHistoryTable
           drills={own}
           caption={`Drills of ${manifest.name || manifest.backupId}`}
+          captionHidden
         />
       )}
     </section>

@@ -76,14 +76,18 @@ export function DrillHistoryTable({
   drills,
   caption,
   showBackup = false,
+  captionHidden = false,
 }: {
   drills: readonly RestoreDrillRecord[];
   caption: string;
   showBackup?: boolean;
+  /** When a heading above already says what the table holds. */
+  captionHidden?: boolean;
 }) {
   return (
     <Table
       caption={caption}
+      captionHidden={captionHidden}
       columns={columns(showBackup)}
       rows={drills}
       rowKey={(d) => `${d.operationId}/${d.backupId}`}
