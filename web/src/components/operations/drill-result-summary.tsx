@@ -23,11 +23,13 @@ export function DrillResultSummary({ operation }: { operation: StoreOperationSta
     <dl className="facts" data-testid="drill-result">
       {result.data.backups.map((b) => (
         <Fragment key={b.backupId}>
-          <dt>
-            <Link to={paths.backup(b.backupId)} className="mono">
+          <dt>Backup</dt>
+          <dd>
+            <Link to={paths.backup(b.backupId)} className="truncate mono" title={b.backupId}>
               {b.backupId}
             </Link>
-          </dt>
+          </dd>
+          <dt>Found</dt>
           <dd>{drillOutcomeWords(b)}</dd>
         </Fragment>
       ))}
