@@ -7,14 +7,13 @@ import { toStoredDrill, type StoredDrill } from './restore-drill-store.js';
  * trees' (or backups') drills through their index, and the join fetches one row per group.
  */
 
-/** The newest PROVEN and the newest FAILED drill of each of `values` (tree names or backup ids). */
-export async function newestDrillsByOutcome(
+/** The statement newestDrillsByOutcome runs (its plan is asserted in a test). */
+export function newestDrillsQuery(
   handle: TreeDb,
   tenant: string,
   by: 'tree_name' | 'backup_id',
   values: readonly string[],
-): Promise<StoredDrill[]> {
-  if (values.length === 0) return [];
+) {
   const newest = handle.db
     .selectFrom('backup_restore_drills')
     .select([by, 'outcome'])
@@ -23,7 +22,7 @@ export async function newestDrillsByOutcome(
     .where(by, 'in', values)
     .groupBy([by, 'outcome'])
     .as('newest');
-  const rows = await handle.db
+  return handle.db
     .selectFrom('backup_restore_drills as d')
     .innerJoin(newest, (join) =>
       join
@@ -34,8 +33,18 @@ export async function newestDrillsByOutcome(
     .selectAll('d')
     .where('d.tenant', '=', tenant)
     .orderBy('d.finished_at', 'desc')
-    .orderBy('d.operation_id', 'desc')
-    .execute();
+    .orderBy('d.operation_id', 'desc');
+}
+
+/** The newest PROVEN and the newest FAILED drill of each of `values` (tree names or backup ids). */
+export async function newestDrillsByOutcome(
+  handle: TreeDb,
+  tenant: string,
+  by: 'tree_name' | 'backup_id',
+  values: readonly string[],
+): Promise<StoredDrill[]> {
+  if (values.length === 0) return [];
+  const rows = await newestDrillsQuery(handle, tenant, by, values).execute();
   return rows.map(toStoredDrill);
 }
 
