@@ -1,3 +1,5 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { StoreOperationState } from '@store/contract';
 import type { Page } from '@playwright/test';
 import { VIEWPORTS, elementsPastTheEdge, pageWidths } from './pages/app-routes';
@@ -137,4 +139,40 @@ test('a viewer sees the proof but cannot run a drill, and is told why', async ({
   await expect(panel.getByRole('button', { name: 'Run drill' })).toBeDisabled();
   await expect(panel.getByText(/Needs the operator role \(you are a viewer/)).toBeVisible();
   await shoot(page, 'backup-drills-viewer');
+});
+
+test('a drill of a damaged artifact reads FAILED with its reason, and the tree as failing', async ({
+  page,
+  tenant,
+}) => {
+  for (const key of ['a', 'b', 'c']) {
+    await tenant.api.data.putEntry({ treeId: 'damaged', key, valueJson: '{"amount":1}' });
+  }
+  const backupId = await captured(tenant.api, 'damaged');
+  const described = await tenant.api.backup.describeBackup({ backupId });
+  const artifactId = described.manifest?.artifacts[0]?.artifactId ?? '';
+  // A real fault: one flipped byte in the stored artifact (the store is E2E_ARTIFACT_DIR).
+  const dataDir = process.env.E2E_DATA_DIR;
+  const artifactDir = process.env.E2E_ARTIFACT_DIR ?? (dataDir && join(dataDir, 'artifacts'));
+  if (!artifactDir) throw new Error('E2E_ARTIFACT_DIR is not set: this test damages an artifact');
+  const file = join(artifactDir, tenant.name, backupId, `${artifactId}.ndjson.gz`);
+  const bytes = readFileSync(file);
+  bytes[Math.floor(bytes.length / 2)]! ^= 0x01;
+  writeFileSync(file, bytes);
+
+  await signInWithToken(page, tenant.admin.token);
+  await page.goto(`/backups/${encodeURIComponent(backupId)}`);
+  const panel = page.getByTestId('backup-drills');
+  await panel.getByRole('button', { name: 'Run drill' }).click();
+  await expect(panel.getByTestId('drill-run')).toContainText(/Failed: .*unreadable artifact/i, {
+    timeout: 30_000,
+  });
+  await expect(panel.getByTestId('backup-last-proven')).toContainText('Drill failed, never proven');
+  await shoot(page, 'backup-drill-failed');
+
+  await page.goto('/');
+  const section = page.getByRole('region', { name: /Trees not proven restorable/ });
+  await expect(section.getByRole('row', { name: /damaged/ })).toContainText(
+    'Drill failed, never proven',
+  );
 });

@@ -30,7 +30,7 @@ export function DrillResultSummary({ operation }: { operation: StoreOperationSta
             </Link>
           </dd>
           <dt>Found</dt>
-          <dd>{drillOutcomeWords(b)}</dd>
+          <dd className="drill-words">{drillOutcomeWords(b)}</dd>
         </Fragment>
       ))}
     </dl>

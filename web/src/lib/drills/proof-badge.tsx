@@ -9,7 +9,7 @@ export function ProofBadge({ proof, now }: { proof: ProofRecords; now: number })
   const state = proofState(proof, now);
   const detail = proof.lastDrill ? drillOutcomeWords(proof.lastDrill) : 'No drill has run yet';
   return (
-    <span title={detail} data-proof={state.kind}>
+    <span className="proof-badge" title={detail} data-proof={state.kind}>
       <Badge tone={state.tone}>{state.words}</Badge>
     </span>
   );

@@ -44,7 +44,8 @@ export function BackupDrillsPanel({ manifest }: { manifest: BackupManifest }) {
           <ProofBadge proof={proof} now={now} />{' '}
           {proof.lastProven ? (
             <>
-              <Time value={proof.lastProven.finishedAt} />. {drillOutcomeWords(proof.lastProven)}
+              <Time value={proof.lastProven.finishedAt} />.{' '}
+              <span className="drill-words">{drillOutcomeWords(proof.lastProven)}</span>
             </>
           ) : (
             <span className="muted">No drill has proven this backup yet.</span>
@@ -75,7 +76,7 @@ export function BackupDrillsPanel({ manifest }: { manifest: BackupManifest }) {
               {run.status.progress?.message ? `: ${run.status.progress.message}` : '…'}
             </p>
           ) : run.result ? (
-            <p data-outcome={run.result.backups[0]?.outcome}>
+            <p className="drill-words" data-outcome={run.result.backups[0]?.outcome}>
               {drillOutcomeWords(
                 run.result.backups.find((b) => b.backupId === manifest.backupId) ??
                   run.result.backups[0]!,

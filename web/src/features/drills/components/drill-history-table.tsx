@@ -36,7 +36,7 @@ function columns(showBackup: boolean): Column<RestoreDrillRecord>[] {
       header: 'Outcome',
       cell: (d) => (
         <span>
-          {outcomeBadge(d)} <span className="drill-history__words">{drillOutcomeWords(d)}</span>
+          {outcomeBadge(d)} <span className="drill-words">{drillOutcomeWords(d)}</span>
         </span>
       ),
     },

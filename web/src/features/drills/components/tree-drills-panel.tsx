@@ -39,7 +39,8 @@ export function TreeDrillsPanel({ treeId }: { treeId: string }) {
           <ProofBadge proof={proof} now={now} />{' '}
           {proof.lastProven ? (
             <>
-              <Time value={proof.lastProven.finishedAt} />. {drillOutcomeWords(proof.lastProven)}
+              <Time value={proof.lastProven.finishedAt} />.{' '}
+              <span className="drill-words">{drillOutcomeWords(proof.lastProven)}</span>
             </>
           ) : (
             <span className="muted">No drill has proven a backup of this tree yet.</span>
