@@ -29,7 +29,7 @@ export function TreeDrillsPanel({ treeId }: { treeId: string }) {
   const provenCount = drills.filter((d) => d.outcome === RestoreDrillOutcome.PROVEN).length;
 
   return (
-    <section className="panel" aria-labelledby="tree-drills" data-testid="tree-drills">
+    <section className="panel drills-panel" aria-labelledby="tree-drills" data-testid="tree-drills">
       <h2 id="tree-drills" className="panel__title">
         Restore drills
       </h2>
