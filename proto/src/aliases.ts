@@ -8,6 +8,7 @@ import { file_store_backup_v1_backup_messages } from '../gen/store/backup/v1/bac
 import { file_store_backup_v1_backup_service } from '../gen/store/backup/v1/backup_service_pb.js';
 import { file_store_data_v1_data } from '../gen/store/data/v1/data_pb.js';
 import { file_store_drills_v1_drill_plans } from '../gen/store/drills/v1/drill_plans_pb.js';
+import { file_store_drills_v1_drill_proofs } from '../gen/store/drills/v1/drill_proofs_pb.js';
 import { file_store_drills_v1_restore_drills } from '../gen/store/drills/v1/restore_drills_pb.js';
 import { file_store_identity_v1_identity } from '../gen/store/identity/v1/identity_pb.js';
 import { file_store_insight_v1_backup_insight } from '../gen/store/insight/v1/backup_insight_pb.js';
@@ -51,6 +52,7 @@ export const contractFiles: readonly DescFile[] = [
   file_store_lifecycle_v1_backup_lifecycle,
   file_store_drills_v1_restore_drills,
   file_store_drills_v1_drill_plans,
+  file_store_drills_v1_drill_proofs,
 ];
 
 /** Every wire record of the contract, nested ones included. */

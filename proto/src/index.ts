@@ -32,6 +32,7 @@ export * from '../gen/store/insight/v1/backup_insight_pb.js';
 export * from '../gen/store/lifecycle/v1/backup_lifecycle_pb.js';
 export * from '../gen/store/drills/v1/restore_drills_pb.js';
 export * from '../gen/store/drills/v1/drill_plans_pb.js';
+export * from '../gen/store/drills/v1/drill_proofs_pb.js';
 export * from '../gen/store/backup/v1/backup_service_pb.js';
 export * from '../gen/store/schema/v1/schema_service_pb.js';
 export * as backupV1 from '../gen/store/backup/v1/backup_messages_pb.js';

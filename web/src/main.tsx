@@ -22,6 +22,7 @@ import './styles/health.css';
 import './styles/retention.css';
 import './styles/notifications.css';
 import './styles/drill-plans.css';
+import './styles/drills.css';
 
 // Before the first render, so the page does not flash the other theme (no inline script: CSP).
 applyTheme();

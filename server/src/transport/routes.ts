@@ -18,7 +18,10 @@ import type { BackupLifecycle } from '../engines/backup/lifecycle/backup-lifecyc
 import { addBackupLifecycleApi } from './lifecycle/backup-lifecycle-service.js';
 import { BACKUP_LIFECYCLE_SERVICE } from './lifecycle/backup-lifecycle-access.js';
 import { RestoreDrillService } from '@store/contract/gen/store/drills/v1/restore_drills_pb.js';
+import { DrillProofService } from '@store/contract/gen/store/drills/v1/drill_proofs_pb.js';
 import { addRestoreDrillApi } from './drills/restore-drill-service.js';
+import { addDrillProofApi } from './drills/drill-proof-service.js';
+import { DRILL_PROOF_SERVICE } from './drills/drill-proof-access.js';
 import { RESTORE_DRILL_SERVICE } from './drills/restore-drill-access.js';
 import { RestoreDrillPlanService } from '@store/contract/gen/store/drills/v1/drill_plans_pb.js';
 import { addRestoreDrillPlanApi } from './drills/drill-plan-service.js';
@@ -79,6 +82,7 @@ export const STORE_SERVICES = [
   NotificationService,
   RestoreDrillService,
   RestoreDrillPlanService,
+  DrillProofService,
 ] as const;
 
 export interface ShippedServerDependencies {
@@ -198,6 +202,7 @@ export function createShippedHost(config: ServerConfig, deps: ShippedServerDepen
   addNotificationsApi(host, deps.notifications, configure);
   addRestoreDrillApi(host, { ...facades, drills: deps.backup?.drills }, configure);
   addRestoreDrillPlanApi(host, deps.backup?.drillPlans, configure);
+  addDrillProofApi(host, { ...facades, drills: deps.backup?.drills }, configure);
   host.addRoutes('grpc.health', (router: ConnectRouter) =>
     registerHealthService(router, deps.health),
   );
@@ -225,6 +230,7 @@ export function createShippedHost(config: ServerConfig, deps: ShippedServerDepen
                 NOTIFICATIONS_SERVICE,
                 RESTORE_DRILL_SERVICE,
                 RESTORE_DRILL_PLAN_SERVICE,
+                DRILL_PROOF_SERVICE,
               ],
               trail: deps.audit,
               trustedProxies: parseTrustedProxies(config.trustedProxies),

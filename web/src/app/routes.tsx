@@ -7,6 +7,9 @@ import { BackupDetailPage } from '../features/backups/components/backup-detail-p
 import { BackupsPage } from '../features/backups/components/backups-page';
 import { deadLetterSections } from '../features/dead-letters/components/dead-letter-sections';
 import { drillPlanSections } from '../features/drill-plans/components/drill-plan-sections';
+import { BackupDrillsPanel } from '../features/drills/components/backup-drills-panel';
+import { TreeDrillsPanel } from '../features/drills/components/tree-drills-panel';
+import { TreeProofsSection } from '../features/drills/components/tree-proofs-section';
 import { DashboardPage } from '../features/dashboard/components/dashboard-page';
 import { HealthPage } from '../features/health/components/health-page';
 import { MaintenancePage } from '../features/maintenance/components/maintenance-page';
@@ -44,16 +47,28 @@ export const appRoutes: RouteObject[] = [
           { index: true, element: <DashboardPage /> },
           { path: 'backups', element: <BackupsPage /> },
           { path: 'backups/compare', element: <BackupComparePage /> },
-          { path: 'backups/:backupId', element: <BackupDetailPage /> },
+          {
+            path: 'backups/:backupId',
+            element: (
+              <BackupDetailPage
+                drillsPanel={(manifest) => <BackupDrillsPanel manifest={manifest} />}
+              />
+            ),
+          },
           { path: 'operations', element: <OperationsPage /> },
           { path: 'operations/:operationId', element: <OperationDetailPage /> },
           // A scope's schedules end with its restore drill plans.
           { path: 'schedules', element: <SchedulesPage sections={drillPlanSections} /> },
           { path: 'schedules/overview', element: <SchedulesOverviewPage /> },
           { path: 'retention', element: <RetentionPage /> },
-          { path: 'health', element: <HealthPage /> },
+          { path: 'health', element: <HealthPage proofSection={<TreeProofsSection />} /> },
           { path: 'trees', element: <TreesPage /> },
-          { path: 'trees/:treeId', element: <TreeDetailPage /> },
+          {
+            path: 'trees/:treeId',
+            element: (
+              <TreeDetailPage drillsPanel={(treeId) => <TreeDrillsPanel treeId={treeId} />} />
+            ),
+          },
           // The schema page of a tree ends with the dead letters' sections.
           { path: 'schema', element: <SchemaPage sections={deadLetterSections} /> },
           { path: 'schema/:treeId', element: <SchemaPage sections={deadLetterSections} /> },

@@ -27,6 +27,7 @@ import { notifications } from './0028-notifications.js';
 import { restoreDrills } from './0029-restore-drills.js';
 import { restoreDrillPlans } from './0030-restore-drill-plans.js';
 import { drillProofReadings } from './0031-drill-proof-readings.js';
+import { drillProofs } from './0032-drill-proofs.js';
 
 /**
  * Every migration, in order. Names sort in apply order; a released migration is never edited
@@ -61,6 +62,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
     '0029-restore-drills': restoreDrills(dialect),
     '0030-restore-drill-plans': restoreDrillPlans(dialect),
     '0031-drill-proof-readings': drillProofReadings(),
+    '0032-drill-proofs': drillProofs(),
   };
   return { getMigrations: async () => migrations };
 }

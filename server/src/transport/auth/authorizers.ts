@@ -26,6 +26,7 @@ import {
   RESTORE_DRILL_PLAN_LEAST_ROLE,
   RESTORE_DRILL_PLAN_SERVICE,
 } from '../drills/drill-plan-access.js';
+import { DRILL_PROOF_LEAST_ROLE, DRILL_PROOF_SERVICE } from '../drills/drill-proof-access.js';
 
 /**
  * Decides whether a protected call may proceed (spec 000/001, Rules 3–5). True allows; false is
@@ -66,7 +67,8 @@ type Family =
   | 'backupLifecycle'
   | 'notifications'
   | 'restoreDrill'
-  | 'restoreDrillPlan';
+  | 'restoreDrillPlan'
+  | 'drillProof';
 
 /**
  * DESIGN.md §4, least role per operation, from each service's access table. A missing entry is
@@ -83,6 +85,7 @@ export const LEAST_ROLE: Record<Family, ReadonlyMap<number, Role>> = {
   notifications: NOTIFICATIONS_LEAST_ROLE,
   restoreDrill: RESTORE_DRILL_LEAST_ROLE,
   restoreDrillPlan: RESTORE_DRILL_PLAN_LEAST_ROLE,
+  drillProof: DRILL_PROOF_LEAST_ROLE,
 };
 
 function familyOf(service: string): Family | undefined {
@@ -96,6 +99,7 @@ function familyOf(service: string): Family | undefined {
   if (service.startsWith(NOTIFICATIONS_SERVICE.prefix)) return 'notifications';
   if (service.startsWith(RESTORE_DRILL_SERVICE.prefix)) return 'restoreDrill';
   if (service.startsWith(RESTORE_DRILL_PLAN_SERVICE.prefix)) return 'restoreDrillPlan';
+  if (service.startsWith(DRILL_PROOF_SERVICE.prefix)) return 'drillProof';
   return undefined;
 }
 

@@ -49,7 +49,8 @@ const reasonOf = (kind: string) =>
 const rate = (entries: number, durationMs: number) =>
   Math.round((entries * 1000) / Math.max(durationMs, 1));
 
-function fromStored(d: StoredDrill): MessageInitShape<typeof RestoreDrillRecordSchema> {
+/** A stored drill as its wire record. */
+export function fromStored(d: StoredDrill): MessageInitShape<typeof RestoreDrillRecordSchema> {
   return {
     operationId: d.operationId,
     backupId: d.backupId,

@@ -2,6 +2,7 @@ import {
   BackupControlService,
   BackupInsightService,
   BackupLifecycleService,
+  DrillProofService,
   SchemaControlService,
 } from '@store/contract';
 import { SchemaInsightService } from '@store/contract/gen/store/insight/v1/schema_insight_pb.js';
@@ -15,6 +16,7 @@ export const operationListKeys = [
   rpcKey(BackupInsightService.method.listBackupInsightOperations),
   rpcKey(SchemaInsightService.method.listSchemaInsightOperations),
   rpcKey(BackupLifecycleService.method.listLifecycleOperations),
+  rpcKey(DrillProofService.method.listRestoreDrillOperations),
 ] as const;
 
 /** Refreshes every operations list now, e.g. after a start RPC, instead of at the next tick. */

@@ -4,10 +4,12 @@ import { operationKindWords, operationStateWords } from '../words';
 /**
  * Which service tracks an operation (DESIGN.md §3: each service sees only its own kinds): the
  * two spec services, and the two insight services (previews, diffs, dry-runs, replays, verify
- * stale backups), and the lifecycle service (retention applies), whose status, list and cancel
- * RPCs are their own.
+ * stale backups), the lifecycle service (retention applies) and the restore drill services
+ * (status and cancel on RestoreDrillService, the list on DrillProofService), whose RPCs are
+ * their own.
  */
-export type OperationFamily = 'backup' | 'schema' | 'backupInsight' | 'schemaInsight' | 'lifecycle';
+export type OperationFamily =
+  'backup' | 'schema' | 'backupInsight' | 'schemaInsight' | 'lifecycle' | 'drill';
 
 export const OPERATION_FAMILIES: readonly OperationFamily[] = [
   'backup',
@@ -15,6 +17,7 @@ export const OPERATION_FAMILIES: readonly OperationFamily[] = [
   'backupInsight',
   'schemaInsight',
   'lifecycle',
+  'drill',
 ];
 
 const BACKUP_KINDS: ReadonlySet<StoreOperationKind> = new Set([
@@ -48,28 +51,23 @@ const LIFECYCLE_KINDS: ReadonlySet<StoreOperationKind> = new Set([
   StoreOperationKind.RETENTION_APPLY,
 ]);
 
+/** Restore drills (issue 36): RestoreDrillService's and DrillProofService's. */
+const DRILL_KINDS: ReadonlySet<StoreOperationKind> = new Set([StoreOperationKind.RESTORE_DRILL]);
+
 /** The service whose status, list and cancel RPCs see this kind. */
 export function familyOf(kind: StoreOperationKind): OperationFamily {
   if (BACKUP_KINDS.has(kind)) return 'backup';
   if (BACKUP_INSIGHT_KINDS.has(kind)) return 'backupInsight';
   if (SCHEMA_INSIGHT_KINDS.has(kind)) return 'schemaInsight';
   if (LIFECYCLE_KINDS.has(kind)) return 'lifecycle';
+  if (DRILL_KINDS.has(kind)) return 'drill';
   return 'schema';
 }
-
-/**
- * Kinds whose service the console does not read operations from yet: a filter on one would be
- * asked of the schema service, which refuses it (InvalidArgument). Restore drills are read on
- * RestoreDrillService (issue 36's console part).
- */
-const KINDS_WITHOUT_A_FAMILY: ReadonlySet<StoreOperationKind> = new Set([
-  StoreOperationKind.RESTORE_DRILL,
-]);
 
 /** Every named kind the operations pages list, for filters: every service's kinds. */
 export const OPERATION_KINDS: readonly StoreOperationKind[] = Object.values(StoreOperationKind)
   .filter((v): v is StoreOperationKind => typeof v === 'number')
-  .filter((v) => v !== StoreOperationKind.UNSPECIFIED && !KINDS_WITHOUT_A_FAMILY.has(v));
+  .filter((v) => v !== StoreOperationKind.UNSPECIFIED);
 
 /** Every named state, for filters. */
 export const OPERATION_STATES: readonly StoreOperationState[] = [

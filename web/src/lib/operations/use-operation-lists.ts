@@ -4,6 +4,7 @@ import {
   BackupControlService,
   BackupInsightService,
   BackupLifecycleService,
+  DrillProofService,
   SchemaControlService,
   StoreOperationState,
   type StoreOperationKind,
@@ -12,6 +13,7 @@ import {
 } from '@store/contract';
 import { SchemaInsightService } from '@store/contract/gen/store/insight/v1/schema_insight_pb.js';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useDrillProofClient } from '../api/drill-client';
 import { useLifecycleClient } from '../api/lifecycle-client';
 import { useSchemaInsightClient } from '../api/schema-insight-client';
 import { listPollInterval } from '../polling';
@@ -66,7 +68,7 @@ export function familyRequest(
 /**
  * One operations list request sent to every service that tracks operations: the backup and
  * schema services, the insight services (previews, diffs, dry-runs, replays, verify stale
- * backups) and the lifecycle service (retention applies). Each polls FAST while it shows a queued or running operation and SLOW otherwise,
+ * backups), the lifecycle service (retention applies) and DrillProofService (restore drills). Each polls FAST while it shows a queued or running operation and SLOW otherwise,
  * and not while the tab is hidden (STYLE.md, polling): one list request per service per tick.
  */
 export function useOperationLists(
@@ -76,6 +78,7 @@ export function useOperationLists(
   const api = useApi();
   const schemaInsightClient = useSchemaInsightClient();
   const lifecycleClient = useLifecycleClient();
+  const drillProofClient = useDrillProofClient();
   const polling = {
     refetchInterval: (query: { state: { data: { operations: ConsoleOperation[] } | undefined } }) =>
       listPollInterval(query.state.data?.operations),
@@ -88,6 +91,7 @@ export function useOperationLists(
     backupInsight: familyRequest(request, 'backupInsight'),
     schemaInsight: familyRequest(request, 'schemaInsight'),
     lifecycle: familyRequest(request, 'lifecycle'),
+    drill: familyRequest(request, 'drill'),
   };
   const enabled = (family: OperationFamily) =>
     (families?.[family] ?? true) && requests[family] !== null;
@@ -157,7 +161,20 @@ export function useOperationLists(
     enabled: enabled('lifecycle'),
     ...polling,
   });
-  return { backup, schema, backupInsight, schemaInsight, lifecycle };
+  const drillRequest = requests.drill ?? request;
+  const drill = useQuery({
+    queryKey: rpcKey(DrillProofService.method.listRestoreDrillOperations, drillRequest),
+    queryFn: async ({ signal }): Promise<ConsoleOperationPage> => {
+      const page = await unlessUnimplemented(
+        drillProofClient.listRestoreDrillOperations(drillRequest, { signal }),
+        null,
+      );
+      return page ?? { operations: [], nextPageToken: '' };
+    },
+    enabled: enabled('drill'),
+    ...polling,
+  });
+  return { backup, schema, backupInsight, schemaInsight, lifecycle, drill };
 }
 
 /** Every service's list as an array, for merging and for "any pending, first error". */
@@ -168,5 +185,6 @@ export function allOperationLists(lists: ReturnType<typeof useOperationLists>) {
     lists.backupInsight,
     lists.schemaInsight,
     lists.lifecycle,
+    lists.drill,
   ] as const;
 }

@@ -25,6 +25,7 @@ import { chainFromCatalog } from '../restore/chain-source.js';
 import type { RestoreService } from '../restore/restore-service.js';
 import { validateBackupId } from '../validation.js';
 import { drillBackup } from './backup-drill.js';
+import { backupProofs, treeProofs } from './drill-proofs.js';
 import type {
   DrillBackupResult,
   DrillTestSeams,
@@ -123,6 +124,16 @@ export class RestoreDrills {
           ? encodePageToken({ createdAt: last.finishedAt, id: last.operationId })
           : '',
     };
+  }
+
+  /** A page of the tenant's trees with their last proven and last drill (issue 36 bullet 5). */
+  treeProofs(tenant: string, page: { pageSize: number; pageToken: string }) {
+    return treeProofs(this.options.storage, tenant, page);
+  }
+
+  /** The last proven and last drill of each asked backup, in the order asked. */
+  backupProofs(tenant: string, backupIds: readonly string[]) {
+    return backupProofs(this.options.storage, tenant, backupIds);
   }
 
   private async backupsOf(tenant: string, request: RestoreDrillRequest): Promise<string[]> {

@@ -217,7 +217,8 @@ export async function liveValuesIn(
   return new Map(rows.flatMap((r) => (r.value_json === null ? [] : [[r.key, r.value_json]])));
 }
 
-function toStoredDrill(row: BackupRestoreDrillsTable): StoredDrill {
+/** A stored row as the engines read it. */
+export function toStoredDrill(row: BackupRestoreDrillsTable): StoredDrill {
   return {
     tenant: row.tenant,
     operationId: row.operation_id,

@@ -1,5 +1,5 @@
-import { StoreBackupApiOperation, type backupV1 } from '@store/contract';
-import { useState } from 'react';
+import { StoreBackupApiOperation, type BackupManifest, type backupV1 } from '@store/contract';
+import { useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { Breadcrumb } from '../../../components/ui/breadcrumb';
 import { CopyableId } from '../../../components/ui/copyable-id';
@@ -25,7 +25,12 @@ import { RestoreDialog } from './restore-dialog';
 import { StartBackupDialog } from './start-backup-dialog';
 
 /** /backups/:backupId — one backup: manifest, chain, set members, artifacts and its actions. */
-export function BackupDetailPage() {
+export function BackupDetailPage({
+  drillsPanel,
+}: {
+  /** The backup's restore drills (the drills feature's, passed in by the app). */
+  drillsPanel?: (manifest: BackupManifest) => ReactNode;
+} = {}) {
   const { backupId = '' } = useParams();
   const tenant = useActiveTenant();
   const query = useDescribeBackupQuery(backupId);
@@ -56,12 +61,18 @@ export function BackupDetailPage() {
       </>
     );
   }
-  return <BackupDetail described={query.data} />;
+  return <BackupDetail described={query.data} drillsPanel={drillsPanel} />;
 }
 
 type Dialog = 'incremental' | 'restore' | 'delete' | null;
 
-function BackupDetail({ described }: { described: backupV1.BackupChainResponse }) {
+function BackupDetail({
+  described,
+  drillsPanel,
+}: {
+  described: backupV1.BackupChainResponse;
+  drillsPanel: ((manifest: BackupManifest) => ReactNode) | undefined;
+}) {
   const manifest = described.manifest!;
   const caps = useBackupCapabilities(manifest.treeId);
   const trees = useListTreesQuery({ select: treeIds });
@@ -123,6 +134,7 @@ function BackupDetail({ described }: { described: backupV1.BackupChainResponse }
         <ManifestFacts manifest={manifest} />
       </section>
       <ProtectionPanel manifest={manifest} />
+      {drillsPanel?.(manifest)}
       <BackupChain described={described} />
       <ArtifactsPanel manifest={manifest} caps={caps} />
       <StartBackupDialog

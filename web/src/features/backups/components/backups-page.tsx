@@ -24,6 +24,8 @@ import { useListBackupsQuery } from '../../../lib/backups/use-list-backups-query
 import { treeIds, useListTreesQuery } from '../../../lib/trees/use-list-trees-query';
 import { CatalogFiltersForm } from './catalog-filters-form';
 import { CatalogTable } from './catalog-table';
+import { useNow } from '../../../lib/use-now';
+import { useBackupProofsQuery } from '../../../lib/drills/use-backup-proofs-query';
 import { StartBackupDialog } from './start-backup-dialog';
 
 /** /backups — the catalog, one keyset page at a time, filters and page token in the URL. */
@@ -49,6 +51,8 @@ export function BackupsPage() {
 
   const backups = list.data?.backups ?? [];
   const protections = useBackupProtectionsQuery(backups.map((b) => b.backupId));
+  const proofs = useBackupProofsQuery(backups.map((b) => b.backupId));
+  const now = useNow();
   const nextToken = list.data?.nextPageToken ?? '';
   const filtered = isFiltered(filters);
 
@@ -120,6 +124,8 @@ export function BackupsPage() {
           <CatalogTable
             backups={backups}
             protections={protections.data}
+            proofs={proofs.data}
+            now={now}
             selected={comparing.map((b) => b.backupId)}
             onToggle={(backup) => setComparing(toggleCompare(comparing, backup))}
           />

@@ -1,7 +1,13 @@
-import { BackupKind, type BackupManifest, type BackupProtection } from '@store/contract';
+import {
+  BackupKind,
+  type BackupManifest,
+  type BackupProof,
+  type BackupProtection,
+} from '@store/contract';
 import { Link } from 'react-router';
 import { Badge } from '../../../components/ui/badge';
 import { Time } from '../../../components/ui/time';
+import { ProofBadge } from '../../../lib/drills/proof-badge';
 import { formatBytes, formatCount } from '../../../lib/format';
 import { paths } from '../../../lib/paths';
 import { HealthBadge } from './health-badge';
@@ -16,10 +22,16 @@ export function CatalogTable({
   selected,
   onToggle,
   protections,
+  proofs,
+  now = Date.now(),
 }: {
   backups: readonly BackupManifest[];
   /** The page's protections by backup id (one ListBackupProtections call per page). */
   protections?: ReadonlyMap<string, BackupProtection> | undefined;
+  /** The page's restore proofs by backup id (one GetBackupProofs call per page). */
+  proofs?: ReadonlyMap<string, BackupProof> | undefined;
+  /** For the proofs' ages. */
+  now?: number;
   /** Backups ticked to compare (select two → compare). */
   selected?: readonly string[];
   onToggle?: (backup: BackupManifest) => void;
@@ -45,7 +57,7 @@ export function CatalogTable({
             <th scope="col" className="num">
               Size
             </th>
-            <th scope="col">Last verified</th>
+            <th scope="col">Verified and proven</th>
           </tr>
         </thead>
         <tbody>
@@ -112,9 +124,14 @@ export function CatalogTable({
               <td className="num" data-label="Size">
                 {formatBytes(backup.byteSize)}
               </td>
-              <td data-label="Last verified">
+              <td data-label="Verified and proven">
                 <div className="table__value">
                   <HealthBadge manifest={backup} />
+                  {proofs && (
+                    <div className="bk-small">
+                      <ProofBadge proof={proofs.get(backup.backupId) ?? {}} now={now} />
+                    </div>
+                  )}
                 </div>
               </td>
             </tr>

@@ -21,6 +21,7 @@ import { BackupBytesChart } from './backup-bytes-chart';
 import { BackupHealthSection } from './backup-health-section';
 import { CatalogGrowthSection } from './catalog-growth-section';
 import { GlanceRow } from './glance-row';
+import { ProofSection } from './proof-section';
 import { FailedOperationsSection, RunningOperationsSection } from './operation-sections';
 import { OperationDurationsChart } from './operation-durations-chart';
 import { UnprotectedTreesSection, VerificationSection } from './protection-sections';
@@ -66,6 +67,7 @@ export function DashboardPage() {
         />
         <UnprotectedTreesSection {...summaryProps} />
         <VerificationSection {...summaryProps} />
+        <ProofSection now={now} />
         <DeadLetterTreesSection
           trees={treeList}
           isPending={trees.isPending}

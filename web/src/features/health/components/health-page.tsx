@@ -1,6 +1,6 @@
 import { StoreBackupApiOperation, StoreOperationKind, StoreOperationState } from '@store/contract';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { OperationRunSummary } from '../../../components/operations/operation-run-summary';
 import { Badge } from '../../../components/ui/badge';
@@ -37,7 +37,12 @@ const PICKER_PAGE = { pageSize: 200 };
  * /health?backup=… — monitoring availability, "verify stale backups", every backup's last verdict
  * in one sortable table, then one backup's stored report, check now and monitoring.
  */
-export function HealthPage() {
+export function HealthPage({
+  proofSection,
+}: {
+  /** Fleet health's proof per tree (the drills feature's, passed in by the app). */
+  proofSection?: ReactNode;
+} = {}) {
   const tenant = useActiveTenant();
   const [params, setParams] = useSearchParams();
   const backupId = params.get('backup') ?? '';
@@ -76,6 +81,7 @@ export function HealthPage() {
       )}
       <VerifyStalePanel />
       <FleetSection />
+      {proofSection}
       <h2 id="health-one-backup">One backup</h2>
       <div className="health-picker">
         <BackupPicker

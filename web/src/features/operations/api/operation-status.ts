@@ -1,5 +1,6 @@
 import type { StoreOperationStatus } from '@store/contract';
 import type { Api } from '../../../lib/api/create-api';
+import type { RestoreDrillClient } from '../../../lib/api/drill-client';
 import type { LifecycleClient } from '../../../lib/api/lifecycle-client';
 import type { SchemaInsightClient } from '../../../lib/api/schema-insight-client';
 import {
@@ -16,6 +17,7 @@ import {
 export interface OwnServiceClients {
   schemaInsight: SchemaInsightClient;
   lifecycle: LifecycleClient;
+  drills: RestoreDrillClient;
 }
 
 export interface FoundOperation {
@@ -26,7 +28,7 @@ export interface FoundOperation {
 /** One family's status of an id; undefined or null when that service does not see it. */
 async function statusIn(
   api: Api,
-  { schemaInsight, lifecycle }: OwnServiceClients,
+  { schemaInsight, lifecycle, drills }: OwnServiceClients,
   family: OperationFamily,
   operationId: string,
   signal?: AbortSignal,
@@ -57,6 +59,12 @@ async function statusIn(
           { status: undefined },
         )
       ).status;
+    case 'drill':
+      return (
+        await unlessUnimplemented(drills.getRestoreDrillStatus({ operationId }, { signal }), {
+          status: undefined,
+        })
+      ).status;
   }
 }
 
@@ -81,7 +89,7 @@ export async function fetchOperation(
 /** Requests cancellation through the service that owns the operation. */
 export async function cancelOperation(
   api: Api,
-  { schemaInsight, lifecycle }: OwnServiceClients,
+  { schemaInsight, lifecycle, drills }: OwnServiceClients,
   operation: StoreOperationStatus,
 ): Promise<StoreOperationStatus> {
   const operationId = operation.operationId;
@@ -103,6 +111,9 @@ export async function cancelOperation(
     }
     case 'lifecycle':
       status = (await lifecycle.cancelLifecycleOperation({ operationId })).status;
+      break;
+    case 'drill':
+      status = (await drills.cancelRestoreDrill({ operationId })).status;
       break;
   }
   if (!status) throw new Error(`Operation ${operationId} is no longer visible.`);

@@ -1,5 +1,6 @@
 import type { StoreOperationStatus } from '@store/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useRestoreDrillClient } from '../../../lib/api/drill-client';
 import { useLifecycleClient } from '../../../lib/api/lifecycle-client';
 import { useSchemaInsightClient } from '../../../lib/api/schema-insight-client';
 import { useWhoAmIQuery } from '../../../lib/identity/use-who-am-i-query';
@@ -15,12 +16,13 @@ export function useCancelOperationMutation() {
   const api = useApi();
   const schemaInsight = useSchemaInsightClient();
   const lifecycle = useLifecycleClient();
+  const drills = useRestoreDrillClient();
   const queryClient = useQueryClient();
   const toast = useToast();
   const who = useWhoAmIQuery();
   return useMutation({
     mutationFn: (operation: StoreOperationStatus) =>
-      cancelOperation(api, { schemaInsight, lifecycle }, operation),
+      cancelOperation(api, { schemaInsight, lifecycle, drills }, operation),
     meta: { errorTitle: 'Cancel failed' },
     onSuccess: (status) => {
       // The server does not record who cancelled; this tab remembers its own cancels.

@@ -1,5 +1,6 @@
 import { BackupControlService } from '@store/contract';
 import { useQuery, useQueryClient, type DataTag, type QueryKey } from '@tanstack/react-query';
+import { useRestoreDrillClient } from '../../../lib/api/drill-client';
 import { useLifecycleClient } from '../../../lib/api/lifecycle-client';
 import { useSchemaInsightClient } from '../../../lib/api/schema-insight-client';
 import type { OperationFamily } from '../../../lib/operations/operation-kinds';
@@ -26,6 +27,7 @@ export function useGetOperationQuery(operationId: string, family?: OperationFami
   const api = useApi();
   const schemaInsight = useSchemaInsightClient();
   const lifecycle = useLifecycleClient();
+  const drills = useRestoreDrillClient();
   const queryClient = useQueryClient();
   const queryKey = operationKey(operationId);
   return useQuery({
@@ -35,7 +37,7 @@ export function useGetOperationQuery(operationId: string, family?: OperationFami
       const known = queryClient.getQueryData(queryKey)?.family;
       return fetchOperation(
         api,
-        { schemaInsight, lifecycle },
+        { schemaInsight, lifecycle, drills },
         operationId,
         known ?? family,
         signal,

@@ -15,30 +15,39 @@ export interface OperationsList extends MergedOperations {
 
 /**
  * The tenant's operations from every service that tracks them (backup, schema, both insight
- * services and lifecycle), merged newest first (polling: useOperationLists).
+ * services, lifecycle and restore drills), merged newest first (polling: useOperationLists).
  */
 export function useListOperationsQuery(filters: OperationFilters): OperationsList {
   const request = listRequestOf(filters);
   const families = familiesOf(filters);
   // "Load more" changes the page size: keep the rows on screen while the bigger page loads.
   const lists = useOperationLists(request, { families, keepPreviousPage: true });
-  const { backup, schema, backupInsight, schemaInsight, lifecycle } = lists;
+  const { backup, schema, backupInsight, schemaInsight, lifecycle, drill } = lists;
   const shown = allOperationLists(lists).filter((query) => query.isEnabled);
 
-  const [backupPage, schemaPage, backupInsightPage, schemaInsightPage, lifecyclePage] = [
+  const [backupPage, schemaPage, backupInsightPage, schemaInsightPage, lifecyclePage, drillPage] = [
     backup,
     schema,
     backupInsight,
     schemaInsight,
     lifecycle,
+    drill,
   ].map((query) => (query.isEnabled ? query.data : undefined));
   const merged = useMemo(
     () =>
       mergeOperationPages(
-        [backupPage, schemaPage, backupInsightPage, schemaInsightPage, lifecyclePage],
+        [backupPage, schemaPage, backupInsightPage, schemaInsightPage, lifecyclePage, drillPage],
         filters.limit,
       ),
-    [backupPage, schemaPage, backupInsightPage, schemaInsightPage, lifecyclePage, filters.limit],
+    [
+      backupPage,
+      schemaPage,
+      backupInsightPage,
+      schemaInsightPage,
+      lifecyclePage,
+      drillPage,
+      filters.limit,
+    ],
   );
 
   return {

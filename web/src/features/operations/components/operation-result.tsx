@@ -1,6 +1,7 @@
 import { StoreOperationKind, StoreRestoreMode, type StoreOperationStatus } from '@store/contract';
 import { Link } from 'react-router';
 import { CatalogRebuildFacts } from '../../../components/operations/catalog-rebuild-facts';
+import { DrillResultSummary } from '../../../components/operations/drill-result-summary';
 import { RetentionApplySummary } from '../../../components/operations/retention-apply-summary';
 import { StaleCheckSummary } from '../../../components/operations/stale-check-summary';
 import { RestoreReverted } from '../../../components/operations/restore-reverted';
@@ -102,6 +103,9 @@ export function OperationResult({ operation }: { operation: ConsoleOperation }) 
     case 'retentionApply':
       return <RetentionApplySummary result={result.value} />;
     default: {
+      if (operation.kind === StoreOperationKind.RESTORE_DRILL) {
+        return <DrillResultSummary operation={operation} />;
+      }
       // Previews, diffs, dry-runs, replays: their one-line summary.
       const brief = resultBrief(operation);
       return brief ? <p>{brief}</p> : <p className="muted">{noResultText(operation)}</p>;

@@ -48,6 +48,7 @@ describe('operation filters in the URL', () => {
       backupInsight: false,
       schemaInsight: false,
       lifecycle: false,
+      drill: false,
     };
     expect(only([StoreOperationKind.BACKUP])).toEqual({ ...none, backup: true });
     expect(only([StoreOperationKind.COMPLIANCE_SCAN])).toEqual({ ...none, schema: true });
@@ -59,12 +60,15 @@ describe('operation filters in the URL', () => {
     });
     // Retention applies live in the lifecycle service.
     expect(only([StoreOperationKind.RETENTION_APPLY])).toEqual({ ...none, lifecycle: true });
+    // Restore drills are listed by DrillProofService, nowhere else.
+    expect(only([StoreOperationKind.RESTORE_DRILL])).toEqual({ ...none, drill: true });
     expect(only([])).toEqual({
       backup: true,
       schema: true,
       backupInsight: true,
       schemaInsight: true,
       lifecycle: true,
+      drill: true,
     });
   });
 });

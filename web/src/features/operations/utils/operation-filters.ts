@@ -76,5 +76,6 @@ export function familiesOf(filters: OperationFilters): Record<OperationFamily, b
     backupInsight: has('backupInsight'),
     schemaInsight: has('schemaInsight'),
     lifecycle: has('lifecycle'),
+    drill: has('drill'),
   };
 }

@@ -1,5 +1,5 @@
 import type { TreeEntry } from '@store/contract';
-import { useId, useState } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { Breadcrumb } from '../../../components/ui/breadcrumb';
 import { Button } from '../../../components/ui/button';
@@ -26,7 +26,12 @@ import { TreeSchemaSummary } from './tree-schema-summary';
 type Editing = { draft: EntryDraft; existing: boolean } | null;
 
 /** /trees/:treeId — browse a tree's entries by key prefix, view, put and delete them. */
-export function TreeDetailPage() {
+export function TreeDetailPage({
+  drillsPanel,
+}: {
+  /** The tree's restore drills (the drills feature's, passed in by the app). */
+  drillsPanel?: (treeId: string) => ReactNode;
+} = {}) {
   const { treeId = '' } = useParams();
   const tenant = useActiveTenant();
   const [browse, setBrowse] = useEntryBrowse();
@@ -146,6 +151,7 @@ export function TreeDetailPage() {
           </Button>
         </nav>
       )}
+      {!missing && drillsPanel?.(treeId)}
       {browse.openKey !== null && (
         <EntryValueDialog
           treeId={treeId}
