@@ -19,7 +19,10 @@ import {
 } from './physical-tree-store.js';
 import {
   copyOutsidePrefixInSteps,
+  copyStepSql,
   deleteTreeEntriesInSteps,
+  SQLITE_DELETE_STEP,
+  stepEndSql,
   STEPPED_WRITE_MAX_ROWS,
   type StepReport,
 } from './stepped-tree-writes.js';
@@ -75,6 +78,51 @@ describe.each(DIALECTS)('stepped tree writes on %s', (dialect) => {
       expect(steps).toEqual([]);
     }
   });
+
+  it.runIf(dialect === 'sqlite')(
+    'gives the event loop back between the steps of a drop, long before it ends',
+    async () => {
+      const id = await filledTree(entries('k/', 4_500));
+      let otherCallRanAtStep: number | undefined;
+      let steps = 0;
+      setImmediate(() => (otherCallRanAtStep = steps));
+      await deleteTreeEntriesInSteps(storage, id, { onStep: () => (steps += 1) });
+      expect(steps).toBeGreaterThanOrEqual(5);
+      expect(otherCallRanAtStep).toBeDefined();
+      expect(otherCallRanAtStep!).toBeLessThan(steps);
+    },
+  );
+
+  it.runIf(dialect === 'sqlite')(
+    'each step walks the primary key (physical tree, key): no scan, no temp B-tree',
+    async () => {
+      await filledTree(entries('k/', 4_500));
+      storage.sqlitePrepare!('analyze').run();
+      const plan = (text: string, ...params: unknown[]) =>
+        (
+          storage.sqlitePrepare!(`explain query plan ${text}`).all(...params) as {
+            detail: string;
+          }[]
+        )
+          .map((row) => row.detail)
+          .join('\n');
+      // The delete's rowids come from either index of (physical tree, …): any N rows do.
+      const deleteStep = plan(SQLITE_DELETE_STEP, 't', 1000);
+      expect(deleteStep).toMatch(/SEARCH entries USING COVERING INDEX \w+ \(physical_tree_id=\?\)/);
+      expect(deleteStep).not.toMatch(/SCAN entries|TEMP B-TREE/);
+      // The copy walks keys in order: the primary key, never the sequence index or a sort.
+      const copySteps = [true, false].flatMap((first) => [
+        plan(stepEndSql(first, true), 's', 'a', 'p', 999),
+        plan(stepEndSql(first, false), 's', 'a', 999),
+        plan(copyStepSql(first, 'last'), 't', 's', 'a', 'b'),
+        plan(copyStepSql(first, 'end'), 't', 's', 'a', 'p'),
+      ]);
+      for (const details of copySteps) {
+        expect(details).toMatch(/SEARCH entries USING (COVERING )?INDEX sqlite_autoindex_entries_1/);
+        expect(details).not.toMatch(/SCAN entries|TEMP B-TREE|entries_by_sequence/);
+      }
+    },
+  );
 
   it('drops an unreachable tree whole, and leaves a tree a logical tree points at', async () => {
     const orphan = await filledTree(entries('k/', 2_100));

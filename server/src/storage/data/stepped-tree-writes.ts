@@ -46,7 +46,7 @@ function nextStepRows(rows: number, ms: number): number {
   return rows;
 }
 
-const SQLITE_DELETE_STEP =
+export const SQLITE_DELETE_STEP =
   'delete from entries where rowid in ' +
   '(select rowid from entries where physical_tree_id = ? limit ?)';
 
@@ -94,14 +94,14 @@ function rangeSql(first: boolean, upTo: 'end' | 'last' | 'none'): string {
 }
 
 /** The key that ends a step of `limit` rows (its last), or none when fewer rows are left. */
-function stepEndSql(first: boolean, bounded: boolean): string {
+export function stepEndSql(first: boolean, bounded: boolean): string {
   return (
     `select key from entries where ${rangeSql(first, bounded ? 'end' : 'none')} ` +
     'order by key limit 1 offset ?'
   );
 }
 
-function copyStepSql(first: boolean, upTo: 'end' | 'last' | 'none'): string {
+export function copyStepSql(first: boolean, upTo: 'end' | 'last' | 'none'): string {
   return (
     `insert into entries (physical_tree_id, ${ENTRY_COLUMNS}) ` +
     `select ?, ${ENTRY_COLUMNS} from entries where ${rangeSql(first, upTo)}`
