@@ -13,6 +13,7 @@ import type { Dialect } from '../../server/src/storage/database.js';
 import {
   countLiveEntries,
   createPhysicalTree,
+  deletePhysicalTreeEntries,
   dropPhysicalTree,
 } from '../../server/src/storage/data/physical-tree-store.js';
 import { BENCH_TOKEN, startBenchServer, TENANT, timedOperation } from '../lib/bench-server.js';
@@ -40,6 +41,7 @@ type Phase =
   | 'restore'
   | 'scoped restore in place'
   | 'tree drop'
+  | 'tree drop in one statement (before)'
   | 'ListTrees'
   | 'retention preview';
 
@@ -131,18 +133,18 @@ async function runSize(
       now: Date.now(),
     });
     await raw.checkpoint();
-    const restorePeer = await timed(() =>
+    const fillFrom = (into: string) =>
       dialect === 'postgres'
-        ? psqlRestorePeer(s.t.location, seeded.value.physicalTreeId, scratch)
+        ? psqlRestorePeer(s.t.location, seeded.value.physicalTreeId, into)
         : raw.exec([
             {
               sql:
                 `insert into entries (${ENTRY_COLUMNS}) select ?, key, value_json, tombstone, ` +
                 'sequence, schema_version, updated_at from entries where physical_tree_id = ?',
-              params: [scratch, seeded.value.physicalTreeId],
+              params: [into, seeded.value.physicalTreeId],
             },
-          ]),
-    );
+          ]);
+    const restorePeer = await timed(() => fillFrom(scratch));
     if ((await countLiveEntries(storage, scratch)) !== entries) {
       throw new Error('the restore peer did not load every row');
     }
@@ -150,6 +152,20 @@ async function runSize(
     // Dropping a whole tree: what a failed restore, a duplicate install and a drill's scratch
     // tree end with (the server's own storage function, on its own connection).
     await phase('tree drop', () => dropPhysicalTree(storage, scratch));
+    if (dialect === 'sqlite') {
+      // The same drop as it was before issue 37: one DELETE of the whole tree on the event loop
+      // (PostgreSQL still does it in one statement, on its own connection).
+      const again = await createPhysicalTree(storage, {
+        tenant: TENANT,
+        treeName: `${TREE}-peer`,
+        now: Date.now(),
+      });
+      await fillFrom(again);
+      await raw.checkpoint();
+      await phase('tree drop in one statement (before)', () =>
+        deletePhysicalTreeEntries(storage, again),
+      );
+    }
 
     await raw.checkpoint();
     const restore = await phase('restore', () =>
