@@ -157,7 +157,9 @@ async function copyOutside(
 /**
  * Rows outside the prefix written after `afterSequence` (through the sequence index), over
  * what the pre-copy holds of them: every write (put, delete's tombstone, schema rewrite) takes
- * a new sequence, and nothing deletes a live tree's rows.
+ * a new sequence, and nothing deletes a live tree's rows. On SQLite the index is named: without
+ * statistics its planner may walk the tree's whole key range instead, synchronously, in the
+ * install's transaction.
  */
 async function copyChangedOutsidePrefix(
   tx: TreeDb,
@@ -166,15 +168,26 @@ async function copyChangedOutsidePrefix(
   prefix: string,
   afterSequence: number,
 ): Promise<void> {
-  await sql`
+  await changedOutsidePrefixCopy(tx, from, to, prefix, afterSequence).execute(tx.db);
+}
+
+/** The statement of copyChangedOutsidePrefix (its plan is tested). */
+export function changedOutsidePrefixCopy(
+  tx: TreeDb,
+  from: string,
+  to: string,
+  prefix: string,
+  afterSequence: number,
+) {
+  return sql`
     insert into entries
       (physical_tree_id, key, value_json, tombstone, sequence, schema_version, updated_at)
     select ${to}, key, value_json, tombstone, sequence, schema_version, updated_at
-    from entries
+    from entries ${sql.raw(tx.dialect === 'sqlite' ? 'indexed by entries_by_sequence' : '')}
     where physical_tree_id = ${from} and sequence > ${afterSequence}
       and not (${startsWith('key', prefix)})
     ${sql.raw(REPLACE_ON_KEY_CONFLICT)}
-  `.execute(tx.db);
+  `;
 }
 
 async function copyOutsidePrefix(tx: TreeDb, from: string, to: string, prefix: string) {

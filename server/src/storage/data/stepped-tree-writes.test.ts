@@ -3,6 +3,7 @@ import { DIALECTS } from '../../../test/support/test-storage.js';
 import { storagePerTest } from '../../../test/support/storage-per-test.js';
 import type { Storage } from '../database.js';
 import {
+  changedOutsidePrefixCopy,
   installRestoredTree,
   preCopyOutsidePrefix,
   type InstallRequest,
@@ -121,6 +122,25 @@ describe.each(DIALECTS)('stepped tree writes on %s', (dialect) => {
         expect(details).toMatch(/SEARCH entries USING (COVERING )?INDEX sqlite_autoindex_entries_1/);
         expect(details).not.toMatch(/SCAN entries|TEMP B-TREE|entries_by_sequence/);
       }
+    },
+  );
+
+  it.runIf(dialect === 'sqlite')(
+    "the install's copy of writes since the pre-copy reads the sequence index, not the tree",
+    async () => {
+      await filledTree(entries('k/', 4_500));
+      const compiled = changedOutsidePrefixCopy(storage, 's', 't', 'p/', 10).compile(storage.db);
+      const plan = (
+        storage.sqlitePrepare!(`explain query plan ${compiled.sql}`).all(
+          ...compiled.parameters,
+        ) as { detail: string }[]
+      )
+        .map((row) => row.detail)
+        .join('\n');
+      expect(plan).toMatch(
+        /SEARCH entries USING INDEX entries_by_sequence \(physical_tree_id=\? AND sequence>\?\)/,
+      );
+      expect(plan).not.toMatch(/SCAN entries|sqlite_autoindex_entries_1/);
     },
   );
 
