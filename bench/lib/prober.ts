@@ -72,6 +72,9 @@ export async function startProber(target: {
       let value: Awaited<ReturnType<typeof work>>;
       try {
         value = await work();
+        // One timer turn after the work, so a block that lasted to its very end is sampled too
+        // (a loop blocked for the whole phase records no sample at all without it).
+        await new Promise((resolve) => setTimeout(resolve, 5));
       } finally {
         loop.disable();
         clearInterval(rssTimer);
