@@ -46,6 +46,7 @@ function nextStepRows(rows: number, ms: number): number {
   return rows;
 }
 
+/** One deleting step: any `limit` rows of the tree, found through an index on its id. */
 export const SQLITE_DELETE_STEP =
   'delete from entries where rowid in ' +
   '(select rowid from entries where physical_tree_id = ? limit ?)';
@@ -101,6 +102,7 @@ export function stepEndSql(first: boolean, bounded: boolean): string {
   );
 }
 
+/** One copying step: the rows from the cursor up to the step's last key (or the range's end). */
 export function copyStepSql(first: boolean, upTo: 'end' | 'last' | 'none'): string {
   return (
     `insert into entries (physical_tree_id, ${ENTRY_COLUMNS}) ` +
