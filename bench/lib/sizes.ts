@@ -39,6 +39,8 @@ export interface Sizes {
   metricsBackups: number;
   /** Row 26: timed scrapes, after 3 untimed. */
   metricsScrapes: number;
+  /** Rows 29–30: the big tree's entries, one fresh server each (time growth: first → last). */
+  bigTreeEntries: number[];
 }
 
 export const FULL: Sizes = {
@@ -63,6 +65,8 @@ export const FULL: Sizes = {
   metricsTrees: 1_000,
   metricsBackups: 100_000,
   metricsScrapes: 30,
+  // Issue 37's sizes.
+  bigTreeEntries: [1_000_000, 5_000_000],
 };
 
 export const QUICK: Sizes = {
@@ -84,4 +88,5 @@ export const QUICK: Sizes = {
   metricsTrees: 50,
   metricsBackups: 2_000,
   metricsScrapes: 5,
+  bigTreeEntries: [5_000],
 };

@@ -4,9 +4,11 @@ import {
   countLiveEntries,
   getPhysicalTree,
   raiseLastSequence,
+  REPLACE_ON_KEY_CONFLICT,
   swapPhysicalTree,
 } from '../data/physical-tree-store.js';
-import { selectTreeForUpdate } from '../data/tree-store.js';
+import { copyOutsidePrefixInSteps, type SteppedWriteOptions } from '../data/stepped-tree-writes.js';
+import { resolveTree, selectTreeForUpdate } from '../data/tree-store.js';
 import { startsWith, withTransaction, type TreeDb } from '../data/tree-db.js';
 
 /**
@@ -39,6 +41,39 @@ export interface InstallRequest {
   >;
   /** The stored result, once the replaced physical tree is known. */
   resultOf(previousPhysicalTreeId: string | null): string;
+  /** A scoped restore's rows outside its prefix, copied before the install (preCopyOutsidePrefix). */
+  preCopied?: PreCopy | undefined;
+}
+
+/** What preCopyOutsidePrefix copied: the tree it read, and up to which sequence it is exact. */
+export interface PreCopy {
+  fromPhysicalTreeId: string;
+  upToSequence: number;
+}
+
+/**
+ * Copies the current tree's rows outside a scoped restore's prefix into the restored tree
+ * before the install, in bounded steps (stepped-tree-writes.ts): in the install's transaction
+ * one INSERT … SELECT of a 1 M-entry tree held SQLite's event loop for seconds. Writes that land
+ * meanwhile all take a sequence above the one read here first, so the install copies just those
+ * (installRestoredTree). Undefined when the tree does not exist yet.
+ */
+export async function preCopyOutsidePrefix(
+  handle: TreeDb,
+  request: { tenant: string; treeName: string; physicalTreeId: string; keyPrefix: string },
+  options: SteppedWriteOptions = {},
+): Promise<PreCopy | undefined> {
+  // The tree and its last sequence in one read, before any row is copied.
+  const current = await resolveTree(handle, request.tenant, request.treeName);
+  if (!current) return undefined;
+  await copyOutsidePrefixInSteps(
+    handle,
+    current.physicalTreeId,
+    request.physicalTreeId,
+    request.keyPrefix,
+    options,
+  );
+  return { fromPhysicalTreeId: current.physicalTreeId, upToSequence: current.lastSequence };
 }
 
 /** Installs a restored physical tree (see above). */
@@ -67,8 +102,15 @@ export async function installRestoredTree(
         // Sequence numbers are never reused: later incrementals compare against them.
         const old = await getPhysicalTree(tx, current.physicalTreeId);
         await raiseLastSequence(tx, physicalTreeId, old?.lastSequence ?? 0);
-        if (keyPrefix !== '')
-          await copyOutsidePrefix(tx, current.physicalTreeId, physicalTreeId, keyPrefix);
+        if (keyPrefix !== '') {
+          await copyOutside(
+            tx,
+            current.physicalTreeId,
+            physicalTreeId,
+            keyPrefix,
+            request.preCopied,
+          );
+        }
       }
       const swap = await swapPhysicalTree(tx, { tenant, treeName, physicalTreeId, now });
       if (swap.swapped) previous = swap.previousPhysicalTreeId ?? null;
@@ -84,6 +126,68 @@ export async function installRestoredTree(
     });
     return { status: 'installed', previousPhysicalTreeId: previous };
   });
+}
+
+/**
+ * The install's part of a scoped restore's copy: only what changed since the pre-copy when it
+ * read the tree still current; else (another restore swapped the tree meanwhile) the pre-copy
+ * is thrown away and the whole outside copied here.
+ */
+async function copyOutside(
+  tx: TreeDb,
+  from: string,
+  to: string,
+  prefix: string,
+  preCopied: PreCopy | undefined,
+): Promise<void> {
+  if (preCopied?.fromPhysicalTreeId === from) {
+    await copyChangedOutsidePrefix(tx, from, to, prefix, preCopied.upToSequence);
+    return;
+  }
+  if (preCopied) {
+    await tx.db
+      .deleteFrom('entries')
+      .where('physical_tree_id', '=', to)
+      .where(sql<boolean>`not (${startsWith('key', prefix)})`)
+      .execute();
+  }
+  await copyOutsidePrefix(tx, from, to, prefix);
+}
+
+/**
+ * Rows outside the prefix written after `afterSequence` (through the sequence index), over
+ * what the pre-copy holds of them: every write (put, delete's tombstone, schema rewrite) takes
+ * a new sequence, and nothing deletes a live tree's rows. On SQLite the index is named: without
+ * statistics its planner may walk the tree's whole key range instead, synchronously, in the
+ * install's transaction.
+ */
+async function copyChangedOutsidePrefix(
+  tx: TreeDb,
+  from: string,
+  to: string,
+  prefix: string,
+  afterSequence: number,
+): Promise<void> {
+  await changedOutsidePrefixCopy(tx, from, to, prefix, afterSequence).execute(tx.db);
+}
+
+/** The statement of copyChangedOutsidePrefix (its plan is tested). */
+export function changedOutsidePrefixCopy(
+  tx: TreeDb,
+  from: string,
+  to: string,
+  prefix: string,
+  afterSequence: number,
+) {
+  return sql`
+    insert into entries
+      (physical_tree_id, key, value_json, tombstone, sequence, schema_version, updated_at)
+    select ${to}, key, value_json, tombstone, sequence, schema_version, updated_at
+    from entries ${sql.raw(tx.dialect === 'sqlite' ? 'indexed by entries_by_sequence' : '')}
+    where physical_tree_id = ${from} and sequence > ${afterSequence}
+      and not (${startsWith('key', prefix)})
+    ${sql.raw(REPLACE_ON_KEY_CONFLICT)}
+  `;
 }
 
 async function copyOutsidePrefix(tx: TreeDb, from: string, to: string, prefix: string) {

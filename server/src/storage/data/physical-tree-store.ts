@@ -8,6 +8,7 @@ import {
   type StoredEntry,
   type TreeDb,
 } from './tree-db.js';
+import { deleteTreeEntriesInSteps } from './stepped-tree-writes.js';
 import { insertLogicalTree, selectTreeForUpdate } from './tree-lock.js';
 
 /**
@@ -354,6 +355,16 @@ export async function countLiveEntries(handle: TreeDb, physicalTreeId: string): 
   return Number(row?.live_entries ?? 0);
 }
 
+/** True when a logical tree points at the physical tree. */
+async function pointedAt(handle: TreeDb, physicalTreeId: string): Promise<boolean> {
+  const user = await handle.db
+    .selectFrom('trees')
+    .select('name')
+    .where('physical_tree_id', '=', physicalTreeId)
+    .executeTakeFirst();
+  return user !== undefined;
+}
+
 /** Removes every entry (tombstones too) of a physical tree; returns how many. */
 export async function deletePhysicalTreeEntries(
   handle: TreeDb,
@@ -366,8 +377,18 @@ export async function deletePhysicalTreeEntries(
   return Number(result.numDeletedRows);
 }
 
-/** Drops a physical tree and its entries unless a logical tree still points at it. */
+/**
+ * Drops a physical tree and its entries unless a logical tree still points at it. Outside a
+ * caller's transaction, the entries of a tree nothing points at go first in bounded steps
+ * (deleteTreeEntriesInSteps: on SQLite one DELETE of 1 M entries held the event loop for
+ * seconds); the last transaction then checks again and removes what is left and the tree's row.
+ * Only trees a restore or a drill filled for itself are dropped, and nothing swaps such a tree
+ * in once its filler gave it up, so no logical tree can come to point at it half-way.
+ */
 export async function dropPhysicalTree(handle: TreeDb, physicalTreeId: string): Promise<boolean> {
+  if (!handle.db.isTransaction && !(await pointedAt(handle, physicalTreeId))) {
+    await deleteTreeEntriesInSteps(handle, physicalTreeId);
+  }
   return withTransaction(handle, async (tx) => {
     // Lock the physical row first: a swap to it then either committed already (and is seen
     // below) or waits and finds it gone.

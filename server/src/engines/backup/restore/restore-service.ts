@@ -8,7 +8,10 @@ import {
   dropPhysicalTree,
   type EntryToInsert,
 } from '../../../storage/data/physical-tree-store.js';
-import { installRestoredTree } from '../../../storage/backup/restore-install-store.js';
+import {
+  installRestoredTree,
+  preCopyOutsidePrefix,
+} from '../../../storage/backup/restore-install-store.js';
 import { refreshEntryStatistics } from '../../../storage/data/planner-statistics.js';
 import { openHiddenTreeLoader } from '../../../storage/data/tree-loader.js';
 import { resolveTree } from '../../../storage/data/tree-store.js';
@@ -138,8 +141,19 @@ export class RestoreService {
       };
       if (request.mode === 'SHADOW') result.shadowPhysicalTreeId = physicalTreeId;
       ctx.signal.throwIfAborted();
+      // A scoped restore keeps the rest of the tree: copied here in bounded steps, so the
+      // install's transaction copies only what was written meanwhile.
+      const preCopied =
+        prefix !== '' && request.mode !== 'SHADOW'
+          ? await preCopyOutsidePrefix(
+              this.storage,
+              { tenant: ctx.tenant, treeName: targetTree, physicalTreeId, keyPrefix: prefix },
+              { signal: ctx.signal },
+            )
+          : undefined;
       const now = this.clock();
       const outcome = await installRestoredTree(this.storage, {
+        preCopied,
         tenant: ctx.tenant,
         treeName: targetTree,
         physicalTreeId,

@@ -1,0 +1,383 @@
+// Rows 29–30 (issue 37): a tree of 1 M and 5 M entries (seeded through the driver, not the API)
+// on the real server, each of capture, export, restore, a scoped restore in place, a drop of a
+// whole tree, ListTrees and retention preview run while a prober in its own thread calls Health
+// and ListEntries (a page of 10) every 50 ms and the server's event-loop delay is recorded.
+// Row 29: what the prober and the loop saw during each. Row 30: the work's own speed against
+// its peers in the same run (capture: read + gzip + sha256 in one process on SQLite, psql \copy
+// | gzip | sha256sum on PostgreSQL; restore: raw inserts, \copy out | \copy in), ListTrees time,
+// peak RSS, and the growth of each time from the first size to the last against linear.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createClient } from '@connectrpc/connect';
+import { BackupLifecycleService, StoreRestoreMode, TreeDataService } from '@store/contract';
+import type { Dialect } from '../../server/src/storage/database.js';
+import {
+  countLiveEntries,
+  createPhysicalTree,
+  deletePhysicalTreeEntries,
+  dropPhysicalTree,
+} from '../../server/src/storage/data/physical-tree-store.js';
+import { BENCH_TOKEN, startBenchServer, TENANT, timedOperation } from '../lib/bench-server.js';
+import { downloadInWorker } from '../lib/download.js';
+import { startProber, type PhaseFigures, type Prober } from '../lib/prober.js';
+import { psqlCapturePeer, psqlRestorePeer } from '../lib/psql-peers.js';
+import { rawCapture } from '../lib/raw-capture.js';
+import { openRawDb } from '../lib/raw-db.js';
+import type { BenchRow } from '../lib/results.js';
+import type { Sizes } from '../lib/sizes.js';
+import { seedTree } from '../lib/seed-tree.js';
+import { percentile, sorted, timed } from '../lib/stats.js';
+
+const TREE = 'big';
+const ENTRY_COLUMNS =
+  'physical_tree_id, key, value_json, tombstone, sequence, schema_version, updated_at';
+const PROBE_INTERVAL_MS = 50;
+/** Issue 37's bounds for every phase (reported beside the figures, never asserted). */
+const BOUNDS = { loopP99: 50, loopMax: 200, healthP99: 100, listP99: 150, listTrees: 200 };
+
+type Phase =
+  | 'idle'
+  | 'capture'
+  | 'export'
+  | 'restore'
+  | 'scoped restore in place'
+  | 'tree drop'
+  | 'tree drop in one statement (before)'
+  | 'ListTrees'
+  | 'retention preview';
+
+interface SizeRun {
+  entries: number;
+  phases: Map<Phase, PhaseFigures>;
+  captureMs: number;
+  capturePeerMs: number;
+  restoreMs: number;
+  restorePeerMs: number;
+  listTreesMs: number[];
+  load: string;
+}
+
+const loadAverage = async () => {
+  const { loadavg } = await import('node:os');
+  return loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ');
+};
+
+async function runSize(
+  dialect: Dialect,
+  entries: number,
+  log: (line: string) => void,
+): Promise<SizeRun> {
+  const s = await startBenchServer(dialect);
+  const raw = await openRawDb(s.t.location);
+  let prober: Prober | undefined;
+  try {
+    const storage = s.t.server.storage;
+    const seeded = await timed(() => seedTree(storage, raw, TENANT, TREE, entries));
+    await raw.checkpoint();
+    log(`seeded ${entries} entries in ${(seeded.ms / 1000).toFixed(1)} s`);
+    prober = await startProber({
+      grpcUrl: s.t.server.grpcUrl,
+      token: BENCH_TOKEN,
+      treeId: TREE,
+      intervalMs: PROBE_INTERVAL_MS,
+    });
+    const phases = new Map<Phase, PhaseFigures>();
+    const phase = async <T>(name: Phase, work: () => Promise<T>): Promise<T> => {
+      const { value, figures } = await prober!.during(work);
+      phases.set(name, figures);
+      log(`${name}: ${describe(figures)}`);
+      return value;
+    };
+    await phase('idle', () => sleep(entries >= 100_000 ? 3_000 : 300));
+
+    const peer = await timed(async () => {
+      if (dialect === 'postgres') await psqlCapturePeer(s.t.location, seeded.value.physicalTreeId);
+      else await rawCapture(raw, seeded.value.physicalTreeId);
+    });
+    log(`capture peer ${peer.ms.toFixed(0)} ms`);
+    await raw.checkpoint();
+    const capture = await phase('capture', () =>
+      timedOperation(s, () => s.backup.startBackup({ name: 'big full', scope: { treeId: TREE } })),
+    );
+    if (capture.value.result.case !== 'capture') throw new Error('no capture result');
+    const manifest = capture.value.result.value.manifest;
+    if (Number(manifest?.entryCount) !== entries) {
+      throw new Error(`the capture holds ${manifest?.entryCount} entries, not ${entries}`);
+    }
+    const backupId = capture.value.result.value.backupId;
+
+    const exportJob = (artifactId: string) => ({
+      kind: 'export' as const,
+      baseUrl: s.t.server.httpUrl,
+      staticName: '',
+      token: BENCH_TOKEN,
+      backupId,
+      artifactId,
+      warmUp: false,
+    });
+    const artifacts = manifest?.artifacts ?? [];
+    // The download thread starts (tsx compiling its client) before the phase, not in it.
+    if (artifacts[0]) await downloadInWorker(exportJob(artifacts[0].artifactId));
+    await phase('export', async () => {
+      for (const artifact of artifacts) await downloadInWorker(exportJob(artifact.artifactId));
+    });
+
+    // The restore's peer: the same rows into a fresh physical tree by the database's own bulk
+    // path (SQLite: one INSERT … SELECT in one transaction, no JS per row — stricter than row 3's
+    // prepared insert, which would hold the whole tree in the bench; PostgreSQL: \copy out |
+    // \copy in).
+    const scratch = await createPhysicalTree(storage, {
+      tenant: TENANT,
+      treeName: `${TREE}-peer`,
+      now: Date.now(),
+    });
+    await raw.checkpoint();
+    const fillFrom = (into: string) =>
+      dialect === 'postgres'
+        ? psqlRestorePeer(s.t.location, seeded.value.physicalTreeId, into)
+        : raw.exec([
+            {
+              sql:
+                `insert into entries (${ENTRY_COLUMNS}) select ?, key, value_json, tombstone, ` +
+                'sequence, schema_version, updated_at from entries where physical_tree_id = ?',
+              params: [into, seeded.value.physicalTreeId],
+            },
+          ]);
+    const restorePeer = await timed(() => fillFrom(scratch));
+    if ((await countLiveEntries(storage, scratch)) !== entries) {
+      throw new Error('the restore peer did not load every row');
+    }
+    log(`restore peer ${restorePeer.ms.toFixed(0)} ms`);
+    // Dropping a whole tree: what a failed restore, a duplicate install and a drill's scratch
+    // tree end with (the server's own storage function, on its own connection).
+    await phase('tree drop', () => dropPhysicalTree(storage, scratch));
+    if (dialect === 'sqlite') {
+      // The same drop as it was before issue 37: one DELETE of the whole tree on the event loop
+      // (PostgreSQL still does it in one statement, on its own connection).
+      const again = await createPhysicalTree(storage, {
+        tenant: TENANT,
+        treeName: `${TREE}-peer`,
+        now: Date.now(),
+      });
+      await fillFrom(again);
+      await raw.checkpoint();
+      await phase('tree drop in one statement (before)', () =>
+        deletePhysicalTreeEntries(storage, again),
+      );
+    }
+
+    await raw.checkpoint();
+    const restore = await phase('restore', () =>
+      timedOperation(s, () =>
+        s.backup.startRestore({
+          backupId,
+          mode: StoreRestoreMode.NEW_TREE,
+          targetTreeId: `${TREE}-restored`,
+        }),
+      ),
+    );
+    // A scoped restore in place of 1 % of the keys: the other 99 % are copied over into the
+    // restored tree (in steps, before the install).
+    const scopedPrefix = entries >= 1_000_000 ? 'user/0000' : 'user/000000';
+    await phase('scoped restore in place', () =>
+      timedOperation(s, () =>
+        s.backup.startRestore({
+          backupId,
+          mode: StoreRestoreMode.IN_PLACE,
+          scope: { treeId: TREE, keyPrefix: scopedPrefix },
+        }),
+      ),
+    );
+
+    const data = createClient(TreeDataService, s.grpc);
+    const listTreesMs: number[] = [];
+    await phase('ListTrees', async () => {
+      for (let i = 0; i < 20; i++) {
+        const t0 = performance.now();
+        const { trees } = await data.listTrees({ pageSize: 50 });
+        listTreesMs.push(performance.now() - t0);
+        if (!trees.some((t) => t.treeId === TREE)) throw new Error('ListTrees missed the tree');
+      }
+    });
+
+    const lifecycle = createClient(BackupLifecycleService, s.grpc);
+    await lifecycle.setRetentionRules({ scope: { treeId: TREE }, rules: { keepLast: 1 } });
+    await phase('retention preview', async () => {
+      for (let i = 0; i < 5; i++) {
+        await lifecycle.previewRetention({ scope: { treeId: TREE }, pageSize: 500 });
+      }
+    });
+
+    return {
+      entries,
+      phases,
+      captureMs: capture.ms,
+      capturePeerMs: peer.ms,
+      restoreMs: restore.ms,
+      restorePeerMs: restorePeer.ms,
+      listTreesMs,
+      load: await loadAverage(),
+    };
+  } finally {
+    await prober?.close();
+    await raw.close();
+    await s.dispose();
+  }
+}
+
+function describe(f: PhaseFigures): string {
+  return (
+    `${(f.ms / 1000).toFixed(1)} s; loop p99 ${f.loopP99Ms.toFixed(0)} / max ` +
+    `${f.loopMaxMs.toFixed(0)} ms; Health p99 ${f.healthP99Ms.toFixed(0)} / max ` +
+    `${f.healthMaxMs.toFixed(0)} ms; ListEntries p99 ${f.listP99Ms.toFixed(0)} / max ` +
+    `${f.listMaxMs.toFixed(0)} ms; ${f.probes} probes` +
+    (f.errors > 0 ? `; ${f.errors} failed (${f.firstError})` : '') +
+    `; RSS ${f.peakRssMb.toFixed(0)} MB`
+  );
+}
+
+/** Which of issue 37's bounds a phase missed, in words ("" when none). */
+function missedBounds(f: PhaseFigures): string {
+  const missed = [
+    f.loopP99Ms > BOUNDS.loopP99 && `loop p99 > ${BOUNDS.loopP99}`,
+    f.loopMaxMs > BOUNDS.loopMax && `loop max > ${BOUNDS.loopMax}`,
+    f.healthP99Ms > BOUNDS.healthP99 && `Health p99 > ${BOUNDS.healthP99}`,
+    f.listP99Ms > BOUNDS.listP99 && `ListEntries p99 > ${BOUNDS.listP99}`,
+    f.errors > 0 && 'probes failed',
+  ].filter(Boolean);
+  return missed.join(', ');
+}
+
+const count = (n: number) => n.toLocaleString('en-US');
+
+function probeRows(dialect: Dialect, run: SizeRun): BenchRow[] {
+  const idle = run.phases.get('idle');
+  const idleP99 = idle ? Math.max(idle.healthP99Ms, idle.listP99Ms) : null;
+  return [...run.phases]
+    .filter(([name]) => name !== 'idle')
+    .map(([name, f]) => {
+      const worst = Math.max(f.healthP99Ms, f.listP99Ms);
+      const missed = missedBounds(f);
+      return {
+        row: 29,
+        name: `probes during ${name}, ${count(run.entries)} entries`,
+        dialect,
+        figure: worst,
+        unit: 'ms p99',
+        detail: describe(f),
+        baselineName: 'idle probes p99',
+        baseline: idleP99,
+        ratio: idleP99 ? worst / idleP99 : null,
+        target: null,
+        note: `${missed ? `MISSED: ${missed}` : 'within every bound of issue 37'}; load ${run.load}`,
+      };
+    });
+}
+
+function speedRows(dialect: Dialect, runs: SizeRun[]): BenchRow[] {
+  const rows: BenchRow[] = [];
+  for (const run of runs) {
+    const n = count(run.entries);
+    const rate = (ms: number) => (run.entries * 1000) / ms;
+    rows.push({
+      row: 30,
+      name: `capture, ${n} entries`,
+      dialect,
+      figure: rate(run.captureMs),
+      unit: 'entries/s',
+      detail: `${(run.captureMs / 1000).toFixed(1)} s`,
+      baselineName:
+        dialect === 'postgres'
+          ? 'psql \\copy | gzip -6 | sha256sum'
+          : 'driver read + gzip 6 + sha256, one process',
+      baseline: rate(run.capturePeerMs),
+      ratio: run.capturePeerMs / run.captureMs,
+      target: { kind: 'min', value: 0.9 },
+      note: `load ${run.load}`,
+    });
+    rows.push({
+      row: 30,
+      name: `restore, ${n} entries`,
+      dialect,
+      figure: rate(run.restoreMs),
+      unit: 'entries/s',
+      detail: `${(run.restoreMs / 1000).toFixed(1)} s`,
+      baselineName: dialect === 'postgres' ? 'psql \\copy out | \\copy in' : 'one INSERT … SELECT',
+      baseline: rate(run.restorePeerMs),
+      ratio: run.restorePeerMs / run.restoreMs,
+      target: { kind: 'min', value: 0.7 },
+      note: `load ${run.load}`,
+    });
+    const list = sorted(run.listTreesMs);
+    rows.push({
+      row: 30,
+      name: `ListTrees, ${n} entries in the tenant`,
+      dialect,
+      figure: percentile(list, 50),
+      unit: 'ms',
+      detail: `p99 ${percentile(list, 99).toFixed(1)} ms of ${list.length}`,
+      baselineName: `bound ${BOUNDS.listTrees} ms`,
+      baseline: BOUNDS.listTrees,
+      ratio: percentile(list, 99) / BOUNDS.listTrees,
+      target: { kind: 'max', value: 1 },
+    });
+    // The bench shares the server's process (and its worker threads: validation, prober,
+    // downloads), so the growth over the idle phase is the figure; the peak is shown beside it.
+    const peak = Math.max(...[...run.phases.values()].map((f) => f.peakRssMb));
+    const idleRss = run.phases.get('idle')?.peakRssMb ?? 0;
+    rows.push({
+      row: 30,
+      name: `RSS growth over idle (server in the bench process), ${n} entries`,
+      dialect,
+      figure: peak - idleRss,
+      unit: 'MB',
+      detail: `peak ${peak.toFixed(0)} MB, idle ${idleRss.toFixed(0)} MB, sampled every 100 ms`,
+      baselineName: 'bound 400 MB',
+      baseline: 400,
+      ratio: (peak - idleRss) / 400,
+      target: { kind: 'max', value: 1 },
+    });
+  }
+  const first = runs[0];
+  const last = runs.at(-1);
+  if (first && last && last.entries > first.entries) {
+    const scale = last.entries / first.entries;
+    for (const [what, ms] of [
+      ['capture', (r: SizeRun) => r.captureMs],
+      ['restore', (r: SizeRun) => r.restoreMs],
+    ] as const) {
+      const growth = ms(last) / ms(first);
+      rows.push({
+        row: 30,
+        name: `${what} time growth ${count(first.entries)} → ${count(last.entries)}`,
+        dialect,
+        figure: growth,
+        unit: '×',
+        detail: `${(ms(first) / 1000).toFixed(1)} s → ${(ms(last) / 1000).toFixed(1)} s`,
+        baselineName: `linear ${scale.toFixed(1)}×`,
+        baseline: scale,
+        ratio: growth / scale,
+        target: { kind: 'max', value: 1.3 },
+      });
+    }
+  }
+  return rows;
+}
+
+/** Rows 29–30 on `dialect`, at each of `sizes.bigTreeEntries` (a fresh server per size). */
+export async function bigTreeRows(
+  dialect: Dialect,
+  sizes: Sizes,
+  wanted: ReadonlySet<number>,
+  log: (line: string) => void,
+): Promise<BenchRow[]> {
+  const runs: SizeRun[] = [];
+  for (const entries of sizes.bigTreeEntries) {
+    runs.push(await runSize(dialect, entries, (l) => log(`${count(entries)}: ${l}`)));
+  }
+  return [
+    ...(wanted.has(29) ? runs.flatMap((run) => probeRows(dialect, run)) : []),
+    ...(wanted.has(30) ? speedRows(dialect, runs) : []),
+  ];
+}
