@@ -1,4 +1,3 @@
-import { withReadSnapshot } from '../../../storage/backup/backup-snapshot.js';
 import {
   liveValuesIn,
   scratchTreeName,
@@ -6,11 +5,11 @@ import {
 import type { Storage } from '../../../storage/database.js';
 import { createPhysicalTree, dropPhysicalTree } from '../../../storage/data/physical-tree-store.js';
 import { StoreError } from '../../errors.js';
-import { digestOfScope } from '../capture/scope-digest.js';
 import { parseContentDigest } from '../capture/content-digest.js';
 import type { ManifestChain } from '../restore/chain-source.js';
 import type { RestoreContext, RestoreService } from '../restore/restore-service.js';
 import { DrillSample } from './drill-sample.js';
+import { digestOfScratchTree } from './read-back-digest.js';
 import type { DrillBackupResult, DrillTestSeams } from './drill-types.js';
 
 /** Entries a drill applies per batch (as a restore's default). */
@@ -115,16 +114,20 @@ export async function drillBackup(
     await deps.seams.beforeCompare?.(physicalTreeId);
 
     run.restore.progress(applied, applied, `reading back the restored ${target.treeName}`);
-    const restored = await withReadSnapshot(deps.storage, (snapshot) =>
-      digestOfScope(
-        snapshot,
-        physicalTreeId,
-        { keyPrefix },
-        { signal: run.restore.signal, afterChunk: run.paceRead },
-      ),
-    );
+    // The spot-check's one query runs beside the read-back (on PostgreSQL another connection
+    // and backend; on SQLite it is a millisecond between two steps).
+    // Both settle before the drop below, whichever fails first.
+    const [digestRead, sampleRead] = await Promise.allSettled([
+      digestOfScratchTree(deps.storage, physicalTreeId, keyPrefix, {
+        signal: run.restore.signal,
+        afterChunk: run.paceRead,
+      }),
+      firstDifferingSampled(deps.storage, physicalTreeId, sample),
+    ]);
+    if (digestRead.status === 'rejected') throw digestRead.reason;
+    if (sampleRead.status === 'rejected') throw sampleRead.reason;
+    const [restored, differing] = [digestRead.value, sampleRead.value];
     const parts = parseContentDigest(restored.toString());
-    const differing = await firstDifferingSampled(deps.storage, physicalTreeId, sample);
     if (parts?.count !== captured.count) {
       return failed(
         'COUNT',
