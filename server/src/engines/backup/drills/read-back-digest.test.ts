@@ -45,6 +45,7 @@ describe.each(DIALECTS)("a drill's read-back digest on %s", (dialect) => {
     physicalTreeId: string,
     keyPrefix: string,
     postgresRowsPerChunk?: number,
+    expectedEntries = 0,
   ) => {
     const seen: number[] = [];
     const digest = digestOfScratchTree(storage, physicalTreeId, keyPrefix, {
@@ -52,6 +53,7 @@ describe.each(DIALECTS)("a drill's read-back digest on %s", (dialect) => {
       afterChunk: async (n) => {
         seen.push(n);
       },
+      expectedEntries,
       ...(postgresRowsPerChunk !== undefined && { postgresRowsPerChunk }),
     });
     return { digest, seen };
@@ -61,10 +63,15 @@ describe.each(DIALECTS)("a drill's read-back digest on %s", (dialect) => {
     const { storage, physicalTreeId } = await treeWithTrickyEntries();
     for (const prefix of ['', 'a/', 'c/01']) {
       const captured = (await digestOfTree(storage, TENANT, 't', prefix)).toString();
+      // PostgreSQL: one statement, or chunks of 1 or 4, on one connection (no or a wrong size
+      // hint) or two halves read at once (a right one, or one far too small).
       for (const rows of [undefined, 1, 4]) {
-        const { digest, seen } = readBack(storage, physicalTreeId, prefix, rows);
-        expect((await digest).toString(), `prefix ${prefix} rows ${rows}`).toBe(captured);
-        expect(seen.at(-1)).toBe((await digest).count);
+        for (const expected of [0, 2, 14, 27, 1000]) {
+          const { digest, seen } = readBack(storage, physicalTreeId, prefix, rows, expected);
+          const what = `prefix ${prefix} rows ${rows} expected ${expected}`;
+          expect((await digest).toString(), what).toBe(captured);
+          expect(seen.at(-1), what).toBe((await digest).count);
+        }
       }
     }
     const whole = (await readBack(storage, physicalTreeId, '').digest).count;
@@ -88,6 +95,8 @@ describe.each(DIALECTS)("a drill's read-back digest on %s", (dialect) => {
       digestOfScratchTree(storage, physicalTreeId, '', {
         signal: abort.signal,
         afterChunk: async () => {},
+        expectedEntries: 27,
+        postgresRowsPerChunk: 4,
       }),
     ).rejects.toThrow('cancelled');
   });

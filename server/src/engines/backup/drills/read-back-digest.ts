@@ -1,7 +1,7 @@
 import { withReadSnapshot } from '../../../storage/backup/backup-snapshot.js';
 import type { Storage } from '../../../storage/database.js';
 import {
-  postgresHashSumChunk,
+  postgresHashSums,
   sqliteEntryDigestTexts,
 } from '../../../storage/data/entry-digest-reads.js';
 import { createEventLoopYielder } from '../../event-loop-yield.js';
@@ -23,6 +23,8 @@ export interface ReadBackOptions {
   signal: AbortSignal;
   /** Called with the entries read so far after each chunk (the drill's throttle). */
   afterChunk: (entriesSoFar: number) => Promise<void>;
+  /** About how many entries the tree holds (PostgreSQL reads it in two halves); 0: unknown. */
+  expectedEntries: number;
   /** PostgreSQL's entries per statement (tests make it small to cross chunks). */
   postgresRowsPerChunk?: number;
 }
@@ -33,8 +35,8 @@ export interface ReadBackOptions {
  * rows, in one snapshot. The capture path (digestOfScope) frames every row as an artifact line
  * and cuts it again; a drill needs only the hashes, so each database builds just the hashed
  * text: SQLite hands it over in bounded steps and this process hashes each text; PostgreSQL
- * hashes and sums in the database (postgresHashSumChunk), a chunk a statement, so neither the
- * rows nor their hashing cross into this process.
+ * hashes and sums in the database (postgresHashSums), a chunk a statement on two backends at
+ * once, so neither the rows nor their hashing cross into this process.
  */
 export async function digestOfScratchTree(
   storage: Storage,
@@ -45,22 +47,16 @@ export async function digestOfScratchTree(
   return withReadSnapshot(storage, async (snapshot) => {
     const digest = new ContentDigest();
     if (snapshot.dialect === 'postgres') {
-      const rowsPerChunk = options.postgresRowsPerChunk ?? POSTGRES_ROWS_PER_CHUNK;
-      let afterKey: string | null = null;
-      for (;;) {
-        options.signal.throwIfAborted();
-        const chunk = await postgresHashSumChunk(
-          snapshot,
-          physicalTreeId,
-          keyPrefix,
-          afterKey,
-          rowsPerChunk,
-        );
-        digest.addLimbSums(chunk.limbSums, chunk.entries);
-        await options.afterChunk(digest.count);
-        if (chunk.entries < rowsPerChunk || chunk.lastKey === null) return digest;
-        afterKey = chunk.lastKey;
-      }
+      const sums = await postgresHashSums(snapshot, physicalTreeId, keyPrefix, {
+        rowsPerChunk: options.postgresRowsPerChunk ?? POSTGRES_ROWS_PER_CHUNK,
+        expectedEntries: options.expectedEntries,
+        afterChunk: async (read) => {
+          options.signal.throwIfAborted();
+          await options.afterChunk(read);
+        },
+      });
+      digest.addLimbSums(sums.limbSums, sums.entries);
+      return digest;
     }
     const yieldToOtherCalls = createEventLoopYielder();
     const texts = sqliteEntryDigestTexts(
