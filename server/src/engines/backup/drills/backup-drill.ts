@@ -8,6 +8,8 @@ import { StoreError } from '../../errors.js';
 import { parseContentDigest } from '../capture/content-digest.js';
 import type { ManifestChain } from '../restore/chain-source.js';
 import type { RestoreContext, RestoreService } from '../restore/restore-service.js';
+import { withReadSnapshot } from '../../../storage/backup/backup-snapshot.js';
+import type { TreeDb } from '../../../storage/data/tree-db.js';
 import { DrillSample } from './drill-sample.js';
 import { digestOfScratchTree } from './read-back-digest.js';
 import type { DrillBackupResult, DrillTestSeams } from './drill-types.js';
@@ -86,6 +88,13 @@ export async function drillBackup(
     treeName: scratchTreeName(run.operationId),
     now: deps.clock(),
   });
+  let dropping: Promise<boolean> | undefined;
+  const dropScratch = () => {
+    const drop = dropPhysicalTree(deps.storage, physicalTreeId);
+    // Awaited in the finally below; until then a failure must not count as unhandled.
+    drop.catch(() => undefined);
+    return drop;
+  };
   try {
     const sample = new DrillSample(run.sampleSeed, run.sampleSize);
     const keep = deps.seams.keepRecord;
@@ -114,19 +123,20 @@ export async function drillBackup(
     await deps.seams.beforeCompare?.(physicalTreeId);
 
     run.restore.progress(applied, applied, `reading back the restored ${target.treeName}`);
-    // The spot-check's one query runs beside the read-back (on PostgreSQL another connection
-    // and backend; on SQLite it is a millisecond between two steps).
-    // Both settle before the drop below, whichever fails first.
-    const [digestRead, sampleRead] = await Promise.allSettled([
-      digestOfScratchTree(deps.storage, physicalTreeId, keyPrefix, {
-        signal: run.restore.signal,
-        afterChunk: run.paceRead,
-      }),
-      firstDifferingSampled(deps.storage, physicalTreeId, sample),
-    ]);
-    if (digestRead.status === 'rejected') throw digestRead.reason;
-    if (sampleRead.status === 'rejected') throw sampleRead.reason;
-    const [restored, differing] = [digestRead.value, sampleRead.value];
+    const { restored, differing } = await withReadSnapshot(deps.storage, async (snapshot) => {
+      // PostgreSQL took the snapshot as withReadSnapshot began, so the drop's delete, committed
+      // on a backend of its own, cannot change what this reads: it runs while the read-back
+      // hashes instead of after it. (SQLite's delete would hold the one thread: it waits.)
+      if (snapshot.dialect === 'postgres') dropping = dropScratch();
+      return {
+        differing: await firstDifferingSampled(snapshot, physicalTreeId, sample),
+        restored: await digestOfScratchTree(snapshot, physicalTreeId, keyPrefix, {
+          signal: run.restore.signal,
+          afterChunk: run.paceRead,
+          expectedEntries: applied,
+        }),
+      };
+    });
     const parts = parseContentDigest(restored.toString());
     if (parts?.count !== captured.count) {
       return failed(
@@ -169,13 +179,13 @@ export async function drillBackup(
       durationMs: deps.clock() - started,
     };
   } finally {
-    await dropPhysicalTree(deps.storage, physicalTreeId);
+    await (dropping ?? dropScratch());
   }
 }
 
 /** The first sampled key (in key order) whose restored value is not the chain's; else null. */
 async function firstDifferingSampled(
-  storage: Storage,
+  storage: TreeDb,
   physicalTreeId: string,
   sample: DrillSample,
 ): Promise<string | null> {

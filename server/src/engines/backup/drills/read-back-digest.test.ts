@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { storagePerTest } from '../../../../test/support/storage-per-test.js';
 import { DIALECTS } from '../../../../test/support/test-storage.js';
+import { withReadSnapshot } from '../../../storage/backup/backup-snapshot.js';
 import { resolveTree } from '../../../storage/data/tree-store.js';
 import { TreeDataEngine } from '../../data/tree-data-engine.js';
 import { digestOfTree } from '../capture/scope-digest.js';
@@ -48,14 +49,16 @@ describe.each(DIALECTS)("a drill's read-back digest on %s", (dialect) => {
     expectedEntries = 0,
   ) => {
     const seen: number[] = [];
-    const digest = digestOfScratchTree(storage, physicalTreeId, keyPrefix, {
-      signal: new AbortController().signal,
-      afterChunk: async (n) => {
-        seen.push(n);
-      },
-      expectedEntries,
-      ...(postgresRowsPerChunk !== undefined && { postgresRowsPerChunk }),
-    });
+    const digest = withReadSnapshot(storage, (snapshot) =>
+      digestOfScratchTree(snapshot, physicalTreeId, keyPrefix, {
+        signal: new AbortController().signal,
+        afterChunk: async (n) => {
+          seen.push(n);
+        },
+        expectedEntries,
+        ...(postgresRowsPerChunk !== undefined && { postgresRowsPerChunk }),
+      }),
+    );
     return { digest, seen };
   };
 
@@ -92,12 +95,14 @@ describe.each(DIALECTS)("a drill's read-back digest on %s", (dialect) => {
     const abort = new AbortController();
     abort.abort(new Error('cancelled'));
     await expect(
-      digestOfScratchTree(storage, physicalTreeId, '', {
-        signal: abort.signal,
-        afterChunk: async () => {},
-        expectedEntries: 27,
-        postgresRowsPerChunk: 4,
-      }),
+      withReadSnapshot(storage, (snapshot) =>
+        digestOfScratchTree(snapshot, physicalTreeId, '', {
+          signal: abort.signal,
+          afterChunk: async () => {},
+          expectedEntries: 27,
+          postgresRowsPerChunk: 4,
+        }),
+      ),
     ).rejects.toThrow('cancelled');
   });
 });

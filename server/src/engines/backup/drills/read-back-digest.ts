@@ -1,9 +1,8 @@
-import { withReadSnapshot } from '../../../storage/backup/backup-snapshot.js';
-import type { Storage } from '../../../storage/database.js';
 import {
   postgresHashSums,
   sqliteEntryDigestTexts,
 } from '../../../storage/data/entry-digest-reads.js';
+import type { TreeDb } from '../../../storage/data/tree-db.js';
 import { createEventLoopYielder } from '../../event-loop-yield.js';
 import { ContentDigest } from '../capture/content-digest.js';
 
@@ -32,49 +31,42 @@ export interface ReadBackOptions {
 /**
  * The content digest of a drill's scratch tree as the database holds it after the restore: the
  * same digest a full capture of the tree would record (content-digest.ts), recomputed from the
- * rows, in one snapshot. The capture path (digestOfScope) frames every row as an artifact line
- * and cuts it again; a drill needs only the hashes, so each database builds just the hashed
- * text: SQLite hands it over in bounded steps and this process hashes each text; PostgreSQL
+ * rows, in `snapshot` (withReadSnapshot's handle). The capture path (digestOfScope) frames
+ * every row as an artifact line and cuts it again; a drill needs only the hashes, so each
+ * database builds just the hashed text: SQLite hands it over in bounded steps and this process hashes each text; PostgreSQL
  * hashes and sums in the database (postgresHashSums), a chunk a statement on two backends at
  * once, so neither the rows nor their hashing cross into this process.
  */
 export async function digestOfScratchTree(
-  storage: Storage,
+  snapshot: TreeDb,
   physicalTreeId: string,
   keyPrefix: string,
   options: ReadBackOptions,
 ): Promise<ContentDigest> {
-  return withReadSnapshot(storage, async (snapshot) => {
-    const digest = new ContentDigest();
-    if (snapshot.dialect === 'postgres') {
-      const sums = await postgresHashSums(snapshot, physicalTreeId, keyPrefix, {
-        rowsPerChunk: options.postgresRowsPerChunk ?? POSTGRES_ROWS_PER_CHUNK,
-        expectedEntries: options.expectedEntries,
-        afterChunk: async (read) => {
-          options.signal.throwIfAborted();
-          await options.afterChunk(read);
-        },
-      });
-      digest.addLimbSums(sums.limbSums, sums.entries);
-      return digest;
-    }
-    const yieldToOtherCalls = createEventLoopYielder();
-    const texts = sqliteEntryDigestTexts(
-      snapshot,
-      physicalTreeId,
-      keyPrefix,
-      SQLITE_ROWS_PER_CHUNK,
-    );
-    for await (const chunk of texts) {
-      options.signal.throwIfAborted();
-      for (const text of chunk) {
-        // A live entry with an SQL NULL value reads as a tombstone's line to the capture,
-        // which leaves it out of the digest: left out here alike.
-        if (!text.endsWith(NULL_VALUE_TAIL)) digest.addEntryText(text);
-      }
-      await yieldToOtherCalls();
-      await options.afterChunk(digest.count);
-    }
+  const digest = new ContentDigest();
+  if (snapshot.dialect === 'postgres') {
+    const sums = await postgresHashSums(snapshot, physicalTreeId, keyPrefix, {
+      rowsPerChunk: options.postgresRowsPerChunk ?? POSTGRES_ROWS_PER_CHUNK,
+      expectedEntries: options.expectedEntries,
+      afterChunk: async (read) => {
+        options.signal.throwIfAborted();
+        await options.afterChunk(read);
+      },
+    });
+    digest.addLimbSums(sums.limbSums, sums.entries);
     return digest;
-  });
+  }
+  const yieldToOtherCalls = createEventLoopYielder();
+  const texts = sqliteEntryDigestTexts(snapshot, physicalTreeId, keyPrefix, SQLITE_ROWS_PER_CHUNK);
+  for await (const chunk of texts) {
+    options.signal.throwIfAborted();
+    for (const text of chunk) {
+      // A live entry with an SQL NULL value reads as a tombstone's line to the capture,
+      // which leaves it out of the digest: left out here alike.
+      if (!text.endsWith(NULL_VALUE_TAIL)) digest.addEntryText(text);
+    }
+    await yieldToOtherCalls();
+    await options.afterChunk(digest.count);
+  }
+  return digest;
 }
