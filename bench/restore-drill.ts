@@ -1,4 +1,4 @@
-// `node --import tsx bench/restore-drill.ts [--entries=1000000] [--rounds=3] [--dialects=sqlite,postgres]`:
+// `node --import tsx bench/restore-drill.ts [--entries=1000000] [--rounds=3] [--warmup=1] [--dialects=sqlite,postgres]`:
 // what a restore drill (issue 36) costs next to a plain restore of the same backup, and whether
 // the server keeps answering while it runs. The real server (in this process, as every bench row
 // runs it) over native gRPC: one full capture of a seeded tree, then, alternating, a plain
@@ -33,6 +33,7 @@ const { values } = parseArgs({
   options: {
     entries: { type: 'string', default: '1000000' },
     rounds: { type: 'string', default: '3' },
+    warmup: { type: 'string', default: '1' },
     dialects: { type: 'string', default: 'sqlite,postgres' },
   },
 });
@@ -150,8 +151,12 @@ async function measure(dialect: Dialect): Promise<void> {
           }),
         backupStatus,
       );
-      // Untimed: the restore's background ANALYZE ends, and its tree goes, before the drill.
+      return run.ms;
+    };
+    /** Untimed and unprobed: the restore's background ANALYZE ends, and its tree goes. */
+    const afterRestore = async () => {
       await entryStatisticsSettled(storage);
+      const target = `r${restores - 1}`;
       const tree = await resolveTree(storage, TENANT, target);
       if (!tree) throw new Error(`restore ${target} left no tree`);
       await storage.db
@@ -161,7 +166,6 @@ async function measure(dialect: Dialect): Promise<void> {
         .execute();
       await dropPhysicalTree(storage, tree.physicalTreeId);
       await raw.checkpoint();
-      return run.ms;
     };
     const drill = async () => {
       const run = await timedUntilFinished(
@@ -173,7 +177,6 @@ async function measure(dialect: Dialect): Promise<void> {
         throw new Error(`drill ${result.outcome}: ${result.reason}`);
       }
       if (Number(result.entries) !== entries) throw new Error(`drill of ${result.entries}`);
-      await raw.checkpoint();
       return run.ms;
     };
     const timed = async (which: Side, work: () => Promise<number>, record: boolean) => {
@@ -182,17 +185,23 @@ async function measure(dialect: Dialect): Promise<void> {
       delay.enable();
       const { value, probes } = await probedWhile(health, work);
       delay.disable();
+      if (which === plain) await afterRestore();
+      await raw.checkpoint();
       if (!record) return;
       which.times.push(value);
       which.best = Math.min(which.best, value);
       which.probes.push(...probes);
       which.delayP99.push(delay.percentile(99) / 1e6);
       which.delayMax = Math.max(which.delayMax, delay.max / 1e6);
+      console.log(`  ${which === plain ? 'restore' : 'drill'} round ${value} ms`);
     };
     const plain = side();
     const drilled = side();
-    await timed(plain, restore, false); // warm-up: caches and JIT
-    await timed(drilled, drill, false);
+    // Warm-up: caches and JIT (--warmup=0 where a round is long enough not to need it).
+    if (values.warmup !== '0') {
+      await timed(plain, restore, false);
+      await timed(drilled, drill, false);
+    }
     // Alternating, best of each: the machine is shared, so the best round is the least disturbed.
     for (let round = 0; round < rounds; round++) {
       await timed(plain, restore, true);
