@@ -5,8 +5,8 @@
 // restore into a new tree (NEW_TREE) and a drill of the same backup (restore into a scratch tree,
 // digest read-back, spot-check, drop). Each is timed from its start call to its finished_at; the
 // best round of each gives the ratio. During every restore and drill a gRPC Health Check is
-// sent every 50 ms on its own HTTP/2 connection (its answer times: p50, p99, max), and the event
-// loop's delay is sampled (p99, max). Between rounds, untimed: the restored tree is deleted and
+// due every 50 ms on its own HTTP/2 connection (each answer timed from when it was due: p50,
+// p99, max), and the event loop's delay is sampled (p99 per round, max). Between rounds, untimed: the restored tree is deleted and
 // the planner statistics the restore asked for are awaited, so each side starts from the same
 // database. Figures and ratios are printed, never asserted (docs/performance.md).
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
@@ -49,12 +49,16 @@ async function probedWhile<T>(
   const probes: number[] = [];
   let running = true;
   const prober = (async () => {
+    // Each answer is timed from when its probe was due, not from when it went out: a stall
+    // between two probes would otherwise go unseen (a checker sending every 50 ms meets it).
+    let due = performance.now();
     while (running) {
-      const sent = performance.now();
-      const next = sent + PROBE_EVERY_MS;
       await health.call(Health.method.check, { service: '' });
-      probes.push(performance.now() - sent);
-      const wait = next - performance.now();
+      const answered = performance.now();
+      probes.push(answered - due);
+      // Behind (a long answer), the next goes at once and the missed slots are not replayed.
+      due = Math.max(due + PROBE_EVERY_MS, answered);
+      const wait = due - performance.now();
       if (wait > 0) await new Promise((r) => setTimeout(r, wait));
     }
   })();
