@@ -1,112 +1,232 @@
-// `node --import tsx bench/restore-drill.ts [--entries=200000] [--rounds=3] [--dialects=sqlite,postgres]`:
-// what a restore drill (issue 36 bullet 2) costs next to a plain restore of the same backup.
-// Engine level: one full capture of a seeded tree, then alternating a restore into a new tree and
-// a drill (restore into a scratch tree, digest read-back, spot-check, drop), best round of each,
-// with the event loop's delay p99 during the drills. Ratios are reported, never asserted
-// (docs/performance.md).
+// `node --import tsx bench/restore-drill.ts [--entries=1000000] [--rounds=3] [--warmup=1] [--dialects=sqlite,postgres]`:
+// what a restore drill (issue 36) costs next to a plain restore of the same backup, and whether
+// the server keeps answering while it runs. The real server (in this process, as every bench row
+// runs it) over native gRPC: one full capture of a seeded tree, then, alternating, a plain
+// restore into a new tree (NEW_TREE) and a drill of the same backup (restore into a scratch tree,
+// digest read-back, spot-check, drop). Each is timed from its start call to its finished_at; the
+// best round of each gives the ratio. During every restore and drill a gRPC Health Check is
+// due every 50 ms on its own HTTP/2 connection (each answer timed from when it was due: p50,
+// p99, max), and the event loop's delay is sampled (p99 per round, max). Between rounds, untimed: the restored tree is deleted and
+// the planner statistics the restore asked for are awaited, so each side starts from the same
+// database. Figures and ratios are printed, never asserted (docs/performance.md).
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { BackupEngine } from '../server/src/engines/backup/backup-engine.js';
-import type { CaptureResult } from '../server/src/engines/backup/backup-types.js';
-import type { RestoreDrillResult } from '../server/src/engines/backup/drills/drill-types.js';
-import { OperationRunner } from '../server/src/engines/operations/operation-runner.js';
-import type { OperationRecord } from '../server/src/engines/operations/types.js';
+import { createClient } from '@connectrpc/connect';
+import {
+  RestoreDrillOutcome,
+  RestoreDrillService,
+  StoreOperationState,
+  StoreRestoreMode,
+  type StoreOperationStatus,
+} from '@store/contract';
+import { Health } from '@store/contract/gen/grpc/health/v1/health_pb.js';
+import { dropPhysicalTree } from '../server/src/storage/data/physical-tree-store.js';
+import { entryStatisticsSettled } from '../server/src/storage/data/planner-statistics.js';
+import { resolveTree } from '../server/src/storage/data/tree-store.js';
 import type { Dialect } from '../server/src/storage/database.js';
-import { openTestStorage } from '../server/test/support/test-storage.js';
+import { BENCH_TOKEN, startBenchServer, TENANT, type BenchServer } from './lib/bench-server.js';
+import { GrpcH2cUnary } from './lib/grpc-h2c-unary.js';
 import { openRawDb } from './lib/raw-db.js';
 import { seedTree } from './lib/seed-tree.js';
 
 const { values } = parseArgs({
   options: {
-    entries: { type: 'string', default: '200000' },
+    entries: { type: 'string', default: '1000000' },
     rounds: { type: 'string', default: '3' },
+    warmup: { type: 'string', default: '1' },
     dialects: { type: 'string', default: 'sqlite,postgres' },
   },
 });
 const entries = Number(values.entries);
 const rounds = Number(values.rounds);
-const TENANT = 'bench';
-const WHO = { tenant: TENANT, createdBy: 'bench' };
+const PROBE_EVERY_MS = 50;
+
+/** Health Checks every 50 ms while `work` runs: each answer's time in ms. */
+async function probedWhile<T>(
+  health: GrpcH2cUnary,
+  work: () => Promise<T>,
+): Promise<{ value: T; probes: number[] }> {
+  const probes: number[] = [];
+  let running = true;
+  const prober = (async () => {
+    // Each answer is timed from when its probe was due, not from when it went out: a stall
+    // between two probes would otherwise go unseen (a checker sending every 50 ms meets it).
+    let due = performance.now();
+    while (running) {
+      await health.call(Health.method.check, { service: '' });
+      const answered = performance.now();
+      probes.push(answered - due);
+      // Behind (a long answer), the next goes at once and the missed slots are not replayed.
+      due = Math.max(due + PROBE_EVERY_MS, answered);
+      const wait = due - performance.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    }
+  })();
+  try {
+    return { value: await work(), probes };
+  } finally {
+    running = false;
+    await prober;
+  }
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+const ms = (value: number) => `${value.toFixed(1)} ms`;
+
+/** Times an operation from its start call to the server's finished_at (as timedOperation). */
+async function timedUntilFinished(
+  start: () => Promise<{ operationId: string }>,
+  status: (operationId: string) => Promise<StoreOperationStatus | undefined>,
+): Promise<{ ms: number; operationId: string }> {
+  const begun = Date.now();
+  const { operationId } = await start();
+  let pause = 20;
+  for (;;) {
+    const now = await status(operationId);
+    if (!now) throw new Error(`operation ${operationId} is not visible`);
+    if (now.state > StoreOperationState.SUCCEEDED) {
+      throw new Error(`operation ${operationId} ended ${now.state}: ${now.error?.message}`);
+    }
+    if (now.state === StoreOperationState.SUCCEEDED && now.finishedAt) {
+      const finishedMs =
+        Number(now.finishedAt.seconds) * 1000 + Math.floor(now.finishedAt.nanos / 1e6);
+      return { ms: Math.max(1, finishedMs - begun), operationId };
+    }
+    await new Promise((r) => setTimeout(r, pause));
+    pause = Math.min(50, pause * 1.5);
+  }
+}
+
+interface Side {
+  best: number;
+  times: number[];
+  probes: number[];
+  /** The event loop's delay p99 of each recorded round, and the longest of all (ms). */
+  delayP99: number[];
+  delayMax: number;
+}
+
+function side(): Side {
+  return {
+    best: Infinity,
+    times: [],
+    probes: [],
+    delayP99: [],
+    delayMax: 0,
+  };
+}
 
 async function measure(dialect: Dialect): Promise<void> {
-  const storage = await openTestStorage(dialect);
-  const raw = await openRawDb(storage.location);
-  const artifactsDir = mkdtempSync(join(tmpdir(), 'drill-bench-'));
-  const runner = new OperationRunner({ storage, pollMs: 5 });
-  const engine = new BackupEngine({
-    storage,
-    runner,
-    artifacts: artifactsDir,
-    schedulerMinIntervalMs: 1000,
-    healthMonitoring: false,
-  });
-  runner.start();
+  const s: BenchServer = await startBenchServer(dialect);
+  const storage = s.t.server.storage;
+  const raw = await openRawDb(s.t.location);
+  const drills = createClient(RestoreDrillService, s.grpc);
+  const health = new GrpcH2cUnary(s.t.server.grpcUrl, { authorization: `Bearer ${BENCH_TOKEN}` });
   try {
     await seedTree(storage, raw, TENANT, 'big', entries);
-    const finish = async (op: OperationRecord) => {
-      for (;;) {
-        const now = await runner.get(TENANT, op.id);
-        if (now?.finishedAt) {
-          if (now.state !== 'SUCCEEDED') throw new Error(`${now.state}: ${now.error?.message}`);
-          return now.result;
-        }
-        await new Promise((r) => setTimeout(r, 5));
-      }
-    };
-    const captured = (await finish(
-      await engine.startCapture(
-        WHO,
-        { name: 'b', scope: { treeId: 'big' }, pageSize: 0, labels: {} },
-        false,
-      ),
-    )) as CaptureResult;
-    const backupId = captured.backupId;
+    await raw.checkpoint();
+    const backupStatus = async (operationId: string) =>
+      (await s.backup.getBackupOperationStatus({ operationId })).status;
+    const capture = await timedUntilFinished(
+      () => s.backup.startBackup({ name: 'drill bench', scope: { treeId: 'big' } }),
+      backupStatus,
+    );
+    const captured = await s.backup.getBackupOperationStatus({
+      operationId: capture.operationId,
+    });
+    if (captured.status?.result.case !== 'capture') throw new Error('no capture result');
+    const backupId = captured.status.result.value.backupId;
+    console.log(`${dialect}: seeded ${entries} entries, full capture ${capture.ms} ms`);
+
     let restores = 0;
     const restore = async () => {
-      const started = performance.now();
-      await finish(
-        await engine.startRestore(
-          WHO,
-          { backupId, targetTreeId: `r${restores++}`, mode: 'NEW_TREE', applyBatchSize: 1000 },
-          false,
-        ),
+      const target = `r${restores++}`;
+      const run = await timedUntilFinished(
+        () =>
+          s.backup.startRestore({
+            backupId,
+            mode: StoreRestoreMode.NEW_TREE,
+            targetTreeId: target,
+          }),
+        backupStatus,
       );
-      return performance.now() - started;
+      return run.ms;
     };
-    const delay = monitorEventLoopDelay({ resolution: 10 });
+    /** Untimed and unprobed: the restore's background ANALYZE ends, and its tree goes. */
+    const afterRestore = async () => {
+      await entryStatisticsSettled(storage);
+      const target = `r${restores - 1}`;
+      const tree = await resolveTree(storage, TENANT, target);
+      if (!tree) throw new Error(`restore ${target} left no tree`);
+      await storage.db
+        .deleteFrom('trees')
+        .where('tenant', '=', TENANT)
+        .where('name', '=', target)
+        .execute();
+      await dropPhysicalTree(storage, tree.physicalTreeId);
+      await raw.checkpoint();
+    };
     const drill = async () => {
-      const started = performance.now();
-      delay.enable();
-      const result = (await finish(
-        await engine.drills.start(WHO, { backupId }),
-      )) as RestoreDrillResult;
-      delay.disable();
-      if (result.outcome !== 'PROVEN') throw new Error(`drill ${result.outcome}: ${result.reason}`);
-      return performance.now() - started;
+      const run = await timedUntilFinished(
+        () => drills.startRestoreDrill({ target: { case: 'backupId', value: backupId } }),
+        async (operationId) => (await drills.getRestoreDrillStatus({ operationId })).status,
+      );
+      const result = await drills.getRestoreDrillResult({ operationId: run.operationId });
+      if (result.outcome !== RestoreDrillOutcome.PROVEN) {
+        throw new Error(`drill ${result.outcome}: ${result.reason}`);
+      }
+      if (Number(result.entries) !== entries) throw new Error(`drill of ${result.entries}`);
+      return run.ms;
     };
-    await restore(); // warm-up: caches and JIT
-    await drill();
-    delay.reset();
-    const best = { restore: Infinity, drill: Infinity };
+    const timed = async (which: Side, work: () => Promise<number>, record: boolean) => {
+      // A histogram per round: one enabled again after a pause counts the pause as a delay.
+      const delay = monitorEventLoopDelay({ resolution: 10 });
+      delay.enable();
+      const { value, probes } = await probedWhile(health, work);
+      delay.disable();
+      if (which === plain) await afterRestore();
+      await raw.checkpoint();
+      if (!record) return;
+      which.times.push(value);
+      which.best = Math.min(which.best, value);
+      which.probes.push(...probes);
+      which.delayP99.push(delay.percentile(99) / 1e6);
+      which.delayMax = Math.max(which.delayMax, delay.max / 1e6);
+      console.log(`  ${which === plain ? 'restore' : 'drill'} round ${value} ms`);
+    };
+    const plain = side();
+    const drilled = side();
+    // Warm-up: caches and JIT (--warmup=0 where a round is long enough not to need it).
+    if (values.warmup !== '0') {
+      await timed(plain, restore, false);
+      await timed(drilled, drill, false);
+    }
     // Alternating, best of each: the machine is shared, so the best round is the least disturbed.
     for (let round = 0; round < rounds; round++) {
-      best.restore = Math.min(best.restore, await restore());
-      best.drill = Math.min(best.drill, await drill());
+      await timed(plain, restore, true);
+      await timed(drilled, drill, true);
     }
+    const line = (name: string, x: Side) =>
+      `  ${name.padEnd(8)} best ${x.best.toFixed(0).padStart(6)} ms  rounds ` +
+      `${x.times.map((t) => t.toFixed(0)).join(', ')}  health check p50 ${ms(percentile(x.probes, 50))}` +
+      ` p99 ${ms(percentile(x.probes, 99))} max ${ms(Math.max(...x.probes))} (${x.probes.length})` +
+      `  event-loop delay p99 ${x.delayP99.map((d) => d.toFixed(1)).join(', ')} ms` +
+      ` max ${ms(x.delayMax)}`;
+    console.log(`${dialect} ${entries} entries`);
+    console.log(line('restore', plain));
+    console.log(line('drill', drilled));
     console.log(
-      `${dialect.padEnd(8)} ${entries} entries  restore ${best.restore.toFixed(0).padStart(6)} ms` +
-        `  drill ${best.drill.toFixed(0).padStart(6)} ms  drill speed / restore speed ` +
-        `${(best.restore / best.drill).toFixed(2)}  event-loop delay p99 during drills ` +
-        `${(delay.percentile(99) / 1e6).toFixed(1)} ms`,
+      `  drill speed / restore speed ${(plain.best / drilled.best).toFixed(2)} (best rounds)`,
     );
   } finally {
-    await runner.stop({ graceMs: 0 });
+    health.close();
     await raw.close();
-    await storage.dispose();
-    rmSync(artifactsDir, { recursive: true, force: true });
+    await s.dispose();
   }
 }
 

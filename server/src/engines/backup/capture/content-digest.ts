@@ -52,6 +52,34 @@ export class ContentDigest {
   }
 
   /**
+   * Adds one entry by its text as the digest hashes it (`<JSON key>,"valueJson":<JSON value>`,
+   * built by the database: a drill's read-back on SQLite).
+   */
+  addEntryText(text: string): void {
+    this.addHash(hash('sha256', text, 'buffer'));
+  }
+
+  /**
+   * Adds `entries` entries whose hashes were summed elsewhere (PostgreSQL, for a drill's
+   * read-back) as sums of 16-bit big-endian limbs, limb 0 the most significant: Σ limbSums[i] ·
+   * 2^(16·(15−i)) is the plain sum of the hashes, taken here modulo 2^256 like any other.
+   */
+  addLimbSums(limbSums: readonly bigint[], entries: number): void {
+    if (limbSums.length * 16 !== LIMBS * 32) throw new Error('limb sums of 16 bits expected');
+    let total = 0n;
+    for (const [i, limbSum] of limbSums.entries()) {
+      total += limbSum << BigInt(16 * (limbSums.length - 1 - i));
+    }
+    const other = new ContentDigest();
+    for (let i = LIMBS - 1; i >= 0; i--) {
+      other.sum[i] = Number(total & 0xffffffffn);
+      total >>= 32n;
+    }
+    other.entries = entries;
+    this.addDigest(other);
+  }
+
+  /**
    * Adds every live entry among whole encoded artifact lines (encodeRecord's format, each ended
    * by a newline; what the capture's line stream yields). Tombstones are not content: skipped.
    */

@@ -1,4 +1,3 @@
-import { withReadSnapshot } from '../../../storage/backup/backup-snapshot.js';
 import {
   liveValuesIn,
   scratchTreeName,
@@ -6,11 +5,13 @@ import {
 import type { Storage } from '../../../storage/database.js';
 import { createPhysicalTree, dropPhysicalTree } from '../../../storage/data/physical-tree-store.js';
 import { StoreError } from '../../errors.js';
-import { digestOfScope } from '../capture/scope-digest.js';
 import { parseContentDigest } from '../capture/content-digest.js';
 import type { ManifestChain } from '../restore/chain-source.js';
 import type { RestoreContext, RestoreService } from '../restore/restore-service.js';
+import { withReadSnapshot } from '../../../storage/backup/backup-snapshot.js';
+import type { TreeDb } from '../../../storage/data/tree-db.js';
 import { DrillSample } from './drill-sample.js';
+import { digestOfScratchTree } from './read-back-digest.js';
 import type { DrillBackupResult, DrillTestSeams } from './drill-types.js';
 
 /** Entries a drill applies per batch (as a restore's default). */
@@ -87,6 +88,13 @@ export async function drillBackup(
     treeName: scratchTreeName(run.operationId),
     now: deps.clock(),
   });
+  let dropping: Promise<boolean> | undefined;
+  const dropScratch = () => {
+    const drop = dropPhysicalTree(deps.storage, physicalTreeId);
+    // Awaited in the finally below; until then a failure must not count as unhandled.
+    drop.catch(() => undefined);
+    return drop;
+  };
   try {
     const sample = new DrillSample(run.sampleSeed, run.sampleSize);
     const keep = deps.seams.keepRecord;
@@ -115,16 +123,21 @@ export async function drillBackup(
     await deps.seams.beforeCompare?.(physicalTreeId);
 
     run.restore.progress(applied, applied, `reading back the restored ${target.treeName}`);
-    const restored = await withReadSnapshot(deps.storage, (snapshot) =>
-      digestOfScope(
-        snapshot,
-        physicalTreeId,
-        { keyPrefix },
-        { signal: run.restore.signal, afterChunk: run.paceRead },
-      ),
-    );
+    const { restored, differing } = await withReadSnapshot(deps.storage, async (snapshot) => {
+      // PostgreSQL took the snapshot as withReadSnapshot began, so the drop's delete, committed
+      // on a backend of its own, cannot change what this reads: it runs while the read-back
+      // hashes instead of after it. (SQLite's delete would hold the one thread: it waits.)
+      if (snapshot.dialect === 'postgres') dropping = dropScratch();
+      return {
+        differing: await firstDifferingSampled(snapshot, physicalTreeId, sample),
+        restored: await digestOfScratchTree(snapshot, physicalTreeId, keyPrefix, {
+          signal: run.restore.signal,
+          afterChunk: run.paceRead,
+          expectedEntries: applied,
+        }),
+      };
+    });
     const parts = parseContentDigest(restored.toString());
-    const differing = await firstDifferingSampled(deps.storage, physicalTreeId, sample);
     if (parts?.count !== captured.count) {
       return failed(
         'COUNT',
@@ -166,13 +179,13 @@ export async function drillBackup(
       durationMs: deps.clock() - started,
     };
   } finally {
-    await dropPhysicalTree(deps.storage, physicalTreeId);
+    await (dropping ?? dropScratch());
   }
 }
 
 /** The first sampled key (in key order) whose restored value is not the chain's; else null. */
 async function firstDifferingSampled(
-  storage: Storage,
+  storage: TreeDb,
   physicalTreeId: string,
   sample: DrillSample,
 ): Promise<string | null> {

@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import { storagePerTest } from '../../../../test/support/storage-per-test.js';
+import { DIALECTS } from '../../../../test/support/test-storage.js';
+import { withReadSnapshot } from '../../../storage/backup/backup-snapshot.js';
+import { resolveTree } from '../../../storage/data/tree-store.js';
+import { TreeDataEngine } from '../../data/tree-data-engine.js';
+import { digestOfTree } from '../capture/scope-digest.js';
+import { digestOfScratchTree } from './read-back-digest.js';
+
+const TENANT = 'acme';
+
+// Values whose quoting differs most between JSON encoders: escapes, control characters, non-ASCII
+// (two-, three- and four-byte UTF-8), and a JSON null value (the text "null", not SQL NULL).
+const TRICKY: [string, unknown][] = [
+  ['a/plain', { v: 1 }],
+  ['a/with "quotes" and \\ and \n\t\u0001', 'text "escaped" \\ \u0007 é ✓ 😀'],
+  ['a/ключ', [1, 2, { x: null }]],
+  ['a/😀 emoji key', null],
+  ['b/other', { nested: { deep: ['x', 1.5, true] } }],
+  ['b/\u007f del', 'ü'],
+];
+
+// Issue 36: a drill's read-back hashes by each database's fastest path (per-entry texts from
+// SQLite, sums of SHA-256 limbs inside PostgreSQL); it must give exactly the digest the capture
+// path gives for the same rows, or every drill would fail (or, worse, a wrong one pass).
+describe.each(DIALECTS)("a drill's read-back digest on %s", (dialect) => {
+  const freshStorage = storagePerTest(dialect);
+
+  async function treeWithTrickyEntries() {
+    const storage = await freshStorage();
+    const data = new TreeDataEngine({ storage });
+    for (const [key, value] of TRICKY) await data.putEntry(TENANT, 't', key, JSON.stringify(value));
+    for (let i = 0; i < 23; i++) {
+      await data.putEntry(TENANT, 't', `c/${String(i).padStart(3, '0')}`, JSON.stringify({ i }));
+    }
+    // Tombstones are not content: neither path may count them.
+    await data.deleteEntry(TENANT, 't', 'c/004');
+    await data.deleteEntry(TENANT, 't', 'b/other');
+    const tree = await resolveTree(storage, TENANT, 't');
+    if (!tree) throw new Error('no tree');
+    return { storage, physicalTreeId: tree.physicalTreeId };
+  }
+
+  const readBack = (
+    storage: Awaited<ReturnType<typeof freshStorage>>,
+    physicalTreeId: string,
+    keyPrefix: string,
+    postgresRowsPerChunk?: number,
+    expectedEntries = 0,
+  ) => {
+    const seen: number[] = [];
+    const digest = withReadSnapshot(storage, (snapshot) =>
+      digestOfScratchTree(snapshot, physicalTreeId, keyPrefix, {
+        signal: new AbortController().signal,
+        afterChunk: async (n) => {
+          seen.push(n);
+        },
+        expectedEntries,
+        ...(postgresRowsPerChunk !== undefined && { postgresRowsPerChunk }),
+      }),
+    );
+    return { digest, seen };
+  };
+
+  it('equals the capture path\u2019s digest of the whole tree and of a prefix, across chunks', async () => {
+    const { storage, physicalTreeId } = await treeWithTrickyEntries();
+    for (const prefix of ['', 'a/', 'c/01']) {
+      const captured = (await digestOfTree(storage, TENANT, 't', prefix)).toString();
+      // PostgreSQL: one statement, or chunks of 1 or 4, on one connection (no or a wrong size
+      // hint) or two halves read at once (a right one, or one far too small).
+      for (const rows of [undefined, 1, 4]) {
+        for (const expected of [0, 2, 14, 27, 1000]) {
+          const { digest, seen } = readBack(storage, physicalTreeId, prefix, rows, expected);
+          const what = `prefix ${prefix} rows ${rows} expected ${expected}`;
+          expect((await digest).toString(), what).toBe(captured);
+          expect(seen.at(-1), what).toBe((await digest).count);
+        }
+      }
+    }
+    const whole = (await readBack(storage, physicalTreeId, '').digest).count;
+    expect(whole).toBe(TRICKY.length - 1 + 23 - 1);
+  });
+
+  it('moves when a stored value changes under it', async () => {
+    const { storage, physicalTreeId } = await treeWithTrickyEntries();
+    const before = (await readBack(storage, physicalTreeId, '').digest).toString();
+    await new TreeDataEngine({ storage }).putEntry(TENANT, 't', 'c/010', JSON.stringify({ i: 11 }));
+    const after = (await readBack(storage, physicalTreeId, '').digest).toString();
+    expect(after).not.toBe(before);
+    expect(after).toBe((await digestOfTree(storage, TENANT, 't')).toString());
+  });
+
+  it('stops at an abort', async () => {
+    const { storage, physicalTreeId } = await treeWithTrickyEntries();
+    const abort = new AbortController();
+    abort.abort(new Error('cancelled'));
+    await expect(
+      withReadSnapshot(storage, (snapshot) =>
+        digestOfScratchTree(snapshot, physicalTreeId, '', {
+          signal: abort.signal,
+          afterChunk: async () => {},
+          expectedEntries: 27,
+          postgresRowsPerChunk: 4,
+        }),
+      ),
+    ).rejects.toThrow('cancelled');
+  });
+});

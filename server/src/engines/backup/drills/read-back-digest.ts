@@ -1,0 +1,72 @@
+import {
+  postgresHashSums,
+  sqliteEntryDigestTexts,
+} from '../../../storage/data/entry-digest-reads.js';
+import type { TreeDb } from '../../../storage/data/tree-db.js';
+import { createEventLoopYielder } from '../../event-loop-yield.js';
+import { ContentDigest } from '../capture/content-digest.js';
+
+/** Entry texts a chunk of SQLite's read-back holds (its steps are bounded in time anyway). */
+const SQLITE_ROWS_PER_CHUNK = 1000;
+
+/**
+ * Entries PostgreSQL hashes and sums per statement: ≈0.1 s of its work, so a cancel, the
+ * throttle and progress come between statements.
+ */
+const POSTGRES_ROWS_PER_CHUNK = 50_000;
+
+/** What a SQLite text of a live entry whose value is SQL NULL ends with (capture skips it). */
+const NULL_VALUE_TAIL = ',"valueJson":null';
+
+export interface ReadBackOptions {
+  signal: AbortSignal;
+  /** Called with the entries read so far after each chunk (the drill's throttle). */
+  afterChunk: (entriesSoFar: number) => Promise<void>;
+  /** About how many entries the tree holds (PostgreSQL reads it in two halves); 0: unknown. */
+  expectedEntries: number;
+  /** PostgreSQL's entries per statement (tests make it small to cross chunks). */
+  postgresRowsPerChunk?: number;
+}
+
+/**
+ * The content digest of a drill's scratch tree as the database holds it after the restore: the
+ * same digest a full capture of the tree would record (content-digest.ts), recomputed from the
+ * rows, in `snapshot` (withReadSnapshot's handle). The capture path (digestOfScope) frames
+ * every row as an artifact line and cuts it again; a drill needs only the hashes, so each
+ * database builds just the hashed text: SQLite hands it over in bounded steps and this process hashes each text; PostgreSQL
+ * hashes and sums in the database (postgresHashSums), a chunk a statement on two backends at
+ * once, so neither the rows nor their hashing cross into this process.
+ */
+export async function digestOfScratchTree(
+  snapshot: TreeDb,
+  physicalTreeId: string,
+  keyPrefix: string,
+  options: ReadBackOptions,
+): Promise<ContentDigest> {
+  const digest = new ContentDigest();
+  if (snapshot.dialect === 'postgres') {
+    const sums = await postgresHashSums(snapshot, physicalTreeId, keyPrefix, {
+      rowsPerChunk: options.postgresRowsPerChunk ?? POSTGRES_ROWS_PER_CHUNK,
+      expectedEntries: options.expectedEntries,
+      afterChunk: async (read) => {
+        options.signal.throwIfAborted();
+        await options.afterChunk(read);
+      },
+    });
+    digest.addLimbSums(sums.limbSums, sums.entries);
+    return digest;
+  }
+  const yieldToOtherCalls = createEventLoopYielder();
+  const texts = sqliteEntryDigestTexts(snapshot, physicalTreeId, keyPrefix, SQLITE_ROWS_PER_CHUNK);
+  for await (const chunk of texts) {
+    options.signal.throwIfAborted();
+    for (const text of chunk) {
+      // A live entry with an SQL NULL value reads as a tombstone's line to the capture,
+      // which leaves it out of the digest: left out here alike.
+      if (!text.endsWith(NULL_VALUE_TAIL)) digest.addEntryText(text);
+    }
+    await yieldToOtherCalls();
+    await options.afterChunk(digest.count);
+  }
+  return digest;
+}

@@ -1,0 +1,185 @@
+import { CompiledQuery } from 'kysely';
+import { sqliteLineBatches } from './sqlite-entry-pages.js';
+import { prefixEnd, type TreeDb } from './tree-db.js';
+
+/**
+ * The reads a restore drill's digest makes of its scratch tree (issue 36): the same per-entry
+ * text the content digest hashes (`<JSON key>,"valueJson":<JSON value>`, the slice of an
+ * artifact line between `{"key":` and `,"sequence":`, engines/backup/capture/content-digest.ts),
+ * built by the database from what it holds, by the fastest path each database has. Both read
+ * live entries only, in key order, under `keyPrefix` ('' for the whole tree).
+ */
+
+/**
+ * SQLite: the entry texts, `rowsPerChunk` at a time, walked along the primary key in bounded
+ * synchronous steps (sqlite-entry-pages), so other calls are served between steps. Each text is
+ * built by `json_quote`, as the capture's line is; no line framing to build and cut again.
+ */
+export function sqliteEntryDigestTexts(
+  handle: TreeDb,
+  physicalTreeId: string,
+  keyPrefix: string,
+  rowsPerChunk: number,
+): AsyncIterable<string[]> {
+  return sqliteLineBatches(
+    handle,
+    physicalTreeId,
+    { liveOnly: true, ...(keyPrefix !== '' && { keyPrefix }) },
+    `json_quote(key) || ',"valueJson":' || json_quote(value_json)`,
+    rowsPerChunk,
+  );
+}
+
+/** Limbs of 16 bits a SHA-256 is cut into for summing in PostgreSQL (int4 sums stay exact). */
+export const HASH_LIMBS_16 = 16;
+
+/** Entries hashed and summed by PostgreSQL: their count and their summed hash limbs. */
+export interface HashSums {
+  entries: number;
+  /** Σ over the entries of each 16-bit big-endian limb of SHA-256(text), limb 0 first. */
+  limbSums: bigint[];
+}
+
+export interface HashSumOptions {
+  /** Entries per statement: a cancel and the throttle come between statements. */
+  rowsPerChunk: number;
+  /** About how many entries the range holds (it splits the range in two halves); 0: unknown. */
+  expectedEntries: number;
+  /** Awaited after each statement with the entries read so far over both halves; may throw. */
+  afterChunk(entriesSoFar: number): Promise<void>;
+}
+
+type Query = (text: string, params: unknown[]) => Promise<Record<string, unknown>[]>;
+
+/**
+ * PostgreSQL: the live entries under `keyPrefix` hashed and summed by the database itself —
+ * `sha256` of the text `to_json` builds (as the capture's COPY line does), cut into sixteen
+ * 16-bit limbs, each summed — so one row per statement crosses the wire instead of every entry.
+ * The range is cut at its middle key and the halves are read at once, `handle`'s own connection
+ * taking the first and a second connection in the same snapshot (SET TRANSACTION SNAPSHOT) the
+ * second: the hashing then runs on two backends, two cores. Each half goes `rowsPerChunk`
+ * entries a statement along the primary key. Call it inside withReadSnapshot.
+ */
+export async function postgresHashSums(
+  handle: TreeDb,
+  physicalTreeId: string,
+  keyPrefix: string,
+  options: HashSumOptions,
+): Promise<HashSums> {
+  const own: Query = async (text, params) =>
+    (await handle.db.executeQuery(CompiledQuery.raw(text, params))).rows as Record<
+      string,
+      unknown
+    >[];
+  // Compiling the sixteen sums cost more than a chunk's whole read.
+  await own('set local jit = off', []);
+  const scope = scopeConditions(physicalTreeId, keyPrefix);
+  const half = Math.floor(options.expectedEntries / 2);
+  const middle =
+    half > options.rowsPerChunk && handle.postgresPool && handle.postgresSnapshot
+      ? ((
+          await own(
+            `select key from entries where ${scope.text} order by key offset ${half} limit 1`,
+            scope.params,
+          )
+        )[0]?.key as string | undefined)
+      : undefined;
+  const total: HashSums = { entries: 0, limbSums: new Array<bigint>(HASH_LIMBS_16).fill(0n) };
+  const sumHalf = async (query: Query, from: string | undefined, before: string | undefined) => {
+    let after: string | undefined;
+    for (;;) {
+      const chunk = await hashSumChunk(query, scope, { from, after, before }, options.rowsPerChunk);
+      total.entries += chunk.entries;
+      chunk.limbSums.forEach((limb, i) => (total.limbSums[i]! += limb));
+      await options.afterChunk(total.entries);
+      if (chunk.entries < options.rowsPerChunk || chunk.lastKey === null) return;
+      after = chunk.lastKey;
+    }
+  };
+  if (middle === undefined || !handle.postgresPool || !handle.postgresSnapshot) {
+    await sumHalf(own, undefined, undefined);
+    return total;
+  }
+  const client = await handle.postgresPool.connect();
+  let healthy = false;
+  try {
+    await client.query(
+      `begin isolation level repeatable read read only; ` +
+        `set transaction snapshot ${client.escapeLiteral(handle.postgresSnapshot)}; ` +
+        `set local jit = off`,
+    );
+    const peer: Query = async (text, params) => (await client.query(text, params)).rows;
+    const halves = await Promise.allSettled([
+      sumHalf(own, undefined, middle),
+      sumHalf(peer, middle, undefined),
+    ]);
+    for (const result of halves) if (result.status === 'rejected') throw result.reason;
+    await client.query('commit');
+    healthy = true;
+    return total;
+  } finally {
+    client.release(healthy ? undefined : true);
+  }
+}
+
+interface Conditions {
+  text: string;
+  params: unknown[];
+}
+
+/** The tree's live entries under the prefix, as SQL conditions with $-numbered parameters. */
+function scopeConditions(physicalTreeId: string, keyPrefix: string): Conditions {
+  const params: unknown[] = [physicalTreeId];
+  const conditions = ['physical_tree_id = $1', 'tombstone = 0'];
+  if (keyPrefix !== '') {
+    params.push(keyPrefix);
+    conditions.push('key >= $2');
+    const end = prefixEnd(keyPrefix);
+    if (end === undefined) {
+      conditions.push('left(key, char_length($2)) = $2');
+    } else {
+      params.push(end);
+      conditions.push(`key < $3`);
+    }
+  }
+  return { text: conditions.join(' and '), params };
+}
+
+/** One statement's sums: up to `limit` entries of the scope within the bounds, in key order. */
+async function hashSumChunk(
+  query: Query,
+  scope: Conditions,
+  bounds: { from: string | undefined; after: string | undefined; before: string | undefined },
+  limit: number,
+): Promise<HashSums & { lastKey: string | null }> {
+  const params = [...scope.params];
+  const conditions = [scope.text];
+  const bound = (operator: string, key: string | undefined) => {
+    if (key === undefined) return;
+    params.push(key);
+    conditions.push(`key ${operator} $${params.length}`);
+  };
+  bound('>=', bounds.after === undefined ? bounds.from : undefined);
+  bound('>', bounds.after);
+  bound('<', bounds.before);
+  const limbs = Array.from(
+    { length: HASH_LIMBS_16 },
+    (_, i) => `sum((get_byte(h, ${2 * i}) << 8) | get_byte(h, ${2 * i + 1}))::text as l${i}`,
+  );
+  // `offset 0` keeps the subquery from being flattened: flattened, PostgreSQL computed the
+  // SHA-256 once per limb.
+  const rows = await query(
+    `select count(*)::text as n, max(key) as last_key, ${limbs.join(', ')} from (` +
+      `select key, sha256(convert_to(to_json(key)::text || ',"valueJson":' || ` +
+      `to_json(value_json)::text, 'UTF8')) as h from entries ` +
+      `where ${conditions.join(' and ')} order by key limit ${Math.trunc(limit)} offset 0` +
+      `) as chunk`,
+    params,
+  );
+  const row = rows[0] ?? {};
+  return {
+    entries: Number(row.n ?? 0),
+    limbSums: Array.from({ length: HASH_LIMBS_16 }, (_, i) => BigInt(String(row[`l${i}`] ?? 0))),
+    lastKey: (row.last_key as string | null | undefined) ?? null,
+  };
+}
