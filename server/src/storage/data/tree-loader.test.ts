@@ -113,4 +113,27 @@ describe.each(DIALECTS)('openHiddenTreeLoader on %s', (dialect) => {
     expect(await checkKeptCounts(storage)).toEqual([]);
     expect(await liveEntries(other)).toBe(1);
   });
+
+  // Issue 37 bullet 6 (event-loop delay during a restore): a long SQLite write yields between
+  // steps of a few milliseconds instead of inserting all its rows in one synchronous run.
+  it.runIf(dialect === 'sqlite')('a long SQLite write gives the event loop turns', async () => {
+    const rows = Array.from({ length: 20_000 }, (_, i) =>
+      entry(`k${String(i).padStart(6, '0')}`, i + 1, JSON.stringify('v'.repeat(200))),
+    );
+    const loader = await openHiddenTreeLoader(storage, tree, 77);
+    let turns = 0;
+    let writing = true;
+    const count = () => {
+      if (!writing) return;
+      turns += 1;
+      setImmediate(count);
+    };
+    setImmediate(count);
+    await loader.write(rows);
+    writing = false;
+    await loader.finish();
+    expect(turns).toBeGreaterThanOrEqual(3);
+    expect(await liveEntries(tree)).toBe(rows.length);
+    expect(await checkKeptCounts(storage)).toEqual([]);
+  });
 });
