@@ -40,6 +40,11 @@ const { values } = parseArgs({
 const entries = Number(values.entries);
 const rounds = Number(values.rounds);
 const TENANT = 'bench';
+/** This process's CPU time (user + system) in ms: on a loaded machine, steadier than wall time. */
+const cpuMs = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
 const WHO = { tenant: TENANT, createdBy: 'bench' };
 
 async function measure(dialect: Dialect): Promise<void> {
@@ -83,12 +88,15 @@ async function measure(dialect: Dialect): Promise<void> {
     }
     // One histogram per restore (a re-enabled one counts the pause before it as a delay).
     const delays = { p99: 0, max: 0 };
+    // SQLite: the peer and the restore both run in this process, so their CPU compares too.
+    const cpu = { restore: [] as number[], peer: [] as number[] };
     let restores = 0;
     const restore = async () => {
       const name = `restored-${restores++}`;
       await raw.checkpoint();
       const delay = monitorEventLoopDelay({ resolution: 10 });
       delay.enable();
+      const cpuStarted = cpuMs();
       const started = performance.now();
       await finish(
         await engine.startRestore(
@@ -98,6 +106,7 @@ async function measure(dialect: Dialect): Promise<void> {
         ),
       );
       const ms = performance.now() - started;
+      cpu.restore.push(cpuMs() - cpuStarted);
       delay.disable();
       delays.p99 = Math.max(delays.p99, delay.percentile(99) / 1e6);
       delays.max = Math.max(delays.max, delay.max / 1e6);
@@ -121,6 +130,7 @@ async function measure(dialect: Dialect): Promise<void> {
         now: Date.now(),
       });
       await raw.checkpoint();
+      const cpuStarted = cpuMs();
       const started = performance.now();
       if (dialect === 'postgres') {
         await psqlRestorePeer(storage.location, seeded.physicalTreeId, scratch);
@@ -128,6 +138,7 @@ async function measure(dialect: Dialect): Promise<void> {
         await raw.insertEntries(scratch, rows, Date.now());
       }
       const ms = performance.now() - started;
+      cpu.peer.push(cpuMs() - cpuStarted);
       if ((await countLiveEntries(storage, scratch)) !== entries) {
         throw new Error('the peer did not load every row');
       }
@@ -152,7 +163,11 @@ async function measure(dialect: Dialect): Promise<void> {
       `${dialect.padEnd(8)} ${entries} entries  restore ${ms(all.restore)} ms  ` +
         `peer ${ms(all.peer)} ms  restore speed / peer speed (best of each) ` +
         `${(best.peer / best.restore).toFixed(3)}  event-loop delay during restores (worst round): ` +
-        `p99 ${delays.p99.toFixed(1)} ms, max ${delays.max.toFixed(1)} ms`,
+        `p99 ${delays.p99.toFixed(1)} ms, max ${delays.max.toFixed(1)} ms; this process's CPU: ` +
+        `restore ${ms(cpu.restore)} ms, peer ${ms(cpu.peer)} ms` +
+        (dialect === 'sqlite'
+          ? ` (peer CPU / restore CPU, best of each ${(Math.min(...cpu.peer) / Math.min(...cpu.restore)).toFixed(3)})`
+          : ' (the peer is other processes)'),
     );
   } finally {
     await runner.stop({ graceMs: 0 });
