@@ -1,9 +1,12 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../test/support/test-storage.js';
 import { storagePerTest } from '../../../test/support/storage-per-test.js';
+import { sql } from 'kysely';
 import type { Storage } from '../database.js';
+import { checkKeptCounts } from './kept-counts.js';
 import {
   createPhysicalTree,
+  bulkInsertEntries,
   getPhysicalTree,
   readPhysicalEntries,
   type EntryToInsert,
@@ -39,6 +42,14 @@ describe.each(DIALECTS)('openHiddenTreeLoader on %s', (dialect) => {
   });
 
   const stored = () => readPhysicalEntries(storage, tree, { limit: 100 });
+  const liveEntries = async (id: string) => {
+    const row = await storage.db
+      .selectFrom('physical_trees')
+      .select('live_entries')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    return Number(row.live_entries);
+  };
 
   it('stores every entry exactly, in batches, and raises last_sequence to the highest', async () => {
     const loader = await openHiddenTreeLoader(storage, tree, 77);
@@ -72,5 +83,57 @@ describe.each(DIALECTS)('openHiddenTreeLoader on %s', (dialect) => {
     await loader.abort(new Error('twice'));
     if (dialect === 'postgres') expect(await stored()).toEqual([]);
     expect((await getPhysicalTree(storage, tree))?.lastSequence).toBe(0);
+  });
+
+  // Issue 37 bullet 6: on SQLite the loader adds the counts itself instead of the per-row
+  // trigger; they must equal count(*) (with multi-byte, astral and lone-surrogate text), a
+  // failed batch must leave neither rows nor counts, and the trigger must be back for everyone.
+  it('keeps the live counts exact, also across a failed SQLite batch, and leaves the count trigger', async () => {
+    const other = await createPhysicalTree(storage, { tenant: 'acme', treeName: 'other', now: 1 });
+    const loader = await openHiddenTreeLoader(storage, tree, 77);
+    await loader.write([...AWKWARD, entry('é/😀', 11, '"ü\ud800"'), entry('\ud800x', 12, '"\u00e9"')]);
+    // SQLite commits each write: a failed one rolls back alone (PostgreSQL's COPY fails whole).
+    if (dialect === 'sqlite') {
+      await expect(
+        loader.write([entry('fresh', 13, '"1"'), entry('tab\there', 14, '"again"')]),
+      ).rejects.toThrow();
+    }
+    await loader.write([entry('later', 15, '"2"')]);
+    await loader.finish();
+    expect(await checkKeptCounts(storage)).toEqual([]);
+    expect(await liveEntries(tree)).toBe(AWKWARD.length - 1 + 2 + 1);
+    if (dialect === 'sqlite') {
+      const { rows } = await sql<{ name: string }>`
+        select name from sqlite_master where type = 'trigger' and name = 'entries_count_insert'
+      `.execute(storage.db);
+      expect(rows).toHaveLength(1);
+    }
+    // Any other writer is still counted by the trigger.
+    await bulkInsertEntries(storage, other, [entry('x', 1, '"xyz"')]);
+    expect(await checkKeptCounts(storage)).toEqual([]);
+    expect(await liveEntries(other)).toBe(1);
+  });
+
+  // Issue 37 bullet 6 (event-loop delay during a restore): a long SQLite write yields between
+  // steps of a few milliseconds instead of inserting all its rows in one synchronous run.
+  it.runIf(dialect === 'sqlite')('a long SQLite write gives the event loop turns', async () => {
+    const rows = Array.from({ length: 20_000 }, (_, i) =>
+      entry(`k${String(i).padStart(6, '0')}`, i + 1, JSON.stringify('v'.repeat(200))),
+    );
+    const loader = await openHiddenTreeLoader(storage, tree, 77);
+    let turns = 0;
+    let writing = true;
+    const count = () => {
+      if (!writing) return;
+      turns += 1;
+      setImmediate(count);
+    };
+    setImmediate(count);
+    await loader.write(rows);
+    writing = false;
+    await loader.finish();
+    expect(turns).toBeGreaterThanOrEqual(3);
+    expect(await liveEntries(tree)).toBe(rows.length);
+    expect(await checkKeptCounts(storage)).toEqual([]);
   });
 });
