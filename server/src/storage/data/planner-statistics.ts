@@ -23,6 +23,9 @@ const ANALYZE_AFTER_SHARE = 0.1;
 /** Rows SQLite's ANALYZE samples per index (PRAGMA analysis_limit) instead of reading all. */
 const SQLITE_ANALYSIS_LIMIT = 1000;
 
+/** The indexes of `entries` whose statistics SQLite's planner reads. */
+const SQLITE_ENTRY_INDEXES = ['sqlite_autoindex_entries_1', 'entries_by_sequence'];
+
 interface EntryStatistics {
   /** Rows noted since the last analyze started. */
   writtenSince: number;
@@ -99,12 +102,40 @@ async function analyzeEntries(storage: TreeDb): Promise<number> {
     }>`select reltuples from pg_class where oid = 'entries'::regclass`.execute(storage.db);
     return Math.max(0, Number(rows[0]?.reltuples ?? 0));
   }
-  // A sample per index keeps ANALYZE on the one connection to milliseconds on any table size.
-  await sql.raw(`pragma analysis_limit = ${SQLITE_ANALYSIS_LIMIT}`).execute(storage.db);
-  await sql`analyze entries`.execute(storage.db);
+  return writeSqliteEntryStatistics(storage);
+}
+
+/**
+ * SQLite: writes the statistics a sampled ANALYZE (analysis_limit) of `entries` would write, and
+ * has the planner reload them. Even sampled, ANALYZE walks every page of the table to count its
+ * rows, in one synchronous call: about 0.2 s a million entries when cached, seconds at 5 M cold,
+ * during which no other call is answered (issue 37). The kept counts (migration 0025) know the
+ * live rows already, and a sample's per-index figures are fixed by the limit (each index's
+ * physical-tree prefix seen as limit + 1 rows, each key unique), so nothing here reads the table.
+ * A sampled ANALYZE writes no sqlite_stat4 rows for the table either: stale ones are removed.
+ */
+async function writeSqliteEntryStatistics(storage: TreeDb): Promise<number> {
   const { rows } = await sql<{
-    stat: string;
-  }>`select stat from sqlite_stat1 where tbl = 'entries' and idx is not null`.execute(storage.db);
-  // sqlite_stat1.stat starts with the index's row count.
-  return Number.parseInt(rows[0]?.stat ?? '0', 10) || 0;
+    n: number | null;
+  }>`select sum(live_entries) as n from physical_trees`.execute(storage.db);
+  const entries = Math.max(1, Number(rows[0]?.n ?? 0));
+  const stat = `${entries} ${Math.min(entries, SQLITE_ANALYSIS_LIMIT + 1)} 1`;
+  // Creates sqlite_stat1 (and sqlite_stat4) when the database was never analyzed; the schema
+  // table is a few rows.
+  await sql`analyze sqlite_schema`.execute(storage.db);
+  await storage.db.transaction().execute(async (trx) => {
+    await sql`delete from sqlite_stat1 where tbl = 'entries'`.execute(trx);
+    const { rows: stat4 } = await sql<{
+      name: string;
+    }>`select name from sqlite_master where name = 'sqlite_stat4'`.execute(trx);
+    if (stat4.length > 0) await sql`delete from sqlite_stat4 where tbl = 'entries'`.execute(trx);
+    for (const index of SQLITE_ENTRY_INDEXES) {
+      await sql`insert into sqlite_stat1 (tbl, idx, stat) values ('entries', ${index}, ${stat})`.execute(
+        trx,
+      );
+    }
+  });
+  // Loads what was written into the planner of this connection (and of connections opened later).
+  await sql`analyze sqlite_schema`.execute(storage.db);
+  return entries;
 }
