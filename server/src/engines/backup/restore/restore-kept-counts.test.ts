@@ -2,14 +2,11 @@
 // into the hidden tree (COPY on PostgreSQL), the copy of the rest of the tree around a
 // restored prefix, a cold restore, and the drop of the replaced physical tree.
 import { afterEach, describe, expect, it } from 'vitest';
-import { storeUnderTest } from '../../../../test/support/artifact-stores.js';
+import { startBackupEngine } from '../../../../test/support/backup-engine-under-test.js';
 import { DIALECTS } from '../../../../test/support/test-storage.js';
 import { storagePerTest } from '../../../../test/support/storage-per-test.js';
 import { checkKeptCounts } from '../../../storage/data/kept-counts.js';
 import { TreeDataEngine } from '../../data/tree-data-engine.js';
-import { OperationRunner } from '../../operations/operation-runner.js';
-import type { OperationRecord } from '../../operations/types.js';
-import { BackupEngine } from '../backup-engine.js';
 import type { CaptureResult, RestoreResult } from '../backup-types.js';
 
 const TENANT = 'acme';
@@ -24,27 +21,8 @@ describe.each(DIALECTS)('kept entry counts through restores on %s', (dialect) =>
 
   it('stay exact after a prefix restore in place, a cold restore and a restore into a new tree', async () => {
     const storage = await freshStorage();
-    const runner = new OperationRunner({ storage, pollMs: 20 });
-    const target = await storeUnderTest('directory');
-    const engine = new BackupEngine({
-      storage,
-      runner,
-      artifacts: target.open(storage.location.dataDir),
-      schedulerMinIntervalMs: 1000,
-      healthMonitoring: false,
-    });
-    runner.start();
-    stops.push(() => runner.stop({ graceMs: 0 }));
-    const finish = async (op: OperationRecord) => {
-      for (;;) {
-        const now = await runner.get(TENANT, op.id);
-        if (now?.finishedAt) {
-          if (now.state !== 'SUCCEEDED') throw new Error(`${now.state}: ${now.error?.message}`);
-          return now.result;
-        }
-        await new Promise((r) => setTimeout(r, 20));
-      }
-    };
+    const { engine, finish, stop } = await startBackupEngine(storage, TENANT);
+    stops.push(stop);
     const data = new TreeDataEngine({ storage });
     const counts = async () => {
       expect(await checkKeptCounts(storage)).toEqual([]);
@@ -104,27 +82,8 @@ describe.each(DIALECTS)('kept entry counts through restores on %s', (dialect) =>
   // equal count(*), with applyBatchSize small enough for many load batches.
   it('stay exact after restoring a chain whose incrementals overwrite, delete and re-add', async () => {
     const storage = await freshStorage();
-    const runner = new OperationRunner({ storage, pollMs: 20 });
-    const target = await storeUnderTest('directory');
-    const engine = new BackupEngine({
-      storage,
-      runner,
-      artifacts: target.open(storage.location.dataDir),
-      schedulerMinIntervalMs: 1000,
-      healthMonitoring: false,
-    });
-    runner.start();
-    stops.push(() => runner.stop({ graceMs: 0 }));
-    const finish = async (op: OperationRecord) => {
-      for (;;) {
-        const now = await runner.get(TENANT, op.id);
-        if (now?.finishedAt) {
-          if (now.state !== 'SUCCEEDED') throw new Error(`${now.state}: ${now.error?.message}`);
-          return now.result;
-        }
-        await new Promise((r) => setTimeout(r, 20));
-      }
-    };
+    const { engine, finish, stop } = await startBackupEngine(storage, TENANT);
+    stops.push(stop);
     const data = new TreeDataEngine({ storage });
     const capture = async (base: string | null) =>
       (

@@ -2,15 +2,12 @@
 // (ANALYZE after the install transaction), although its rows stay far below the threshold
 // PutEntries waits for and autovacuum is off on the test server.
 import { afterEach, describe, expect, it } from 'vitest';
-import { storeUnderTest } from '../../../../test/support/artifact-stores.js';
+import { startBackupEngine } from '../../../../test/support/backup-engine-under-test.js';
 import { analyzedEntryRows } from '../../../../test/support/entry-statistics.js';
 import { DIALECTS } from '../../../../test/support/test-storage.js';
 import { storagePerTest } from '../../../../test/support/storage-per-test.js';
 import { entryStatisticsSettled } from '../../../storage/data/planner-statistics.js';
 import { TreeDataEngine } from '../../data/tree-data-engine.js';
-import { OperationRunner } from '../../operations/operation-runner.js';
-import type { OperationRecord } from '../../operations/types.js';
-import { BackupEngine } from '../backup-engine.js';
 import type { CaptureResult, RestoreResult } from '../backup-types.js';
 
 const TENANT = 'acme';
@@ -26,27 +23,8 @@ describe.each(DIALECTS)('planner statistics after a restore on %s', (dialect) =>
 
   it('analyzes entries after a restore into a new tree', async () => {
     const storage = await freshStorage();
-    const runner = new OperationRunner({ storage, pollMs: 20 });
-    const target = await storeUnderTest('directory');
-    const engine = new BackupEngine({
-      storage,
-      runner,
-      artifacts: target.open(storage.location.dataDir),
-      schedulerMinIntervalMs: 1000,
-      healthMonitoring: false,
-    });
-    runner.start();
-    stops.push(() => runner.stop({ graceMs: 0 }));
-    const finish = async (op: OperationRecord) => {
-      for (;;) {
-        const now = await runner.get(TENANT, op.id);
-        if (now?.finishedAt) {
-          if (now.state !== 'SUCCEEDED') throw new Error(`${now.state}: ${now.error?.message}`);
-          return now.result;
-        }
-        await new Promise((r) => setTimeout(r, 20));
-      }
-    };
+    const { engine, finish, stop } = await startBackupEngine(storage, TENANT);
+    stops.push(stop);
 
     const data = new TreeDataEngine({ storage });
     await data.putEntries(
