@@ -90,7 +90,10 @@ test('Run drill on a backup: PROVEN with duration, then last proven on catalog, 
   const tree = page.getByTestId('tree-drills');
   await expect(tree.getByTestId('tree-last-proven')).toContainText('Proven just now');
   await expect(tree.getByTestId('tree-expected-restore')).toContainText(/About \d+ (ms|s)/);
-  await expect(tree.getByRole('table')).toContainText(backupId);
+  // The history names the backup as the catalog does, its id on hover, and links to it.
+  const drilled = tree.getByRole('table').getByRole('link', { name: 'nightly' });
+  await expect(drilled).toHaveAttribute('title', backupId);
+  await expect(drilled).toHaveAttribute('href', `/backups/${encodeURIComponent(backupId)}`);
   await shoot(page, 'tree-drills');
 
   // The dashboard: one tree never proven, linking to it.

@@ -60,6 +60,8 @@ describe.each(DIALECTS)('DrillProofService on %s', (dialect) => {
       ['unproven', undefined, undefined],
     ]);
     expect(trees.trees[0]?.lastProven?.entries).toBe(3n);
+    // Named as the catalog names it, so the console shows the name, not the id.
+    expect(trees.trees[0]?.lastProven?.backupName).toBe('full');
     expect(trees.trees[0]?.lastProven?.duration).toBeDefined();
 
     const backups = await proofs.getBackupProofs({ backupIds: [backupId, 'bk-unknown'] });

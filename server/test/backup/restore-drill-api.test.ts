@@ -98,6 +98,7 @@ describe.each(DIALECTS)('RestoreDrillService on %s', (dialect) => {
       [backupId, RestoreDrillOutcome.PROVEN, 100],
     ]);
     expect(history.drills[0]?.entriesPerSecond).toBeGreaterThan(0);
+    expect(history.drills[0]?.backupName).toBe('full');
 
     // A second drill: the history is newest first, a page at a time.
     const again = await operator.startRestoreDrill({

@@ -54,6 +54,7 @@ export function fromStored(d: StoredDrill): MessageInitShape<typeof RestoreDrill
   return {
     operationId: d.operationId,
     backupId: d.backupId,
+    ...(d.backupName != null && { backupName: d.backupName }),
     ...(d.setId !== null && { setId: d.setId }),
     scope: scopeSelector(d.treeName, d.keyPrefix),
     outcome: outcomeOf(d.outcome),

@@ -1,5 +1,5 @@
 import type { TreeDb } from '../../data/tree-db.js';
-import { toStoredDrill, type StoredDrill } from './restore-drill-store.js';
+import { toStoredDrill, withBackupNames, type StoredDrill } from './restore-drill-store.js';
 
 /**
  * Proof reads (issue 36 bullet 5, migration 0032): the newest drill of each outcome for a page of
@@ -45,7 +45,7 @@ export async function newestDrillsByOutcome(
 ): Promise<StoredDrill[]> {
   if (values.length === 0) return [];
   const rows = await newestDrillsQuery(handle, tenant, by, values).execute();
-  return rows.map(toStoredDrill);
+  return withBackupNames(handle, tenant, rows.map(toStoredDrill));
 }
 
 /** A page of the tenant's tree names in name order, strictly after `after`. */

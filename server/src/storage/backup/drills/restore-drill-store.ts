@@ -48,6 +48,8 @@ export interface StoredDrill {
   startedAt: number;
   finishedAt: number;
   startedBy: string;
+  /** The backup's name in the catalog, read beside the drill; null once the backup is deleted. */
+  backupName?: string | null;
 }
 
 /**
@@ -101,7 +103,7 @@ export async function getDrillRows(
     .where('operation_id', '=', operationId)
     .orderBy('tree_name')
     .execute();
-  return rows.map(toStoredDrill);
+  return withBackupNames(handle, tenant, rows.map(toStoredDrill));
 }
 
 /** A scope's drills, newest first; a page continues strictly before `before` (finished_at, id). */
@@ -132,7 +134,7 @@ export async function listDrills(
     .orderBy('operation_id', 'desc')
     .limit(page.limit)
     .execute();
-  return rows.map(toStoredDrill);
+  return withBackupNames(handle, scope.tenant, rows.map(toStoredDrill));
 }
 
 /**
@@ -215,6 +217,27 @@ export async function liveValuesIn(
     .where('tombstone', '=', 0)
     .execute();
   return new Map(rows.flatMap((r) => (r.value_json === null ? [] : [[r.key, r.value_json]])));
+}
+
+/**
+ * Adds each drill's backup name from the catalog, in one read of the backups' primary key, so a
+ * history names backups as the rest of the console does (null for a deleted backup).
+ */
+export async function withBackupNames(
+  handle: TreeDb,
+  tenant: string,
+  drills: StoredDrill[],
+): Promise<StoredDrill[]> {
+  const ids = [...new Set(drills.map((d) => d.backupId))];
+  if (ids.length === 0) return drills;
+  const rows = await handle.db
+    .selectFrom('backups')
+    .select(['id', 'name'])
+    .where('tenant', '=', tenant)
+    .where('id', 'in', ids)
+    .execute();
+  const names = new Map(rows.map((r) => [r.id, r.name]));
+  return drills.map((d) => ({ ...d, backupName: names.get(d.backupId) ?? null }));
 }
 
 /** A stored row as the engines read it. */

@@ -24,8 +24,12 @@ function columns(showBackup: boolean): Column<RestoreDrillRecord>[] {
             id: 'backup',
             header: 'Backup',
             cell: (d: RestoreDrillRecord) => (
-              <Link to={paths.backup(d.backupId)} className="truncate mono" title={d.backupId}>
-                {d.backupId}
+              <Link
+                to={paths.backup(d.backupId)}
+                className={d.backupName ? 'truncate' : 'truncate mono'}
+                title={d.backupId}
+              >
+                {d.backupName || d.backupId}
               </Link>
             ),
           },

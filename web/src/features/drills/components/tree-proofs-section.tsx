@@ -40,10 +40,10 @@ function columns(now: number): Column<TreeProof>[] {
         t.lastProven ? (
           <Link
             to={paths.backup(t.lastProven.backupId)}
-            className="truncate mono"
+            className={t.lastProven.backupName ? 'truncate' : 'truncate mono'}
             title={t.lastProven.backupId}
           >
-            {t.lastProven.backupId}
+            {t.lastProven.backupName || t.lastProven.backupId}
           </Link>
         ) : (
           <span className="muted">—</span>
