@@ -11,33 +11,38 @@ import { DEFAULT_NOTIFICATION_TIMING } from './notification-settings.js';
 
 const NOW = Date.UTC(2026, 0, 5, 12);
 
+/** A webhook channel of tenant acme for one event, not delivering (the outbox alone is read). */
+async function webhookChannel(storage: Storage, name: string, event: string): Promise<string> {
+  const channels = new NotificationChannels(storage, {
+    allowPrivateTargets: true,
+    pauseAfter: 10,
+    smtp: undefined,
+    timeoutMs: 1000,
+    deliver: false,
+    pollMs: 1000,
+    stuckAfterMs: 900_000,
+    ...DEFAULT_NOTIFICATION_TIMING,
+  });
+  const { channel } = await channels.create(
+    'acme',
+    {
+      name,
+      events: [event],
+      webhook: { url: `http://127.0.0.1:9/${name}` },
+      deadLetterThreshold: 0,
+    },
+    'admin',
+  );
+  return channel.id;
+}
+
 describe.each(DIALECTS)('events written with the end of an operation on %s', (dialect) => {
   const open = storagePerTest(dialect);
   let storage: Storage;
   let channelId: string;
   beforeEach(async () => {
     storage = await open();
-    const channels = new NotificationChannels(storage, {
-      allowPrivateTargets: true,
-      pauseAfter: 10,
-      smtp: undefined,
-      timeoutMs: 1000,
-      deliver: false,
-      pollMs: 1000,
-      stuckAfterMs: 900_000,
-      ...DEFAULT_NOTIFICATION_TIMING,
-    });
-    const { channel } = await channels.create(
-      'acme',
-      {
-        name: 'hook',
-        events: ['BACKUP_FAILED'],
-        webhook: { url: 'http://127.0.0.1:9/hook' },
-        deadLetterThreshold: 0,
-      },
-      'admin',
-    );
-    channelId = channel.id;
+    channelId = await webhookChannel(storage, 'hook', 'BACKUP_FAILED');
   });
 
   async function running(store: OperationStore, id: string) {
@@ -91,26 +96,7 @@ describe.each(DIALECTS)('events written with the end of an operation on %s', (di
   });
 
   it('a drill that could not finish is RESTORE_DRILL_FAILED naming its backup and, from the catalog, its tree', async () => {
-    const channels = new NotificationChannels(storage, {
-      allowPrivateTargets: true,
-      pauseAfter: 10,
-      smtp: undefined,
-      timeoutMs: 1000,
-      deliver: false,
-      pollMs: 1000,
-      stuckAfterMs: 900_000,
-      ...DEFAULT_NOTIFICATION_TIMING,
-    });
-    const { channel } = await channels.create(
-      'acme',
-      {
-        name: 'drills',
-        events: ['RESTORE_DRILL_FAILED'],
-        webhook: { url: 'http://127.0.0.1:9/drills' },
-        deadLetterThreshold: 0,
-      },
-      'admin',
-    );
+    const drillChannelId = await webhookChannel(storage, 'drills', 'RESTORE_DRILL_FAILED');
     await insertBackupIfAbsent(storage, {
       tenant: 'acme',
       id: 'bk-1',
@@ -150,7 +136,7 @@ describe.each(DIALECTS)('events written with the end of an operation on %s', (di
       { state: 'FAILED', errorCode: 'unavailable', errorMessage: 'the object storage is away' },
       NOW,
     );
-    const [delivery, ...more] = await listDeliveryViews(storage, 'acme', channel.id, 10);
+    const [delivery, ...more] = await listDeliveryViews(storage, 'acme', drillChannelId, 10);
     expect(more).toEqual([]);
     expect(delivery).toMatchObject({
       kind: 'RESTORE_DRILL_FAILED',
