@@ -30,6 +30,8 @@ test.describe('trees and entries', () => {
       .getByRole('navigation', { name: /main/i })
       .getByRole('link', { name: 'Trees' })
       .click();
+    // The dashboard names the tree too (schedules, proof): wait for the Trees page itself.
+    await expect(page.getByRole('heading', { level: 1, name: 'Trees' })).toBeVisible();
     const treeRow = page.getByRole('row', { name: new RegExp(`^${TREE}\\b`) });
     await expect(treeRow).toContainText('31');
     await expectNoSeriousA11yViolations(page, testInfo);
