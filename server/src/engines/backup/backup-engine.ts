@@ -66,6 +66,8 @@ export interface BackupEngineOptions {
   afterRestoreBatch?: () => Promise<void>;
   /** Test seams of restore drills: planted faults (drills/drill-types.ts). */
   drillTestSeams?: DrillTestSeams;
+  /** Restored entries from which a SQLite drill reads back on worker threads (default 20 000). */
+  drillReadBackWorkersFrom?: number;
 }
 
 /**
@@ -122,7 +124,11 @@ export class BackupEngine {
       runner: this.runner,
       restores: this.restores,
       clock: this.clock,
+      logger: options.logger,
       ...(options.drillTestSeams && { testSeams: options.drillTestSeams }),
+      ...(options.drillReadBackWorkersFrom !== undefined && {
+        readBackWorkersFrom: options.drillReadBackWorkersFrom,
+      }),
     });
     this.drills.register();
     this.drillPlans = new DrillPlans({
@@ -190,9 +196,9 @@ export class BackupEngine {
     });
   }
 
-  /** Stops them (running operations belong to the runner). */
-  stop(): Promise<void> {
-    return this.background.stop();
+  /** Stops them and the drills' scratch drops (running operations belong to the runner). */
+  async stop(): Promise<void> {
+    await Promise.all([this.background.stop(), this.drills.stop()]);
   }
 
   /** Runs one scheduler / monitor pass now (tests, and a faster first pass at start). */

@@ -385,9 +385,13 @@ export async function deletePhysicalTreeEntries(
  * Only trees a restore or a drill filled for itself are dropped, and nothing swaps such a tree
  * in once its filler gave it up, so no logical tree can come to point at it half-way.
  */
-export async function dropPhysicalTree(handle: TreeDb, physicalTreeId: string): Promise<boolean> {
+export async function dropPhysicalTree(
+  handle: TreeDb,
+  physicalTreeId: string,
+  options: { signal?: AbortSignal | undefined } = {},
+): Promise<boolean> {
   if (!handle.db.isTransaction && !(await pointedAt(handle, physicalTreeId))) {
-    await deleteTreeEntriesInSteps(handle, physicalTreeId);
+    await deleteTreeEntriesInSteps(handle, physicalTreeId, { signal: options.signal });
   }
   return withTransaction(handle, async (tx) => {
     // Lock the physical row first: a swap to it then either committed already (and is seen

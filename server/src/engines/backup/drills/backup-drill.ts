@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import {
   liveValuesIn,
   scratchTreeName,
@@ -17,11 +18,24 @@ import type { DrillBackupResult, DrillTestSeams } from './drill-types.js';
 /** Entries a drill applies per batch (as a restore's default). */
 const APPLY_BATCH = 1000;
 
+/**
+ * From this many restored entries an unthrottled SQLite drill reads back on worker threads: a
+ * worker's start (tens of ms) is then a small share of the read.
+ */
+export const SQLITE_READ_BACK_WORKERS_FROM = 20_000;
+
 export interface BackupDrillDeps {
   storage: Storage;
   restores: RestoreService;
   clock: () => number;
   seams: DrillTestSeams;
+  /**
+   * Takes over the scratch tree's drop once the drill has its result (or failed): the drop then
+   * runs after it, not inside it. Absent, the drill drops the tree before it returns.
+   */
+  dropLater?: (physicalTreeId: string) => void;
+  /** Overrides SQLITE_READ_BACK_WORKERS_FROM (tests reach the worker path with small trees). */
+  readBackWorkersFrom?: number;
 }
 
 export interface BackupDrillRun {
@@ -31,13 +45,16 @@ export interface BackupDrillRun {
   sampleSize: number;
   /** Awaited after each chunk of the digest's read-back (the drill's throttle). */
   paceRead: (entriesSoFar: number) => Promise<void>;
+  /** A throttled drill (max entries a second) reads back in paced chunks, never on workers. */
+  throttled: boolean;
 }
 
 /**
  * Drills one backup: restores its chain into a scratch physical tree that no logical tree points
  * at, recomputes the content digest from the database, compares it with the capture's, checks a
  * sample of entries against what the artifacts say, and drops the scratch tree whatever happens
- * (a cancel or a crash included: the tree is then a leftover swept by name). A problem the drill
+ * (itself, or through deps.dropLater once the result is known; a crash leaves a leftover swept
+ * by name). A problem the drill
  * finds is its result (FAILED with the reason), not an error; a cancel or a failing database is
  * an error.
  */
@@ -88,13 +105,6 @@ export async function drillBackup(
     treeName: scratchTreeName(run.operationId),
     now: deps.clock(),
   });
-  let dropping: Promise<boolean> | undefined;
-  const dropScratch = () => {
-    const drop = dropPhysicalTree(deps.storage, physicalTreeId);
-    // Awaited in the finally below; until then a failure must not count as unhandled.
-    drop.catch(() => undefined);
-    return drop;
-  };
   try {
     const sample = new DrillSample(run.sampleSeed, run.sampleSize);
     const keep = deps.seams.keepRecord;
@@ -123,20 +133,16 @@ export async function drillBackup(
     await deps.seams.beforeCompare?.(physicalTreeId);
 
     run.restore.progress(applied, applied, `reading back the restored ${target.treeName}`);
-    const { restored, differing } = await withReadSnapshot(deps.storage, async (snapshot) => {
-      // PostgreSQL took the snapshot as withReadSnapshot began, so the drop's delete, committed
-      // on a backend of its own, cannot change what this reads: it runs while the read-back
-      // hashes instead of after it. (SQLite's delete would hold the one thread: it waits.)
-      if (snapshot.dialect === 'postgres') dropping = dropScratch();
-      return {
-        differing: await firstDifferingSampled(snapshot, physicalTreeId, sample),
-        restored: await digestOfScratchTree(snapshot, physicalTreeId, keyPrefix, {
-          signal: run.restore.signal,
-          afterChunk: run.paceRead,
-          expectedEntries: applied,
-        }),
-      };
-    });
+    const sqliteWorkers = readBackWorkers(deps, run, applied);
+    const { restored, differing } = await withReadSnapshot(deps.storage, async (snapshot) => ({
+      differing: await firstDifferingSampled(snapshot, physicalTreeId, sample),
+      restored: await digestOfScratchTree(snapshot, physicalTreeId, keyPrefix, {
+        signal: run.restore.signal,
+        afterChunk: run.paceRead,
+        expectedEntries: applied,
+        sqliteWorkers,
+      }),
+    }));
     const parts = parseContentDigest(restored.toString());
     if (parts?.count !== captured.count) {
       return failed(
@@ -179,8 +185,24 @@ export async function drillBackup(
       durationMs: deps.clock() - started,
     };
   } finally {
-    await (dropping ?? dropScratch());
+    if (deps.dropLater) deps.dropLater(physicalTreeId);
+    else await dropPhysicalTree(deps.storage, physicalTreeId);
   }
+}
+
+/**
+ * The worker threads a SQLite read-back of `entries` entries runs on, or undefined to read on
+ * this thread (PostgreSQL, a throttled drill, a small tree).
+ */
+function readBackWorkers(
+  deps: BackupDrillDeps,
+  run: BackupDrillRun,
+  entries: number,
+): { file: string; workers: number } | undefined {
+  const file = deps.storage.sqliteFile;
+  if (deps.storage.dialect !== 'sqlite' || !file || run.throttled) return undefined;
+  if (entries < (deps.readBackWorkersFrom ?? SQLITE_READ_BACK_WORKERS_FROM)) return undefined;
+  return { file, workers: Math.min(2, availableParallelism()) };
 }
 
 /** The first sampled key (in key order) whose restored value is not the chain's; else null. */

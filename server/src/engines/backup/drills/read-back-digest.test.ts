@@ -106,3 +106,55 @@ describe.each(DIALECTS)("a drill's read-back digest on %s", (dialect) => {
     ).rejects.toThrow('cancelled');
   });
 });
+
+// On SQLite an unthrottled drill of a large tree reads back on worker threads, each with its own
+// connection and a slice of the range cut by row count: any slicing must give the same digest.
+describe("a drill's read-back digest on SQLite worker threads", () => {
+  const freshStorage = storagePerTest('sqlite');
+
+  it('equals the capture path\u2019s digest for any number of workers and any size hint', async () => {
+    const storage = await freshStorage();
+    const data = new TreeDataEngine({ storage });
+    for (const [key, value] of TRICKY) await data.putEntry(TENANT, 't', key, JSON.stringify(value));
+    for (let i = 0; i < 23; i++) {
+      await data.putEntry(TENANT, 't', `c/${String(i).padStart(3, '0')}`, JSON.stringify({ i }));
+    }
+    await data.deleteEntry(TENANT, 't', 'c/004');
+    const tree = await resolveTree(storage, TENANT, 't');
+    const file = storage.sqliteFile!;
+    const viaWorkers = (prefix: string, workers: number, expectedEntries: number) =>
+      withReadSnapshot(storage, (snapshot) =>
+        digestOfScratchTree(snapshot, tree!.physicalTreeId, prefix, {
+          signal: new AbortController().signal,
+          afterChunk: () => Promise.reject(new Error('the workers are not paced')),
+          expectedEntries,
+          sqliteWorkers: { file, workers },
+        }),
+      );
+    for (const prefix of ['', 'a/', 'c/01', 'none/']) {
+      const captured = (await digestOfTree(storage, TENANT, 't', prefix)).toString();
+      for (const workers of [1, 2, 3]) {
+        for (const expected of [0, 2, 14, 27, 1000]) {
+          const what = `prefix ${prefix} workers ${workers} expected ${expected}`;
+          expect((await viaWorkers(prefix, workers, expected)).toString(), what).toBe(captured);
+        }
+      }
+    }
+    await data.putEntry(TENANT, 't', 'c/010', JSON.stringify({ i: 11 }));
+    expect((await viaWorkers('', 2, 28)).toString()).toBe(
+      (await digestOfTree(storage, TENANT, 't')).toString(),
+    );
+    const abort = new AbortController();
+    abort.abort(new Error('cancelled'));
+    await expect(
+      withReadSnapshot(storage, (snapshot) =>
+        digestOfScratchTree(snapshot, tree!.physicalTreeId, '', {
+          signal: abort.signal,
+          afterChunk: async () => {},
+          expectedEntries: 27,
+          sqliteWorkers: { file, workers: 2 },
+        }),
+      ),
+    ).rejects.toThrow('cancelled');
+  });
+});

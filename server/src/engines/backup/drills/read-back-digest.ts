@@ -2,6 +2,7 @@ import {
   postgresHashSums,
   sqliteEntryDigestTexts,
 } from '../../../storage/data/entry-digest-reads.js';
+import { sqliteHashSums, sqliteHashSumsCanRead } from '../../../storage/data/sqlite-hash-sums.js';
 import type { TreeDb } from '../../../storage/data/tree-db.js';
 import { createEventLoopYielder } from '../../event-loop-yield.js';
 import { ContentDigest } from '../capture/content-digest.js';
@@ -26,6 +27,12 @@ export interface ReadBackOptions {
   expectedEntries: number;
   /** PostgreSQL's entries per statement (tests make it small to cross chunks). */
   postgresRowsPerChunk?: number;
+  /**
+   * SQLite: read and hash on this many worker threads, each with its own connection to `file`
+   * (storage/data/sqlite-hash-sums.ts), instead of in steps on the event loop. Only for an
+   * unthrottled read-back (the workers do not wait for `afterChunk`) of a tree nobody writes.
+   */
+  sqliteWorkers?: { file: string; workers: number } | undefined;
 }
 
 /**
@@ -33,9 +40,10 @@ export interface ReadBackOptions {
  * same digest a full capture of the tree would record (content-digest.ts), recomputed from the
  * rows, in `snapshot` (withReadSnapshot's handle). The capture path (digestOfScope) frames
  * every row as an artifact line and cuts it again; a drill needs only the hashes, so each
- * database builds just the hashed text: SQLite hands it over in bounded steps and this process hashes each text; PostgreSQL
- * hashes and sums in the database (postgresHashSums), a chunk a statement on two backends at
- * once, so neither the rows nor their hashing cross into this process.
+ * database builds just the hashed text. PostgreSQL hashes and sums in the database
+ * (postgresHashSums), a chunk a statement on two backends at once. SQLite either reads and
+ * hashes on worker threads (sqliteHashSums: the unthrottled drill of a large tree) or hands the
+ * texts over in bounded steps that this thread hashes (a throttled drill, a small tree).
  */
 export async function digestOfScratchTree(
   snapshot: TreeDb,
@@ -52,6 +60,16 @@ export async function digestOfScratchTree(
         options.signal.throwIfAborted();
         await options.afterChunk(read);
       },
+    });
+    digest.addLimbSums(sums.limbSums, sums.entries);
+    return digest;
+  }
+  if (options.sqliteWorkers && sqliteHashSumsCanRead(keyPrefix)) {
+    const sums = await sqliteHashSums(physicalTreeId, keyPrefix, {
+      file: options.sqliteWorkers.file,
+      workers: options.sqliteWorkers.workers,
+      expectedRows: options.expectedEntries,
+      signal: options.signal,
     });
     digest.addLimbSums(sums.limbSums, sums.entries);
     return digest;

@@ -15,6 +15,7 @@ import { createBackgroundYielder } from '../../event-loop-yield.js';
 import {
   startTracked,
   type OperationContext,
+  type OperationLogger,
   type OperationRecord,
   type OperationRunner,
   type Starter,
@@ -46,8 +47,11 @@ export interface RestoreDrillsOptions {
   runner: OperationRunner;
   restores: RestoreService;
   clock?: () => number;
+  logger?: OperationLogger | undefined;
   /** Test seams (drill-types.ts): planted faults; never set outside tests. */
   testSeams?: DrillTestSeams;
+  /** Restored entries from which SQLite reads back on worker threads (backup-drill.ts). */
+  readBackWorkersFrom?: number;
 }
 
 /**
@@ -58,8 +62,45 @@ export interface RestoreDrillsOptions {
 export class RestoreDrills {
   private readonly clock: () => number;
 
+  /**
+   * The scratch trees' drops, one after another, after the drills that filled them have their
+   * results: a drill's answer does not wait for the delete of a million rows (on SQLite as long
+   * as half the restore), and the drop still runs in bounded steps.
+   */
+  private drops: Promise<void> = Promise.resolve();
+  private readonly stopping = new AbortController();
+
   constructor(private readonly options: RestoreDrillsOptions) {
     this.clock = options.clock ?? Date.now;
+  }
+
+  /** Resolves once every scratch tree handed over so far is dropped (or left to the sweep). */
+  dropsSettled(): Promise<void> {
+    return this.drops;
+  }
+
+  /**
+   * Stops dropping: the drop under way ends at its next step and later ones are not started;
+   * what is left is a leftover the next start sweeps.
+   */
+  async stop(): Promise<void> {
+    this.stopping.abort();
+    await this.drops;
+  }
+
+  private dropLater(physicalTreeId: string): void {
+    const { storage, logger } = this.options;
+    const signal = this.stopping.signal;
+    this.drops = this.drops.then(async () => {
+      if (signal.aborted) return;
+      try {
+        await dropPhysicalTree(storage, physicalTreeId, { signal });
+      } catch (error) {
+        if (!signal.aborted) {
+          logger?.warn({ err: error, physicalTreeId }, 'a drill scratch tree was not dropped');
+        }
+      }
+    });
   }
 
   /**
@@ -152,6 +193,8 @@ export class RestoreDrills {
 
   private async run(ctx: OperationContext<RestoreDrillRequest>): Promise<RestoreDrillResult> {
     const { storage, restores } = this.options;
+    // The sweep below must not race a drop still under way (it would delete the same rows).
+    await this.drops;
     for (const id of await scratchTreesOf(storage, ctx.tenant, ctx.operationId)) {
       await dropPhysicalTree(storage, id);
     }
@@ -170,8 +213,18 @@ export class RestoreDrills {
         // The read-back's pace counts from its own first chunk, not from the apply's start.
         let readPacer: ((read: number) => Promise<void>) | undefined;
         const result = await drillBackup(
-          { storage, restores, clock: this.clock, seams: this.options.testSeams ?? {} },
           {
+            storage,
+            restores,
+            clock: this.clock,
+            seams: this.options.testSeams ?? {},
+            dropLater: (id) => this.dropLater(id),
+            ...(this.options.readBackWorkersFrom !== undefined && {
+              readBackWorkersFrom: this.options.readBackWorkersFrom,
+            }),
+          },
+          {
+            throttled: perSecond > 0,
             operationId: ctx.operationId,
             sampleSeed: seed,
             sampleSize: DRILL_SAMPLE_SIZE,
