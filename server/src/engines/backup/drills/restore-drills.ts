@@ -68,6 +68,7 @@ export class RestoreDrills {
    * as half the restore), and the drop still runs in bounded steps.
    */
   private drops: Promise<void> = Promise.resolve();
+  private pendingDrops = 0;
   private readonly stopping = new AbortController();
 
   constructor(private readonly options: RestoreDrillsOptions) {
@@ -91,14 +92,16 @@ export class RestoreDrills {
   private dropLater(physicalTreeId: string): void {
     const { storage, logger } = this.options;
     const signal = this.stopping.signal;
+    this.pendingDrops += 1;
     this.drops = this.drops.then(async () => {
-      if (signal.aborted) return;
       try {
-        await dropPhysicalTree(storage, physicalTreeId, { signal });
+        if (!signal.aborted) await dropPhysicalTree(storage, physicalTreeId, { signal });
       } catch (error) {
         if (!signal.aborted) {
           logger?.warn({ err: error, physicalTreeId }, 'a drill scratch tree was not dropped');
         }
+      } finally {
+        this.pendingDrops -= 1;
       }
     });
   }
@@ -194,7 +197,13 @@ export class RestoreDrills {
   private async run(ctx: OperationContext<RestoreDrillRequest>): Promise<RestoreDrillResult> {
     const { storage, restores } = this.options;
     // The sweep below must not race a drop still under way (it would delete the same rows).
-    await this.drops;
+    if (this.pendingDrops > 0) {
+      ctx.progress({
+        done: 0,
+        message: 'waiting for an earlier drill’s scratch tree to be dropped',
+      });
+      await this.drops;
+    }
     for (const id of await scratchTreesOf(storage, ctx.tenant, ctx.operationId)) {
       await dropPhysicalTree(storage, id);
     }
