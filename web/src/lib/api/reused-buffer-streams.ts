@@ -43,6 +43,8 @@ export interface ReusedBufferStreamOptions {
   interceptors: Interceptor[];
   /** The server-streaming methods read this way (compared by their full name). */
   methods: readonly DescMethod[];
+  /** The fetch to call (the page's by default; a test passes a router's fetch handler). */
+  fetch?: typeof globalThis.fetch;
 }
 
 export function withReusedBufferStreams(
@@ -92,7 +94,7 @@ function reusedBufferStream<I extends DescMessage, O extends DescMessage>(
     next: async (req) => {
       const first = await req.message[Symbol.asyncIterator]().next();
       if (first.done === true) throw new ConnectError('missing request message', Code.Internal);
-      const response = await fetch(req.url, {
+      const response = await (options.fetch ?? globalThis.fetch)(req.url, {
         redirect: 'error',
         method: req.requestMethod,
         headers: req.header,
