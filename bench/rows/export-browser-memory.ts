@@ -153,17 +153,33 @@ async function consoleExport(page: Page): Promise<void> {
 
 /**
  * The platform's own floor: the same page reading the same bytes as a static file through
- * fetch's body stream, each chunk dropped as it comes (what any streaming reader costs a tab).
+ * fetch's body stream, each chunk dropped as it comes (what any streaming reader costs a tab):
+ * with the default reader (a new ArrayBuffer per chunk, as connect-web reads) and with a BYOB
+ * reader filling one reused 1 MiB buffer (as the console reads an export).
  */
-async function staticStream(page: Page, bytes: number): Promise<void> {
-  const read = await page.evaluate(async (name) => {
-    const response = await fetch(`/${name}`, { cache: 'no-store' });
-    const reader = response.body!.getReader();
-    let total = 0;
-    for (let next = await reader.read(); !next.done; next = await reader.read())
-      total += next.value.byteLength;
-    return total;
-  }, EXPORT_JOB.staticName);
+async function staticStream(page: Page, bytes: number, mode: 'default' | 'byob'): Promise<void> {
+  const read = await page.evaluate(
+    async ({ name, mode }) => {
+      const response = await fetch(`/${name}`, { cache: 'no-store' });
+      let total = 0;
+      if (mode === 'byob') {
+        const reader = response.body!.getReader({ mode: 'byob' });
+        let buffer = new ArrayBuffer(1024 * 1024);
+        for (;;) {
+          const { done, value } = await reader.read(new Uint8Array(buffer));
+          if (done) break;
+          total += value.byteLength;
+          buffer = value.buffer;
+        }
+        return total;
+      }
+      const reader = response.body!.getReader();
+      for (let next = await reader.read(); !next.done; next = await reader.read())
+        total += next.value.byteLength;
+      return total;
+    },
+    { name: EXPORT_JOB.staticName, mode },
+  );
   if (read !== bytes) throw new Error(`the static stream read ${read} of ${bytes} bytes`);
 }
 
@@ -206,6 +222,7 @@ export async function exportBrowserMemoryRow(
     let context = await launch(join(outDir, 'profile-picked'));
     let picked: Pass;
     let floor: Pass;
+    let byobFloor: Pass;
     try {
       const page = await backupPage(context, s, PICKER_INTO_OPFS);
       picked = await measure(page, () => consoleExport(page));
@@ -216,7 +233,8 @@ export async function exportBrowserMemoryRow(
         fileName,
       );
       if (written !== bytes) throw new Error(`the picked file holds ${written} of ${bytes} bytes`);
-      floor = await measure(page, () => staticStream(page, bytes));
+      floor = await measure(page, () => staticStream(page, bytes, 'default'));
+      byobFloor = await measure(page, () => staticStream(page, bytes, 'byob'));
     } finally {
       await context.close();
     }
@@ -228,6 +246,10 @@ export async function exportBrowserMemoryRow(
     log(
       `static stream: ${floor.ms.toFixed(0)} ms; renderer +${mb(floor.peakGrowth.renderer)}, ` +
         `JS heap +${mb(floor.peakGrowth.jsHeap)}`,
+    );
+    log(
+      `static stream, BYOB reader: ${byobFloor.ms.toFixed(0)} ms; renderer ` +
+        `+${mb(byobFloor.peakGrowth.renderer)}, JS heap +${mb(byobFloor.peakGrowth.jsHeap)}`,
     );
 
     // The Blob-parts path (Firefox, Safari), in a fresh browser.
@@ -259,7 +281,7 @@ export async function exportBrowserMemoryRow(
       detail:
         `JS heap +${mb(picked.peakGrowth.jsHeap)}, browser process +${mb(picked.peakGrowth.browser)}; ` +
         `${(((bytes / MB) * 1000) / picked.ms).toFixed(0)} MB/s; static stream in the same tab: ` +
-        `renderer +${mb(floor.peakGrowth.renderer)}; ` +
+        `renderer +${mb(floor.peakGrowth.renderer)} (BYOB reader +${mb(byobFloor.peakGrowth.renderer)}); ` +
         `no picker (Blob parts): renderer +${mb(parts.peakGrowth.renderer)}, browser process ` +
         `+${mb(parts.peakGrowth.browser)}, JS heap +${mb(parts.peakGrowth.jsHeap)}`,
       baselineName: `the same tab idle on the page just before (renderer RSS ${mb(picked.idle.renderer)})`,

@@ -233,7 +233,10 @@ export function createBackupClient(transport: Transport) {
       await rpc.revertRestore(requirePresent(restore, 'restore'), options);
     },
 
-    /** The stored bytes of one artifact, as an async sequence of chunks. */
+    /**
+     * The stored bytes of one artifact, as an async sequence of chunks. A transport may reuse a
+     * chunk's memory for the next one (the console's does): copy what is kept past the next step.
+     */
     exportArtifact(
       backupId: string,
       artifactId: string,

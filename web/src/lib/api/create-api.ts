@@ -1,6 +1,7 @@
 import { createClient, type Client, type Interceptor, type Transport } from '@connectrpc/connect';
 import { createGrpcWebTransport } from '@connectrpc/connect-web';
 import {
+  BackupControlService,
   BackupInsightService,
   createBackupClient,
   createSchemaClient,
@@ -12,6 +13,7 @@ import {
 import type { SessionStore } from '../session/session-store';
 import { createConnectivityInterceptor } from '../connectivity/connectivity-interceptor';
 import type { ConnectivityStore } from '../connectivity/connectivity-store';
+import { withReusedBufferStreams } from './reused-buffer-streams';
 import { createSessionInterceptor } from './session-interceptor';
 
 /** The console's one API layer: a transport with the session's headers and its four clients. */
@@ -32,9 +34,18 @@ export interface Api {
 /** Builds a transport around the given interceptors; tests pass connect's router transport. */
 export type TransportFactory = (interceptors: Interceptor[]) => Transport;
 
-/** gRPC-Web to the origin that served the console: the server itself or the Envoy edge. */
-export const grpcWebTransport: TransportFactory = (interceptors) =>
-  createGrpcWebTransport({ baseUrl: window.location.origin, interceptors });
+/**
+ * gRPC-Web to the origin that served the console: the server itself or the Envoy edge. An
+ * export's stream is read into one reused buffer, so a GiB leaves no GiB of garbage in the tab.
+ */
+export const grpcWebTransport: TransportFactory = (interceptors) => {
+  const baseUrl = window.location.origin;
+  return withReusedBufferStreams(createGrpcWebTransport({ baseUrl, interceptors }), {
+    baseUrl,
+    interceptors,
+    methods: [BackupControlService.method.exportArtifact],
+  });
+};
 
 export function createApi(
   session: SessionStore,
