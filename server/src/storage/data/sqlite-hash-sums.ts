@@ -112,8 +112,9 @@ try {
   let entries = 0;
   for (const text of db.prepare(sql).pluck().iterate(...params)) {
     if (text === null || text.endsWith(nullTail)) continue;
-    const h = hash('sha256', text, 'buffer');
-    for (let i = 0; i < limbCount; i++) limbs[i] += (h[2 * i] << 8) | h[2 * i + 1];
+    // A 'binary' (latin1) string: a third cheaper per entry than a Buffer, bytes as char codes.
+    const h = hash('sha256', text, 'binary');
+    for (let i = 0; i < limbCount; i++) limbs[i] += (h.charCodeAt(2 * i) << 8) | h.charCodeAt(2 * i + 1);
     entries++;
   }
   parentPort.postMessage({ entries, limbs: limbs.map(String) });
