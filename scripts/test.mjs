@@ -86,6 +86,14 @@ if (existsSync(report)) {
   console.log(
     `\nvitest: ${summary.numPassedTests} passed, ${summary.numFailedTests} failed, ${summary.numPendingTests} skipped`,
   );
+  // Where the suite's time goes, so the next trim starts from figures (the CI budget is 30 min).
+  const slowest = summary.testResults
+    .map((file) => ({ file: file.name.replace(root, ''), ms: file.endTime - file.startTime }))
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, 12);
+  console.log('slowest test files:');
+  for (const { file, ms } of slowest)
+    console.log(`  ${(ms / 1000).toFixed(1).padStart(6)} s  ${file}`);
 }
 
 step('end-to-end tests (Playwright, system Chromium)', 'playwright', ['test']);
