@@ -115,7 +115,8 @@ function addHash(state, digest) {
   for (let i = 7; i >= 0; i--) {
     const at = i * 4;
     const limb =
-      digest[at] * 0x1000000 + ((digest[at + 1] << 16) | (digest[at + 2] << 8) | digest[at + 3]);
+      digest.charCodeAt(at) * 0x1000000 +
+      ((digest.charCodeAt(at + 1) << 16) | (digest.charCodeAt(at + 2) << 8) | digest.charCodeAt(at + 3));
     const total = sum[i] + limb + carry;
     sum[i] = total % LIMB;
     carry = total >= LIMB ? 1 : 0;
@@ -139,7 +140,7 @@ function addEncodedLines(state, bytes) {
     }
     const from = tail - TOMBSTONE_VALUE.length;
     if (!(from >= 0 && startsWith(bytes, from, TOMBSTONE_VALUE))) {
-      addHash(state, hash('sha256', bytes.subarray(start + LINE_HEAD.length, tail), 'buffer'));
+      addHash(state, hash('sha256', bytes.subarray(start + LINE_HEAD.length, tail), 'binary'));
     }
     start = end + 1;
   }
