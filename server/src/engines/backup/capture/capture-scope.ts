@@ -6,8 +6,7 @@ import {
 import { resolveTree, type TreeDb } from '../../../storage/data/tree-store.js';
 import { notFound } from '../../errors.js';
 import { createEventLoopYielder } from '../../event-loop-yield.js';
-import type { ContentDigest } from './content-digest.js';
-import { OffThreadContentDigest } from './off-thread-digest.js';
+import { ContentDigest } from './content-digest.js';
 import { createReadPacer } from './read-pacer.js';
 import { digestOfScope } from './scope-digest.js';
 import {
@@ -107,9 +106,8 @@ export async function captureScope(
   const splitter = new EncodedLineSplitter();
   const isFull = plan.fromSequence === null;
   // A full capture reads exactly the scope's live entries: it hashes each line once as it
-  // passes (on a worker thread once the scope is big). An incremental reads changes only; its
-  // digest is recomputed below.
-  const fullDigest = isFull && !hooks.withoutDigest ? new OffThreadContentDigest() : undefined;
+  // passes. An incremental reads changes only; its digest is recomputed below.
+  const fullDigest = isFull && !hooks.withoutDigest ? new ContentDigest() : undefined;
   // The database encodes the lines and this process only compresses (zlib on the libuv pool)
   // and hashes them; reading the next chunk overlaps with both. A "page" (page_size entries) is
   // the unit of progress and of the afterPage seam.
@@ -125,8 +123,8 @@ export async function captureScope(
       if (hooks.signal.aborted) break;
       const run = splitter.push(chunk);
       if (!run) continue;
-      // Taken (copied) before the writer takes the bytes (it may hand them to compression).
-      await fullDigest?.addEncodedLines(run.bytes);
+      // Hashed before the writer takes the bytes (it may hand them to compression workers).
+      fullDigest?.addEncodedLines(run.bytes);
       await writer.appendEncoded(run);
       entryCount += run.entries;
       tombstoneCount += run.tombstones;
@@ -141,21 +139,20 @@ export async function captureScope(
       await pace(entryCount);
     }
     if (!hooks.signal.aborted) splitter.end();
-    let digest: ContentDigest | undefined;
-    if (hooks.signal.aborted) fullDigest?.release();
-    else if (fullDigest) digest = await fullDigest.digest();
-    else if (!isFull && !hooks.withoutDigest) {
-      digest = await digestOfScope(
-        snapshot,
-        tree.physicalTreeId,
-        { toSequence: tree.lastSequence, keyPrefix: plan.keyPrefix },
-        {
-          signal: hooks.signal,
-          // The operator's throttle spares the live database: this read counts too.
-          afterChunk: digestPacer(plan, hooks),
-        },
-      );
-    }
+    const digest =
+      fullDigest ??
+      (hooks.withoutDigest || hooks.signal.aborted
+        ? undefined
+        : await digestOfScope(
+            snapshot,
+            tree.physicalTreeId,
+            { toSequence: tree.lastSequence, keyPrefix: plan.keyPrefix },
+            {
+              signal: hooks.signal,
+              // The operator's throttle spares the live database: this read counts too.
+              afterChunk: digestPacer(plan, hooks),
+            },
+          ));
     const written = await writer.finish();
     return {
       plan,
@@ -168,7 +165,6 @@ export async function captureScope(
       contentDigest: digest ? digest.toString() : null,
     };
   } catch (error) {
-    fullDigest?.release();
     await writer.abort();
     throw error;
   }

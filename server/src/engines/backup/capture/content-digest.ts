@@ -44,17 +44,6 @@ export class ContentDigest {
     return this.entries;
   }
 
-  /** A digest from its sum as big-endian 32-bit limbs and its count (a worker's answer). */
-  static fromSum(limbs: readonly number[], entries: number): ContentDigest {
-    if (limbs.length !== LIMBS || limbs.some((l) => !Number.isInteger(l) || l < 0 || l >= LIMB)) {
-      throw new Error('a sum of eight 32-bit limbs expected');
-    }
-    const digest = new ContentDigest();
-    limbs.forEach((limb, i) => (digest.sum[i] = limb));
-    digest.entries = entries;
-    return digest;
-  }
-
   /** Adds one entry by its stored key and value text (a drill reading records does this). */
   addEntry(key: string, valueJson: string): void {
     this.addHash(
