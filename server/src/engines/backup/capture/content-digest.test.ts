@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { encodeRecord } from '../artifacts/ndjson-codec.js';
 import { ContentDigest, describeContentDigest, parseContentDigest } from './content-digest.js';
@@ -73,6 +74,31 @@ describe('the content digest', () => {
     left.addDigest(right);
     expect(left.toString()).toBe(whole.toString());
     expect(whole.toString()).toMatch(/^sum-sha256:[0-9a-f]{64}:500$/);
+  });
+
+  it('is the plain definition: the sum of the SHA-256 of each entry text modulo 2^256, for tricky texts', () => {
+    // Quotes, backslashes, control characters, 2-, 3- and 4-byte UTF-8, a lone surrogate.
+    const tricky: [string, string][] = [
+      ['say "hi" \\ C:\\dir', '"\\"quoted\\" \\\\"'],
+      ['ctl \u0000\u0001\u001f\t\n', '"\\u0000\\t"'],
+      ['é ß ж ✓ € 中文 😀 𝄞', '{"e":"😀 ✓"}'],
+      ['lone \ud800', '"\\ud800"'],
+    ];
+    const entries = Array.from({ length: 300 }, (_, i) => tricky[i % tricky.length]!).map(
+      ([key, value], i): [string, string] => [`${key} ${i}`, value],
+    );
+    let sum = 0n;
+    for (const [key, value] of entries) {
+      const text = `${JSON.stringify(key)},"valueJson":${JSON.stringify(value)}`;
+      sum += BigInt(`0x${createHash('sha256').update(text, 'utf8').digest('hex')}`);
+    }
+    const expected = `sum-sha256:${(sum % 2n ** 256n).toString(16).padStart(64, '0')}:300`;
+    const fromEntries = new ContentDigest();
+    for (const [key, value] of entries) fromEntries.addEntry(key, value);
+    const fromLines = new ContentDigest();
+    fromLines.addEncodedLines(linesOf(entries));
+    expect(fromEntries.toString()).toBe(expected);
+    expect(fromLines.toString()).toBe(expected);
   });
 
   it('refuses lines that do not read as artifact lines', () => {

@@ -47,7 +47,7 @@ export class ContentDigest {
   /** Adds one entry by its stored key and value text (a drill reading records does this). */
   addEntry(key: string, valueJson: string): void {
     this.addHash(
-      hash('sha256', `${JSON.stringify(key)},"valueJson":${JSON.stringify(valueJson)}`, 'buffer'),
+      hash('sha256', `${JSON.stringify(key)},"valueJson":${JSON.stringify(valueJson)}`, 'binary'),
     );
   }
 
@@ -56,7 +56,7 @@ export class ContentDigest {
    * built by the database: a drill's read-back on SQLite).
    */
   addEntryText(text: string): void {
-    this.addHash(hash('sha256', text, 'buffer'));
+    this.addHash(hash('sha256', text, 'binary'));
   }
 
   /**
@@ -91,7 +91,7 @@ export class ContentDigest {
         throw new Error('an encoded line does not read as encodeRecord writes it');
       }
       if (!endsWith(bytes, tail, TOMBSTONE_VALUE)) {
-        this.addHash(hash('sha256', bytes.subarray(start + LINE_HEAD.length, tail), 'buffer'));
+        this.addHash(hash('sha256', bytes.subarray(start + LINE_HEAD.length, tail), 'binary'));
       }
       start = end + 1;
     }
@@ -113,10 +113,20 @@ export class ContentDigest {
     return `${CONTENT_DIGEST_ALGORITHM}:${hex}:${this.entries}`;
   }
 
-  private addHash(digest: Buffer): void {
+  /**
+   * Adds one entry hash given as a 'binary' (latin1) string, one character a byte: crypto.hash
+   * returns that about twice as fast as a Buffer, whose allocation cost more than the SHA-256.
+   */
+  private addHash(digest: string): void {
     let carry = 0;
     for (let i = LIMBS - 1; i >= 0; i--) {
-      const total = this.sum[i]! + digest.readUInt32BE(i * 4) + carry;
+      const at = i * 4;
+      const limb =
+        digest.charCodeAt(at) * 0x1000000 +
+        ((digest.charCodeAt(at + 1) << 16) |
+          (digest.charCodeAt(at + 2) << 8) |
+          digest.charCodeAt(at + 3));
+      const total = this.sum[i]! + limb + carry;
       this.sum[i] = total % LIMB;
       carry = total >= LIMB ? 1 : 0;
     }
