@@ -11,6 +11,7 @@ import {
   removeStorageLocation,
   type TestStorageLocation,
 } from '../../server/test/support/test-storage.js';
+import { bundleServerChild } from './bundle-server-child.js';
 import { BENCH_SERVER_ENV, benchClients, type BenchClients } from './bench-server.js';
 import type { ChildCommand, ChildReply, InsidePhase } from './server-child-protocol.js';
 
@@ -54,10 +55,12 @@ export async function forkBenchServer(
   dialect: Dialect,
   env: Record<string, string> = {},
 ): Promise<ChildBenchServer> {
+  const entry = await bundleServerChild();
   const location = newStorageLocation(dialect);
-  // As deployed: only tsx, not the bench's --max-old-space-size (fork would pass it on).
-  const child: ChildProcess = fork(new URL('./server-child.ts', import.meta.url), {
-    execArgv: ['--import', 'tsx'],
+  // As scripts/start.mjs runs the server: not the bench's --max-old-space-size or tsx (fork
+  // would pass the bench's own flags on).
+  const child: ChildProcess = fork(entry, {
+    execArgv: ['--enable-source-maps'],
     env: {
       ...process.env,
       BENCH_SERVER_LOCATION: JSON.stringify(location),
