@@ -58,9 +58,10 @@ export async function forkBenchServer(
   const entry = await bundleServerChild();
   const location = newStorageLocation(dialect);
   // As scripts/start.mjs runs the server: not the bench's --max-old-space-size or tsx (fork
-  // would pass the bench's own flags on).
+  // would pass the bench's own flags on). --expose-gc only lets the child read its live heap
+  // after each phase (server-child.ts); nothing collects during a phase.
   const child: ChildProcess = fork(entry, {
-    execArgv: ['--enable-source-maps'],
+    execArgv: ['--enable-source-maps', '--expose-gc'],
     env: {
       ...process.env,
       BENCH_SERVER_LOCATION: JSON.stringify(location),

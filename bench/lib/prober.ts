@@ -43,6 +43,7 @@ export interface PhaseFigures {
     peakFileMb: number;
     peakHeap: HeapFigures;
     endHeap: HeapFigures;
+    liveHeapUsedMb: number;
   };
   errors: number;
   firstError: string | undefined;
@@ -79,6 +80,7 @@ function inProcessMeter(): ServerMeter {
         loopMaxMs: (loop?.max ?? NaN) / 1e6,
         peakHeap: heap,
         endHeap: heap,
+        liveHeapUsedMb: NaN,
       };
     },
     memory: () => {
@@ -163,6 +165,7 @@ export async function startProber(
               peakFileMb: peak.file,
               peakHeap: inside.peakHeap,
               endHeap: inside.endHeap,
+              liveHeapUsedMb: inside.liveHeapUsedMb,
             },
           }),
           errors,

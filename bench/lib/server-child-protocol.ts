@@ -29,4 +29,6 @@ export interface InsidePhase {
   /** The highest of each figure sampled every 100 ms on the server's loop. */
   peakHeap: HeapFigures;
   endHeap: HeapFigures;
+  /** heapUsed after a full collection at the phase's end (NaN without --expose-gc). */
+  liveHeapUsedMb: number;
 }

@@ -236,7 +236,7 @@ function describeMemory(f: PhaseFigures, s: ChildBenchServer): string {
   const wal = walMb(s);
   return (
     `anon ${mb(m.peakAnonMb)} / file ${mb(m.peakFileMb)} MB; heap used ${mb(m.peakHeap.heapUsedMb)}` +
-    ` (end ${mb(m.endHeap.heapUsedMb)}) / total ${mb(m.peakHeap.heapTotalMb)}, external ` +
+    ` (end ${mb(m.endHeap.heapUsedMb)}, live ${mb(m.liveHeapUsedMb)}) / total ${mb(m.peakHeap.heapTotalMb)}, external ` +
     `${mb(m.peakHeap.externalMb)}, arrayBuffers ${mb(m.peakHeap.arrayBuffersMb)} MB` +
     (wal === null ? '' : `; WAL ${mb(wal)} MB`)
   );
