@@ -39,6 +39,8 @@ export interface PhaseFigures {
   peakRssMb: number;
   /** Server in a child only: where its memory was (peaks of each, MB). */
   server?: {
+    /** The resident set at the phase's start (what an earlier phase left). */
+    startRssMb: number;
     peakAnonMb: number;
     peakFileMb: number;
     peakHeap: HeapFigures;
@@ -161,6 +163,7 @@ export async function startProber(
           peakRssMb: Math.max(peak.rss, last.hwmMb),
           ...(server && {
             server: {
+              startRssMb: first.rssMb,
               peakAnonMb: peak.anon,
               peakFileMb: peak.file,
               peakHeap: inside.peakHeap,
