@@ -14,15 +14,25 @@ import type { TestStorageLocation } from '../../server/test/support/test-storage
 export const BENCH_TOKEN = 'bench-admin-token-0123456789abcdef';
 export const TENANT = 'default';
 
-export interface BenchServer {
-  t: TestServer;
-  dialect: Dialect;
-  artifactDir: string;
+/** The bootstrap admin's settings every bench server starts with. */
+export const BENCH_SERVER_ENV: Readonly<Record<string, string>> = {
+  STORE_BOOTSTRAP_TOKEN: BENCH_TOKEN,
+  // As deployed: the validation threads start with the server (the test suites turn it off).
+  STORE_VALIDATION_WARM_START: 'true',
+};
+
+export interface BenchClients {
   grpc: Transport;
   grpcWeb: Transport;
   backup: Client<typeof BackupControlService>;
   /** Polls until the operation is terminal; throws unless it SUCCEEDED. */
   finish(operationId: string, timeoutMs?: number): Promise<StoreOperationStatus>;
+}
+
+export interface BenchServer extends BenchClients {
+  t: TestServer;
+  dialect: Dialect;
+  artifactDir: string;
   dispose(): Promise<void>;
 }
 
@@ -33,30 +43,13 @@ export function withToken(token: string): Interceptor {
   };
 }
 
-export async function startBenchServer(
-  dialect: Dialect,
-  env: Record<string, string> = {},
-  /** An existing location (a server before this one stopped there); default a fresh one. */
-  location?: TestStorageLocation,
-): Promise<BenchServer> {
-  const t = await startTestServer(
-    dialect,
-    // As deployed: the validation threads start with the server (the test suites turn it off).
-    { STORE_BOOTSTRAP_TOKEN: BENCH_TOKEN, STORE_VALIDATION_WARM_START: 'true', ...env },
-    location,
-  );
+/** The clients a bench uses on a server at these addresses (gRPC and gRPC-Web). */
+export function benchClients(grpcUrl: string, httpUrl: string): BenchClients {
   const interceptors = [withToken(BENCH_TOKEN)];
-  const grpc = createGrpcTransport({ baseUrl: t.server.grpcUrl, interceptors });
-  const grpcWeb = createGrpcWebTransport({
-    baseUrl: t.server.httpUrl,
-    httpVersion: '1.1',
-    interceptors,
-  });
+  const grpc = createGrpcTransport({ baseUrl: grpcUrl, interceptors });
+  const grpcWeb = createGrpcWebTransport({ baseUrl: httpUrl, httpVersion: '1.1', interceptors });
   const backup = createClient(BackupControlService, grpc);
   return {
-    t,
-    dialect,
-    artifactDir: env.STORE_ARTIFACT_DIR ?? `${t.location.dataDir}/artifacts`,
     grpc,
     grpcWeb,
     backup,
@@ -80,6 +73,21 @@ export async function startBenchServer(
         pause = Math.min(50, pause * 1.5);
       }
     },
+  };
+}
+
+export async function startBenchServer(
+  dialect: Dialect,
+  env: Record<string, string> = {},
+  /** An existing location (a server before this one stopped there); default a fresh one. */
+  location?: TestStorageLocation,
+): Promise<BenchServer> {
+  const t = await startTestServer(dialect, { ...BENCH_SERVER_ENV, ...env }, location);
+  return {
+    t,
+    dialect,
+    artifactDir: env.STORE_ARTIFACT_DIR ?? `${t.location.dataDir}/artifacts`,
+    ...benchClients(t.server.grpcUrl, t.server.httpUrl),
     dispose: () => t.dispose(),
   };
 }
@@ -89,7 +97,7 @@ export async function startBenchServer(
  * (same machine, same clock), so the poll interval adds nothing to the figure.
  */
 export async function timedOperation(
-  s: BenchServer,
+  s: Pick<BenchClients, 'finish'>,
   start: () => Promise<{ operationId: string }>,
 ): Promise<{ ms: number; value: StoreOperationStatus }> {
   const begun = Date.now();
