@@ -130,7 +130,11 @@ interface Conditions {
 /** The tree's live entries under the prefix, as SQL conditions with $-numbered parameters. */
 function scopeConditions(physicalTreeId: string, keyPrefix: string): Conditions {
   const params: unknown[] = [physicalTreeId];
-  const conditions = ['physical_tree_id = $1', 'tombstone = 0'];
+  // The id as a sub-select: a drill reads its scratch tree right after loading it, before the
+  // planner has statistics of it. Given the id, PostgreSQL expects one row and may walk the
+  // (physical tree, sequence) index and sort; not seeing it, it plans for a tree's usual size
+  // and walks the primary key in key order (restore-drill-store.ts, liveValuesIn, found it).
+  const conditions = ['physical_tree_id = (select $1::text)', 'tombstone = 0'];
   if (keyPrefix !== '') {
     params.push(keyPrefix);
     conditions.push('key >= $2');
