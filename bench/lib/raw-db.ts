@@ -31,6 +31,12 @@ export interface RawDb {
   vacuum(table: string): Promise<void>;
   /** Runs statements in one transaction. */
   exec(statements: { sql: string; params: unknown[] }[]): Promise<void>;
+  /**
+   * SQLite only: the raw insert of issue 17's rows and issue 37's bound — every row of `from`
+   * read by a second connection in key order and written into `into` by the driver's prepared
+   * INSERT, one transaction, streamed (no tree held in memory). PostgreSQL: throws.
+   */
+  copyTreeByPreparedInsert(from: string, into: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -95,11 +101,29 @@ function openSqlite(file: string): RawDb {
         for (const s of statements) db.prepare(s.sql).run(...s.params);
       })();
     },
+    async copyTreeByPreparedInsert(from, into) {
+      const reader = new SQLite(file, { readonly: true, fileMustExist: true });
+      try {
+        const rows = reader
+          .prepare(`select ${COPIED_COLUMNS} from entries where physical_tree_id = ? order by key`)
+          .raw();
+        const insertRow = db.prepare(
+          `insert into entries (physical_tree_id, ${COPIED_COLUMNS}) values (?, ?, ?, ?, ?, ?, ?)`,
+        );
+        db.transaction(() => {
+          for (const row of rows.iterate(from) as Iterable<unknown[]>) insertRow.run(into, ...row);
+        })();
+      } finally {
+        reader.close();
+      }
+    },
     async close() {
       db.close();
     },
   };
 }
+
+const COPIED_COLUMNS = 'key, value_json, tombstone, sequence, schema_version, updated_at';
 
 async function openPostgres(location: TestStorageLocation): Promise<RawDb> {
   const client = new pg.Client({
@@ -124,6 +148,9 @@ async function openPostgres(location: TestStorageLocation): Promise<RawDb> {
     return text.replace(/\?/g, () => `$${++n}`);
   };
   return {
+    async copyTreeByPreparedInsert() {
+      throw new Error('the prepared-insert copy is the SQLite peer only');
+    },
     async insertEntries(tree, rows, now) {
       await inTransaction(async () => {
         for (let start = 0; start < rows.length; start += SCAN_PAGE) {

@@ -54,6 +54,8 @@ interface SizeRun {
   capturePeerMs: number;
   restoreMs: number;
   restorePeerMs: number;
+  /** SQLite: the driver's prepared INSERT of the same rows (the issue's raw insert). */
+  rawInsertMs?: number;
   listTreesMs: number[];
   load: string;
 }
@@ -125,10 +127,10 @@ async function runSize(
       for (const artifact of artifacts) await downloadInWorker(exportJob(artifact.artifactId));
     });
 
-    // The restore's peer: the same rows into a fresh physical tree by the database's own bulk
-    // path (SQLite: one INSERT … SELECT in one transaction, no JS per row — stricter than row 3's
-    // prepared insert, which would hold the whole tree in the bench; PostgreSQL: \copy out |
-    // \copy in).
+    // The restore's peers: the same rows into a fresh physical tree. SQLite: the issue's raw
+    // insert (the driver's prepared INSERT per row, one transaction, rows streamed from the seeded
+    // tree by a second connection: raw-db.ts), and one INSERT … SELECT in one transaction, no JS
+    // per row (stricter, reported beside it). PostgreSQL: \copy out | \copy in.
     const scratch = await createPhysicalTree(storage, {
       tenant: TENANT,
       treeName: `${TREE}-peer`,
@@ -151,6 +153,24 @@ async function runSize(
       throw new Error('the restore peer did not load every row');
     }
     log(`restore peer ${restorePeer.ms.toFixed(0)} ms`);
+    let rawInsertMs: number | undefined;
+    if (dialect === 'sqlite') {
+      await raw.checkpoint();
+      const inserted = await createPhysicalTree(storage, {
+        tenant: TENANT,
+        treeName: `${TREE}-raw-insert`,
+        now: Date.now(),
+      });
+      rawInsertMs = (
+        await timed(() => raw.copyTreeByPreparedInsert(seeded.value.physicalTreeId, inserted))
+      ).ms;
+      if ((await countLiveEntries(storage, inserted)) !== entries) {
+        throw new Error('the raw insert peer did not load every row');
+      }
+      log(`raw insert peer ${rawInsertMs.toFixed(0)} ms`);
+      await raw.checkpoint();
+      await s.call({ type: 'drop', physicalTreeId: inserted });
+    }
     // The peer's one transaction left its whole tree in the write-ahead log (≈ 450 MB per
     // million rows on SQLite): written back first, so the drop does not pay for it.
     await raw.checkpoint();
@@ -223,6 +243,7 @@ async function runSize(
       capturePeerMs: peer.ms,
       restoreMs: restore.ms,
       restorePeerMs: restorePeer.ms,
+      ...(rawInsertMs !== undefined && { rawInsertMs }),
       listTreesMs,
       load: await loadAverage(),
     };
@@ -326,6 +347,21 @@ function speedRows(dialect: Dialect, runs: SizeRun[]): BenchRow[] {
       target: { kind: 'min', value: 0.9 },
       note: `load ${run.load}`,
     });
+    if (run.rawInsertMs !== undefined) {
+      rows.push({
+        row: 30,
+        name: `restore, ${n} entries`,
+        dialect,
+        figure: rate(run.restoreMs),
+        unit: 'entries/s',
+        detail: `${(run.restoreMs / 1000).toFixed(1)} s`,
+        baselineName: 'raw insert: prepared INSERT per row, one transaction',
+        baseline: rate(run.rawInsertMs),
+        ratio: run.rawInsertMs / run.restoreMs,
+        target: { kind: 'min', value: 0.7 },
+        note: `load ${run.load}`,
+      });
+    }
     rows.push({
       row: 30,
       name: `restore, ${n} entries`,
@@ -336,7 +372,8 @@ function speedRows(dialect: Dialect, runs: SizeRun[]): BenchRow[] {
       baselineName: dialect === 'postgres' ? 'psql \\copy out | \\copy in' : 'one INSERT … SELECT',
       baseline: rate(run.restorePeerMs),
       ratio: run.restorePeerMs / run.restoreMs,
-      target: { kind: 'min', value: 0.7 },
+      // The issue's SQLite bound is against the raw insert above; this one is stricter.
+      target: dialect === 'postgres' ? { kind: 'min', value: 0.7 } : null,
       note: `load ${run.load}`,
     });
     const list = sorted(run.listTreesMs);
