@@ -34,7 +34,7 @@ export interface RawDb {
   /**
    * SQLite only: the raw insert of issue 17's rows and issue 37's bound — every row of `from`
    * read by a second connection in key order and written into `into` by the driver's prepared
-   * INSERT, one transaction, streamed (no tree held in memory). PostgreSQL: throws.
+   * INSERT, 10 000 rows a transaction, streamed (no tree held in memory). PostgreSQL: throws.
    */
   copyTreeByPreparedInsert(from: string, into: string): Promise<void>;
   close(): Promise<void>;
@@ -110,9 +110,20 @@ function openSqlite(file: string): RawDb {
         const insertRow = db.prepare(
           `insert into entries (physical_tree_id, ${COPIED_COLUMNS}) values (?, ?, ?, ?, ?, ?, ?)`,
         );
-        db.transaction(() => {
-          for (const row of rows.iterate(from) as Iterable<unknown[]>) insertRow.run(into, ...row);
-        })();
+        // Committed every RAW_INSERT_BATCH rows, as a bulk loader does: one transaction of a
+        // whole tree spills its pages mid-way and ran at half the speed (60 000 rows/s at 1 M).
+        const insertBatch = db.transaction((batch: unknown[][]) => {
+          for (const row of batch) insertRow.run(into, ...row);
+        });
+        let batch: unknown[][] = [];
+        for (const row of rows.iterate(from) as Iterable<unknown[]>) {
+          batch.push(row);
+          if (batch.length >= RAW_INSERT_BATCH) {
+            insertBatch(batch);
+            batch = [];
+          }
+        }
+        insertBatch(batch);
       } finally {
         reader.close();
       }
@@ -124,6 +135,9 @@ function openSqlite(file: string): RawDb {
 }
 
 const COPIED_COLUMNS = 'key, value_json, tombstone, sequence, schema_version, updated_at';
+
+/** Rows per transaction of the raw-insert peer. */
+const RAW_INSERT_BATCH = 10_000;
 
 async function openPostgres(location: TestStorageLocation): Promise<RawDb> {
   const client = new pg.Client({
