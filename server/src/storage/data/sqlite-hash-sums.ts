@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
-import type { HashSums } from './entry-digest-reads.js';
-import { rowSlices, sumSlicesOnWorkers } from './hash-sum-workers.js';
+import { Worker } from 'node:worker_threads';
+import { HASH_LIMBS_16, type HashSums } from './entry-digest-reads.js';
 import { prefixEnd } from './tree-db.js';
 
 /**
@@ -49,20 +49,50 @@ export async function sqliteHashSums(
 ): Promise<HashSums> {
   const end = keyPrefix === '' ? undefined : prefixEnd(keyPrefix);
   if (keyPrefix !== '' && end === undefined) throw new Error('a prefix without a key range end');
+  const workers = Math.max(1, Math.trunc(options.workers));
+  const share = Math.ceil(Math.max(options.expectedRows, 1) / workers);
+  const slices = Array.from({ length: workers }, (_, i) => ({
+    offset: i * share,
+    // The last slice reads to the end, whatever the estimate missed.
+    limit: i === workers - 1 ? -1 : share,
+  }));
   const sql =
     `select ${ROW_TEXT} from entries where physical_tree_id = ? and key >= ?` +
     (end === undefined ? '' : ' and key < ?') +
     ' order by key limit ? offset ?';
-  const rangeParams =
-    end === undefined ? [physicalTreeId, keyPrefix] : [physicalTreeId, keyPrefix, end];
-  const jobs = rowSlices(options.expectedRows, options.workers).map(([offset, limit]) => ({
-    file: options.file,
-    sql,
-    params: [...rangeParams, limit, offset],
-    driver: DRIVER,
-    nullTail: NULL_VALUE_TAIL,
-  }));
-  return sumSlicesOnWorkers(WORKER_SOURCE, jobs, options.signal);
+  const rangeParams = end === undefined ? [physicalTreeId, keyPrefix] : [physicalTreeId, keyPrefix, end];
+  const controller = new AbortController();
+  const abort = () => controller.abort(options.signal.reason);
+  options.signal.addEventListener('abort', abort, { once: true });
+  try {
+    options.signal.throwIfAborted();
+    const parts = await Promise.all(
+      slices.map((slice) =>
+        sumOnWorker(
+          { file: options.file, sql, params: [...rangeParams, slice.limit, slice.offset] },
+          controller.signal,
+        ).catch((error: unknown) => {
+          // One slice failing ends the others: their sums would be of no use.
+          controller.abort(error);
+          throw error;
+        }),
+      ),
+    );
+    const total: HashSums = { entries: 0, limbSums: new Array<bigint>(HASH_LIMBS_16).fill(0n) };
+    for (const part of parts) {
+      total.entries += part.entries;
+      part.limbSums.forEach((limb, i) => (total.limbSums[i]! += limb));
+    }
+    return total;
+  } finally {
+    options.signal.removeEventListener('abort', abort);
+  }
+}
+
+interface SliceJob {
+  file: string;
+  sql: string;
+  params: (string | number)[];
 }
 
 /** better-sqlite3 as this module resolves it, so the worker loads the same build. */
@@ -92,3 +122,36 @@ try {
   db.close();
 }
 `;
+
+function sumOnWorker(job: SliceJob, signal: AbortSignal): Promise<HashSums> {
+  signal.throwIfAborted();
+  return new Promise<HashSums>((resolve, reject) => {
+    const worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: {
+        ...job,
+        driver: DRIVER,
+        nullTail: NULL_VALUE_TAIL,
+        limbCount: HASH_LIMBS_16,
+      },
+    });
+    let result: HashSums | undefined;
+    const stop = () => {
+      reject(signal.reason instanceof Error ? signal.reason : new Error('read-back aborted'));
+      void worker.terminate();
+    };
+    signal.addEventListener('abort', stop, { once: true });
+    worker.on('message', (message: { entries: number; limbs: string[] }) => {
+      result = { entries: message.entries, limbSums: message.limbs.map((limb) => BigInt(limb)) };
+    });
+    worker.on('error', (error) => {
+      signal.removeEventListener('abort', stop);
+      reject(error);
+    });
+    worker.on('exit', (code) => {
+      signal.removeEventListener('abort', stop);
+      if (result) resolve(result);
+      else reject(new Error(`the read-back worker exited (${code}) without its sums`));
+    });
+  });
+}

@@ -12,17 +12,17 @@ import type { RestoreContext, RestoreService } from '../restore/restore-service.
 import { withReadSnapshot } from '../../../storage/backup/backup-snapshot.js';
 import type { TreeDb } from '../../../storage/data/tree-db.js';
 import { DrillSample } from './drill-sample.js';
-import { digestOfScratchTree, type ReadBackOptions } from './read-back-digest.js';
+import { digestOfScratchTree } from './read-back-digest.js';
 import type { DrillBackupResult, DrillTestSeams } from './drill-types.js';
 
 /** Entries a drill applies per batch (as a restore's default). */
 const APPLY_BATCH = 1000;
 
 /**
- * From this many restored entries an unthrottled drill hashes its read-back on worker threads: a
+ * From this many restored entries an unthrottled SQLite drill reads back on worker threads: a
  * worker's start (tens of ms) is then a small share of the read.
  */
-export const READ_BACK_WORKERS_FROM = 20_000;
+export const SQLITE_READ_BACK_WORKERS_FROM = 20_000;
 
 export interface BackupDrillDeps {
   storage: Storage;
@@ -34,7 +34,7 @@ export interface BackupDrillDeps {
    * runs after it, not inside it. Absent, the drill drops the tree before it returns.
    */
   dropLater?: (physicalTreeId: string) => void;
-  /** Overrides READ_BACK_WORKERS_FROM (tests reach the worker path with small trees). */
+  /** Overrides SQLITE_READ_BACK_WORKERS_FROM (tests reach the worker path with small trees). */
   readBackWorkersFrom?: number;
 }
 
@@ -133,14 +133,14 @@ export async function drillBackup(
     await deps.seams.beforeCompare?.(physicalTreeId);
 
     run.restore.progress(applied, applied, `reading back the restored ${target.treeName}`);
-    const workers = readBackWorkers(deps, run, applied);
+    const sqliteWorkers = readBackWorkers(deps, run, applied);
     const { restored, differing } = await withReadSnapshot(deps.storage, async (snapshot) => ({
       differing: await firstDifferingSampled(snapshot, physicalTreeId, sample),
       restored: await digestOfScratchTree(snapshot, physicalTreeId, keyPrefix, {
         signal: run.restore.signal,
         afterChunk: run.paceRead,
         expectedEntries: applied,
-        ...workers,
+        sqliteWorkers,
       }),
     }));
     const parts = parseContentDigest(restored.toString());
@@ -191,21 +191,18 @@ export async function drillBackup(
 }
 
 /**
- * The worker threads a read-back of `entries` entries hashes on, or none to read on this thread
- * (SQLite) or hash in the database (PostgreSQL): a throttled drill, a small tree.
+ * The worker threads a SQLite read-back of `entries` entries runs on, or undefined to read on
+ * this thread (PostgreSQL, a throttled drill, a small tree).
  */
 function readBackWorkers(
   deps: BackupDrillDeps,
   run: BackupDrillRun,
   entries: number,
-): Pick<ReadBackOptions, 'sqliteWorkers' | 'postgresWorkers'> {
-  if (run.throttled) return {};
-  if (entries < (deps.readBackWorkersFrom ?? READ_BACK_WORKERS_FROM)) return {};
-  const workers = Math.min(2, availableParallelism());
-  const { sqliteFile, postgres } = deps.storage;
-  if (sqliteFile) return { sqliteWorkers: { file: sqliteFile, workers } };
-  if (postgres) return { postgresWorkers: { location: postgres, workers } };
-  return {};
+): { file: string; workers: number } | undefined {
+  const file = deps.storage.sqliteFile;
+  if (deps.storage.dialect !== 'sqlite' || !file || run.throttled) return undefined;
+  if (entries < (deps.readBackWorkersFrom ?? SQLITE_READ_BACK_WORKERS_FROM)) return undefined;
+  return { file, workers: Math.min(2, availableParallelism()) };
 }
 
 /** The first sampled key (in key order) whose restored value is not the chain's; else null. */

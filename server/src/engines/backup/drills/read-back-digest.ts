@@ -2,12 +2,7 @@ import {
   postgresHashSums,
   sqliteEntryDigestTexts,
 } from '../../../storage/data/entry-digest-reads.js';
-import {
-  postgresHashSumsOnWorkers,
-  postgresWorkerHashCanRead,
-} from '../../../storage/data/postgres-hash-sums-on-workers.js';
 import { sqliteHashSums, sqliteHashSumsCanRead } from '../../../storage/data/sqlite-hash-sums.js';
-import type { PostgresLocation } from '../../../storage/pg-notifications.js';
 import type { TreeDb } from '../../../storage/data/tree-db.js';
 import { createEventLoopYielder } from '../../event-loop-yield.js';
 import { ContentDigest } from '../capture/content-digest.js';
@@ -38,12 +33,6 @@ export interface ReadBackOptions {
    * unthrottled read-back (the workers do not wait for `afterChunk`) of a tree nobody writes.
    */
   sqliteWorkers?: { file: string; workers: number } | undefined;
-  /**
-   * PostgreSQL: hash on this many worker threads, each with a connection of its own in the
-   * snapshot's exported id, the database only building the texts
-   * (storage/data/postgres-hash-sums-on-workers.ts). Same conditions as sqliteWorkers.
-   */
-  postgresWorkers?: { location: PostgresLocation; workers: number } | undefined;
 }
 
 /**
@@ -63,23 +52,6 @@ export async function digestOfScratchTree(
   options: ReadBackOptions,
 ): Promise<ContentDigest> {
   const digest = new ContentDigest();
-  const onWorkers = options.postgresWorkers;
-  if (
-    snapshot.dialect === 'postgres' &&
-    onWorkers &&
-    snapshot.postgresSnapshot &&
-    postgresWorkerHashCanRead(keyPrefix)
-  ) {
-    const sums = await postgresHashSumsOnWorkers(physicalTreeId, keyPrefix, {
-      location: onWorkers.location,
-      snapshotId: snapshot.postgresSnapshot,
-      expectedRows: options.expectedEntries,
-      workers: onWorkers.workers,
-      signal: options.signal,
-    });
-    digest.addLimbSums(sums.limbSums, sums.entries);
-    return digest;
-  }
   if (snapshot.dialect === 'postgres') {
     const sums = await postgresHashSums(snapshot, physicalTreeId, keyPrefix, {
       rowsPerChunk: options.postgresRowsPerChunk ?? POSTGRES_ROWS_PER_CHUNK,
