@@ -2,23 +2,13 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { StoreOperationState } from '@store/contract';
 import type { Page } from '@playwright/test';
-import { VIEWPORTS, elementsPastTheEdge, pageWidths } from './pages/app-routes';
+import { VIEWPORTS } from './pages/app-routes';
 import { expect, issueToken, signInWithToken, test, type StoreApi } from './support/fixtures';
-import { brokenWords } from './support/words';
+import { expectReadable } from './support/readable';
 
 // Issue 36 bullet 5: the console shows proof. A real capture, a real drill started from the
 // backup's page, and "last proven restorable" on the catalog, the tree, the dashboard and fleet
 // health; the tree never drilled reads as never proven; a viewer cannot run a drill.
-
-/** Nothing sticks out past the window, and no word is cut to fit: at the size now set. */
-async function expectReadable(page: Page, what: string) {
-  const widths = await pageWidths(page);
-  expect(
-    widths.scrollWidth,
-    `${what}: ${(await elementsPastTheEdge(page)).join(', ')}`,
-  ).toBeLessThanOrEqual(widths.innerWidth);
-  expect(await brokenWords(page), `${what}: words broken`).toEqual([]);
-}
 
 /** Looks at the page at both sizes: readable, and a screenshot to look at. */
 async function shoot(page: Page, name: string) {

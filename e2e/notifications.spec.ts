@@ -7,25 +7,14 @@ import {
   NotificationEvent,
   NotificationService,
 } from '../proto/gen/store/notifications/v1/notifications_pb';
-import type { Page } from '@playwright/test';
 import { Webhook } from 'standardwebhooks';
-import { VIEWPORTS, elementsPastTheEdge, pageWidths } from './pages/app-routes';
+import { VIEWPORTS } from './pages/app-routes';
 import { DashboardAlerts, NotificationsPage } from './pages/notifications-page';
 import { expectNoSeriousA11yViolations } from './support/axe';
 import { expect, issueToken, signInWithToken, test, type StoreApi } from './support/fixtures';
 import { authedGrpcWebTransport } from './support/authed-transport';
 import { startWebhookReceiver } from './support/webhook-receiver';
-import { brokenWords } from './support/words';
-
-/** Nothing sticks out past the window, and no word is cut to fit: at the size now set. */
-async function expectReadable(page: Page, what: string) {
-  const widths = await pageWidths(page);
-  expect(
-    widths.scrollWidth,
-    `${what}: ${(await elementsPastTheEdge(page)).join(', ')}`,
-  ).toBeLessThanOrEqual(widths.innerWidth);
-  expect(await brokenWords(page), `${what}: words broken`).toEqual([]);
-}
+import { expectReadable } from './support/readable';
 
 async function finished(api: StoreApi, operationId: string) {
   const deadline = Date.now() + 20_000;
