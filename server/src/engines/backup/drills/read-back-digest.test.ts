@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { storagePerTest } from '../../../../test/support/storage-per-test.js';
 import { DIALECTS } from '../../../../test/support/test-storage.js';
 import { withReadSnapshot } from '../../../storage/backup/backup-snapshot.js';
+import type { Storage } from '../../../storage/database.js';
 import { resolveTree } from '../../../storage/data/tree-store.js';
 import { TreeDataEngine } from '../../data/tree-data-engine.js';
 import { digestOfTree } from '../capture/scope-digest.js';
@@ -20,6 +21,21 @@ const TRICKY: [string, unknown][] = [
   ['b/\u007f del', 'ü'],
 ];
 
+/** Fills tree `t` with the tricky entries, 23 plain ones and two tombstones; its physical id. */
+async function putTrickyEntries(storage: Storage): Promise<string> {
+  const data = new TreeDataEngine({ storage });
+  for (const [key, value] of TRICKY) await data.putEntry(TENANT, 't', key, JSON.stringify(value));
+  for (let i = 0; i < 23; i++) {
+    await data.putEntry(TENANT, 't', `c/${String(i).padStart(3, '0')}`, JSON.stringify({ i }));
+  }
+  // Tombstones are not content: no path may count them.
+  await data.deleteEntry(TENANT, 't', 'c/004');
+  await data.deleteEntry(TENANT, 't', 'b/other');
+  const tree = await resolveTree(storage, TENANT, 't');
+  if (!tree) throw new Error('no tree');
+  return tree.physicalTreeId;
+}
+
 // Issue 36: a drill's read-back hashes by each database's fastest path (per-entry texts from
 // SQLite, sums of SHA-256 limbs inside PostgreSQL); it must give exactly the digest the capture
 // path gives for the same rows, or every drill would fail (or, worse, a wrong one pass).
@@ -28,17 +44,7 @@ describe.each(DIALECTS)("a drill's read-back digest on %s", (dialect) => {
 
   async function treeWithTrickyEntries() {
     const storage = await freshStorage();
-    const data = new TreeDataEngine({ storage });
-    for (const [key, value] of TRICKY) await data.putEntry(TENANT, 't', key, JSON.stringify(value));
-    for (let i = 0; i < 23; i++) {
-      await data.putEntry(TENANT, 't', `c/${String(i).padStart(3, '0')}`, JSON.stringify({ i }));
-    }
-    // Tombstones are not content: neither path may count them.
-    await data.deleteEntry(TENANT, 't', 'c/004');
-    await data.deleteEntry(TENANT, 't', 'b/other');
-    const tree = await resolveTree(storage, TENANT, 't');
-    if (!tree) throw new Error('no tree');
-    return { storage, physicalTreeId: tree.physicalTreeId };
+    return { storage, physicalTreeId: await putTrickyEntries(storage) };
   }
 
   const readBack = (
@@ -115,16 +121,11 @@ describe("a drill's read-back digest on SQLite worker threads", () => {
   it('equals the capture path\u2019s digest for any number of workers and any size hint', async () => {
     const storage = await freshStorage();
     const data = new TreeDataEngine({ storage });
-    for (const [key, value] of TRICKY) await data.putEntry(TENANT, 't', key, JSON.stringify(value));
-    for (let i = 0; i < 23; i++) {
-      await data.putEntry(TENANT, 't', `c/${String(i).padStart(3, '0')}`, JSON.stringify({ i }));
-    }
-    await data.deleteEntry(TENANT, 't', 'c/004');
-    const tree = await resolveTree(storage, TENANT, 't');
+    const physicalTreeId = await putTrickyEntries(storage);
     const file = storage.sqliteFile!;
     const viaWorkers = (prefix: string, workers: number, expectedEntries: number) =>
       withReadSnapshot(storage, (snapshot) =>
-        digestOfScratchTree(snapshot, tree!.physicalTreeId, prefix, {
+        digestOfScratchTree(snapshot, physicalTreeId, prefix, {
           signal: new AbortController().signal,
           afterChunk: () => Promise.reject(new Error('the workers are not paced')),
           expectedEntries,
@@ -148,7 +149,7 @@ describe("a drill's read-back digest on SQLite worker threads", () => {
     abort.abort(new Error('cancelled'));
     await expect(
       withReadSnapshot(storage, (snapshot) =>
-        digestOfScratchTree(snapshot, tree!.physicalTreeId, '', {
+        digestOfScratchTree(snapshot, physicalTreeId, '', {
           signal: abort.signal,
           afterChunk: async () => {},
           expectedEntries: 27,
