@@ -52,9 +52,9 @@ export interface HashSumOptions {
 type Query = (text: string, params: unknown[]) => Promise<Record<string, unknown>[]>;
 
 /**
- * PostgreSQL: the live entries under `keyPrefix` hashed and summed by the database itself —
- * `sha256` of the text `to_json` builds (as the capture's COPY line does), cut into sixteen
- * 16-bit limbs, each summed — so one row per statement crosses the wire instead of every entry.
+ * PostgreSQL: the live entries under `keyPrefix` hashed by the database itself — `sha256` of
+ * the text `to_json` builds (as the capture's COPY line does) — one row of concatenated hashes
+ * per statement, whose sixteen 16-bit limbs are summed here.
  * The range is cut at its middle key and the halves are read at once, `handle`'s own connection
  * taking the first and a second connection in the same snapshot (SET TRANSACTION SNAPSHOT) the
  * second: the hashing then runs on two backends, two cores. Each half goes `rowsPerChunk`
@@ -71,7 +71,7 @@ export async function postgresHashSums(
       string,
       unknown
     >[];
-  // Compiling the sixteen sums cost more than a chunk's whole read.
+  // Compiling the expressions cost more than a chunk's whole read.
   await own('set local jit = off', []);
   const scope = scopeConditions(physicalTreeId, keyPrefix);
   const half = Math.floor(options.expectedEntries / 2);
@@ -166,14 +166,11 @@ async function hashSumChunk(
   bound('>=', bounds.after === undefined ? bounds.from : undefined);
   bound('>', bounds.after);
   bound('<', bounds.before);
-  const limbs = Array.from(
-    { length: HASH_LIMBS_16 },
-    (_, i) => `sum((get_byte(h, ${2 * i}) << 8) | get_byte(h, ${2 * i + 1}))::text as l${i}`,
-  );
-  // `offset 0` keeps the subquery from being flattened: flattened, PostgreSQL computed the
-  // SHA-256 once per limb.
+  // The hashes cross the wire whole (32 bytes an entry) and are summed here: sixteen sums of
+  // extracted limbs cost PostgreSQL a sixth of the chunk's time, the copy next to nothing.
+  // `offset 0` keeps the subquery from being flattened.
   const rows = await query(
-    `select count(*)::text as n, max(key) as last_key, ${limbs.join(', ')} from (` +
+    `select count(*)::text as n, max(key) as last_key, string_agg(h, ''::bytea) as hashes from (` +
       `select key, sha256(convert_to(to_json(key)::text || ',"valueJson":' || ` +
       `to_json(value_json)::text, 'UTF8')) as h from entries ` +
       `where ${conditions.join(' and ')} order by key limit ${Math.trunc(limit)} offset 0` +
@@ -181,9 +178,25 @@ async function hashSumChunk(
     params,
   );
   const row = rows[0] ?? {};
+  const entries = Number(row.n ?? 0);
   return {
-    entries: Number(row.n ?? 0),
-    limbSums: Array.from({ length: HASH_LIMBS_16 }, (_, i) => BigInt(String(row[`l${i}`] ?? 0))),
+    entries,
+    limbSums: limbSumsOf(row.hashes, entries),
     lastKey: (row.last_key as string | null | undefined) ?? null,
   };
+}
+
+/** The sixteen 16-bit limb sums of `entries` concatenated SHA-256 hashes (a bytea's Buffer). */
+function limbSumsOf(hashes: unknown, entries: number): bigint[] {
+  const sums = new Array<number>(HASH_LIMBS_16).fill(0);
+  if (entries > 0) {
+    if (!Buffer.isBuffer(hashes) || hashes.length !== entries * 32) {
+      throw new Error('the read-back chunk did not return one 32-byte hash per entry');
+    }
+    // 65 535 · 50 000 entries a chunk stays far below 2^53: plain numbers add exactly.
+    for (let at = 0; at < hashes.length; at += 32) {
+      for (let i = 0; i < HASH_LIMBS_16; i++) sums[i]! += hashes.readUInt16BE(at + 2 * i);
+    }
+  }
+  return sums.map(BigInt);
 }
