@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
+import { SERVER_NODE_FLAGS } from '../server/node-flags.mjs';
 import type { Managed } from './edge/processes.js';
 import { reflectionSetting } from './edge/envoy-config.js';
 import { findPrometheus, PROMETHEUS_INSTALL, startEdgePrometheus } from './edge/prometheus.js';
@@ -81,7 +82,7 @@ async function main(): Promise<void> {
 
   try {
     edge = await startEdge({
-      serverCommand: [process.execPath, '--enable-source-maps', 'server/dist/main.js'],
+      serverCommand: [process.execPath, ...SERVER_NODE_FLAGS, 'server/dist/main.js'],
       workDir,
       databaseUrl,
       pgSchema: schema,

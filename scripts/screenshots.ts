@@ -11,6 +11,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Page } from '@playwright/test';
+import { SERVER_NODE_FLAGS } from '../server/node-flags.mjs';
 import { declaredRoutePatterns, VIEWPORTS } from '../e2e/pages/app-routes';
 import { freePort } from '../e2e/support/free-port';
 import { README_SHOTS, shots, VIEWER_SHOTS, type Shot } from './screenshots/routes';
@@ -94,21 +95,25 @@ async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'store-shots-'));
   const [httpPort, grpcPort] = [await freePort(), await freePort()];
   const baseUrl = `http://127.0.0.1:${httpPort}`;
-  const server = spawn(process.execPath, [join(root, 'server/dist/main.js')], {
-    cwd: root,
-    env: {
-      ...process.env,
-      STORE_DATA_DIR: dataDir,
-      STORE_HTTP_PORT: String(httpPort),
-      STORE_GRPC_PORT: String(grpcPort),
-      STORE_BOOTSTRAP_TENANT: TENANT,
-      STORE_BOOTSTRAP_TOKEN: `st_shots_${randomBytes(24).toString('hex')}`,
-      STORE_AUTHORIZER: 'rbac',
-      STORE_HEALTH_MONITORING: 'true',
-      STORE_LOG_LEVEL: 'warn',
+  const server = spawn(
+    process.execPath,
+    [...SERVER_NODE_FLAGS, join(root, 'server/dist/main.js')],
+    {
+      cwd: root,
+      env: {
+        ...process.env,
+        STORE_DATA_DIR: dataDir,
+        STORE_HTTP_PORT: String(httpPort),
+        STORE_GRPC_PORT: String(grpcPort),
+        STORE_BOOTSTRAP_TENANT: TENANT,
+        STORE_BOOTSTRAP_TOKEN: `st_shots_${randomBytes(24).toString('hex')}`,
+        STORE_AUTHORIZER: 'rbac',
+        STORE_HEALTH_MONITORING: 'true',
+        STORE_LOG_LEVEL: 'warn',
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  );
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],

@@ -3,6 +3,7 @@
 // the server (`npm start -- --http-port 9090`).
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { SERVER_NODE_FLAGS } from '../server/node-flags.mjs';
 import { buildIfStale } from './build-if-stale.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -20,7 +21,7 @@ buildIfStale();
 // and the server then stops gracefully (server/src/shutdown.ts).
 const server = spawn(
   process.execPath,
-  ['--enable-source-maps', join(root, 'server/dist/main.js'), ...process.argv.slice(2)],
+  [...SERVER_NODE_FLAGS, join(root, 'server/dist/main.js'), ...process.argv.slice(2)],
   { cwd: root, stdio: ['ignore', 'inherit', 'inherit', 'ipc'], detached: true },
 );
 let lastForwarded = 0;

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Page } from '@playwright/test';
 import { durationFromMs, StoreOperationState } from '@store/contract';
+import { SERVER_NODE_FLAGS } from '../server/node-flags.mjs';
 import { freePort } from './edge/free-port';
 import { seedApi, startSlowCapture, type SeedApi } from './screenshots/seed';
 import { waitForHealthy } from './screenshots/wait-for-healthy';
@@ -28,7 +29,7 @@ const grpcPort = await freePort();
 const base = `http://127.0.0.1:${port}`;
 
 function start(): ChildProcess {
-  const p = spawn(process.execPath, [join(root, 'server/dist/main.js')], {
+  const p = spawn(process.execPath, [...SERVER_NODE_FLAGS, join(root, 'server/dist/main.js')], {
     env: {
       ...process.env,
       STORE_DATA_DIR: dataDir,

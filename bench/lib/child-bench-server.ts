@@ -5,6 +5,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { SERVER_NODE_FLAGS } from '../../server/node-flags.mjs';
 import { openStorage, type Dialect, type Storage } from '../../server/src/storage/database.js';
 import {
   newStorageLocation,
@@ -57,11 +58,11 @@ export async function forkBenchServer(
 ): Promise<ChildBenchServer> {
   const entry = await bundleServerChild();
   const location = newStorageLocation(dialect);
-  // As scripts/start.mjs runs the server: not the bench's --max-old-space-size or tsx (fork
-  // would pass the bench's own flags on). --expose-gc only lets the child read its live heap
+  // As scripts/start.mjs runs the server (its flags, server/node-flags.mjs): not the bench's
+  // --max-old-space-size or tsx (fork would pass the bench's own flags on). --expose-gc only lets the child read its live heap
   // after each phase (server-child.ts); nothing collects during a phase.
   const child: ChildProcess = fork(entry, {
-    execArgv: ['--enable-source-maps', '--expose-gc'],
+    execArgv: [...SERVER_NODE_FLAGS, '--expose-gc'],
     env: {
       ...process.env,
       BENCH_SERVER_LOCATION: JSON.stringify(location),
