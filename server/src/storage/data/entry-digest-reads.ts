@@ -45,6 +45,8 @@ export interface HashSumOptions {
   rowsPerChunk: number;
   /** About how many entries the range holds (it splits the range in two halves); 0: unknown. */
   expectedEntries: number;
+  /** Where to split the range, if the caller knows a key near its middle (else it is found). */
+  middleKey?: string | undefined;
   /** Awaited after each statement with the entries read so far over both halves; may throw. */
   afterChunk(entriesSoFar: number): Promise<void>;
 }
@@ -75,15 +77,16 @@ export async function postgresHashSums(
   await own('set local jit = off', []);
   const scope = scopeConditions(physicalTreeId, keyPrefix);
   const half = Math.floor(options.expectedEntries / 2);
-  const middle =
-    half > options.rowsPerChunk && handle.postgresPool && handle.postgresSnapshot
-      ? ((
-          await own(
-            `select key from entries where ${scope.text} order by key offset ${half} limit 1`,
-            scope.params,
-          )
-        )[0]?.key as string | undefined)
-      : undefined;
+  const split = half > options.rowsPerChunk && handle.postgresPool && handle.postgresSnapshot;
+  const middle = !split
+    ? undefined
+    : (options.middleKey ??
+      ((
+        await own(
+          `select key from entries where ${scope.text} order by key offset ${half} limit 1`,
+          scope.params,
+        )
+      )[0]?.key as string | undefined));
   const total: HashSums = { entries: 0, limbSums: new Array<bigint>(HASH_LIMBS_16).fill(0n) };
   const sumHalf = async (query: Query, from: string | undefined, before: string | undefined) => {
     let after: string | undefined;

@@ -109,6 +109,11 @@ export async function drillBackup(
     const sample = new DrillSample(run.sampleSeed, run.sampleSize);
     const keep = deps.seams.keepRecord;
     const total = chain.reduce((n, m) => n + m.entryCount, 0);
+    // The key halfway through the chain's first link (a full backup, in key order): where the
+    // read-back splits the tree in two, without a scan to find the middle (digestOfScratchTree).
+    const middleAt = Math.floor((chain[0]?.entryCount ?? 0) / 2);
+    let seen = 0;
+    let middleKey: string | undefined;
     let applied: number;
     try {
       applied = await deps.restores.apply(
@@ -119,6 +124,7 @@ export async function drillBackup(
         APPLY_BATCH,
         total,
         (record) => {
+          if (seen++ === middleAt) middleKey = record.key;
           sample.see(record);
           return keep ? keep(record) : true;
         },
@@ -140,6 +146,7 @@ export async function drillBackup(
         signal: run.restore.signal,
         afterChunk: run.paceRead,
         expectedEntries: applied,
+        middleKey,
         sqliteWorkers,
       }),
     }));

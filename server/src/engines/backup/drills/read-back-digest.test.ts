@@ -53,6 +53,7 @@ describe.each(DIALECTS)("a drill's read-back digest on %s", (dialect) => {
     keyPrefix: string,
     postgresRowsPerChunk?: number,
     expectedEntries = 0,
+    middleKey?: string,
   ) => {
     const seen: number[] = [];
     const digest = withReadSnapshot(storage, (snapshot) =>
@@ -62,6 +63,7 @@ describe.each(DIALECTS)("a drill's read-back digest on %s", (dialect) => {
           seen.push(n);
         },
         expectedEntries,
+        middleKey,
         ...(postgresRowsPerChunk !== undefined && { postgresRowsPerChunk }),
       }),
     );
@@ -85,6 +87,17 @@ describe.each(DIALECTS)("a drill's read-back digest on %s", (dialect) => {
     }
     const whole = (await readBack(storage, physicalTreeId, '').digest).count;
     expect(whole).toBe(TRICKY.length - 1 + 23 - 1);
+  });
+
+  it('equals it wherever the caller says the middle is: inside, at the ends, outside the range', async () => {
+    const { storage, physicalTreeId } = await treeWithTrickyEntries();
+    for (const prefix of ['', 'c/01']) {
+      const captured = (await digestOfTree(storage, TENANT, 't', prefix)).toString();
+      for (const middle of ['', 'a/', 'c/010', 'c/0105', 'c/019', 'zzz', '\u{10FFFF}']) {
+        const { digest } = readBack(storage, physicalTreeId, prefix, 1, 27, middle);
+        expect((await digest).toString(), `prefix ${prefix} middle ${middle}`).toBe(captured);
+      }
+    }
   });
 
   it('moves when a stored value changes under it', async () => {

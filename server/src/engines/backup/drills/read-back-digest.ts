@@ -25,6 +25,12 @@ export interface ReadBackOptions {
   afterChunk: (entriesSoFar: number) => Promise<void>;
   /** About how many entries the tree holds (PostgreSQL reads it in two halves); 0: unknown. */
   expectedEntries: number;
+  /**
+   * A key near the middle of the tree, where PostgreSQL splits it into its two halves (any key
+   * is correct, a middle one keeps the halves even); without it PostgreSQL finds the middle
+   * itself, a walk of half the key index (0.2–0.3 s a million entries).
+   */
+  middleKey?: string | undefined;
   /** PostgreSQL's entries per statement (tests make it small to cross chunks). */
   postgresRowsPerChunk?: number;
   /**
@@ -56,6 +62,7 @@ export async function digestOfScratchTree(
     const sums = await postgresHashSums(snapshot, physicalTreeId, keyPrefix, {
       rowsPerChunk: options.postgresRowsPerChunk ?? POSTGRES_ROWS_PER_CHUNK,
       expectedEntries: options.expectedEntries,
+      middleKey: options.middleKey,
       afterChunk: async (read) => {
         options.signal.throwIfAborted();
         await options.afterChunk(read);
