@@ -14,8 +14,8 @@ import { freePort } from '../support/shutdown-harness.js';
 const URL_LINE = /Store admin console: (http:\/\/\S+)/;
 
 /**
- * A folder laid out like the repository for scripts/start.mjs: the real start and build scripts,
- * the server bundled as `npm start` bundles it, a built console stub, this checkout's packages.
+ * A folder laid out like the repository for scripts/start.mjs: the real start and build scripts
+ * and server flags, the server bundled as `npm start` bundles it, a built console stub, this checkout's packages.
  * With no sources beside them, nothing counts as stale and nothing is rebuilt.
  */
 async function launcherFolder(): Promise<string> {
@@ -27,6 +27,8 @@ async function launcherFolder(): Promise<string> {
   mkdirSync(join(dir, 'web/dist'), { recursive: true });
   writeFileSync(join(dir, 'web/dist/index.html'), '<div id="root"></div>');
   for (const workspace of ['proto', 'server']) mkdirSync(join(dir, workspace), { recursive: true });
+  // The flags start.mjs runs the server with.
+  copyFileSync(join(REPO_ROOT, 'server/node-flags.mjs'), join(dir, 'server/node-flags.mjs'));
   linkDependencies(dir);
   const pkg = JSON.parse(readFileSync(join(REPO_ROOT, 'server/package.json'), 'utf8')) as {
     dependencies: Record<string, string>;
