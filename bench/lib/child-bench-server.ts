@@ -59,8 +59,9 @@ export async function forkBenchServer(
   const entry = await bundleServerChild();
   const location = newStorageLocation(dialect);
   // As scripts/start.mjs runs the server (its flags, server/node-flags.mjs): not the bench's
-  // --max-old-space-size or tsx (fork would pass the bench's own flags on). --expose-gc only lets the child read its live heap
-  // after each phase (server-child.ts); nothing collects during a phase.
+  // --max-old-space-size or tsx (fork would pass the bench's own flags on). --expose-gc only
+  // lets the child read its live heap after each phase (server-child.ts); nothing collects
+  // during a phase.
   const child: ChildProcess = fork(entry, {
     execArgv: [...SERVER_NODE_FLAGS, '--expose-gc'],
     env: {

@@ -15,8 +15,9 @@ const URL_LINE = /Store admin console: (http:\/\/\S+)/;
 
 /**
  * A folder laid out like the repository for scripts/start.mjs: the real start and build scripts
- * and server flags, the server bundled as `npm start` bundles it, a built console stub, this checkout's packages.
- * With no sources beside them, nothing counts as stale and nothing is rebuilt.
+ * and server flags, the server bundled as `npm start` bundles it, a built console stub, this
+ * checkout's packages. With no sources beside them, nothing counts as stale and nothing is
+ * rebuilt.
  */
 async function launcherFolder(): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'store-launcher-'));
