@@ -206,4 +206,15 @@ describe.each(DIALECTS)('Catalog summary and verify stale backups on %s', (diale
     const status = await finish(operationId);
     expect([StoreOperationState.CANCELLED, StoreOperationState.SUCCEEDED]).toContain(status.state);
   });
+
+  // Found by the malformed-request fuzzer (FUZZ_SEED=401304872): a window with a sub-millisecond
+  // part made "verified before" a fraction of a millisecond, which no Timestamp carries.
+  it('a window with a sub-millisecond part still lists its stale check', async () => {
+    const { operationId } = await operator.startStaleHealthCheck({
+      olderThan: { seconds: 3600n, nanos: 999_023_437 },
+    });
+    const { operations } = await viewer.listBackupInsightOperations({});
+    expect(operations.map((o) => o.operationId)).toContain(operationId);
+    await finish(operationId);
+  });
 });

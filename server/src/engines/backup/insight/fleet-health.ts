@@ -242,7 +242,9 @@ export class FleetHealth {
     const treeName = request.treeId ? request.treeId : null;
     if (treeName !== null) validateTreeName(treeName, 'tree_id');
     const normalized: StaleHealthCheckRequest = {
-      verifiedBefore: this.deps.clock() - olderThan,
+      // A time in whole milliseconds, as every stored time: a window with a sub-millisecond part
+      // made a Timestamp whose nanos were not whole, and listing the operation answered Internal.
+      verifiedBefore: Math.floor(this.deps.clock() - olderThan),
       treeName,
     };
     return startTracked(this.deps.runner, who, {
