@@ -15,6 +15,7 @@ import {
 } from '@store/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allScratchTrees } from '../../src/storage/backup/drills/restore-drill-store.js';
+import { scratchEntriesTables } from '../../src/storage/data/scratch-entries.js';
 import {
   ARTIFACT_STORES,
   closeSharedS3Server,
@@ -124,6 +125,7 @@ describe.each(DIALECTS)('drills on two replicas of one %s database', (dialect) =
         if (Date.now() > deadline) throw new Error('a scratch tree is left after the cancel');
         await new Promise((r) => setTimeout(r, 50));
       }
+      expect(await scratchEntriesTables(a.server.storage)).toEqual([]);
       const result = await viaB.drills.getRestoreDrillResult({ operationId });
       expect(result.available).toBe(false);
     });

@@ -1,6 +1,6 @@
 import { CompiledQuery } from 'kysely';
 import { sqliteLineBatches } from './sqlite-entry-pages.js';
-import { prefixEnd, type TreeDb } from './tree-db.js';
+import { entriesTableOf, prefixEnd, type TreeDb } from './tree-db.js';
 
 /**
  * The reads a restore drill's digest makes of its scratch tree (issue 36): the same per-entry
@@ -73,9 +73,8 @@ export async function postgresHashSums(
       string,
       unknown
     >[];
-  // Compiling the expressions cost more than a chunk's whole read.
-  await own('set local jit = off', []);
-  const scope = scopeConditions(physicalTreeId, keyPrefix);
+  await own(READ_BACK_SETTINGS, []);
+  const scope = scopeConditions(entriesTableOf(handle), physicalTreeId, keyPrefix);
   const half = Math.floor(options.expectedEntries / 2);
   const split = half > options.rowsPerChunk && handle.postgresPool && handle.postgresSnapshot;
   const middle = !split
@@ -83,7 +82,7 @@ export async function postgresHashSums(
     : (options.middleKey ??
       ((
         await own(
-          `select key from entries where ${scope.text} order by key offset ${half} limit 1`,
+          `select key from ${scope.table} where ${scope.text} order by key offset ${half} limit 1`,
           scope.params,
         )
       )[0]?.key as string | undefined));
@@ -109,7 +108,7 @@ export async function postgresHashSums(
     await client.query(
       `begin isolation level repeatable read read only; ` +
         `set transaction snapshot ${client.escapeLiteral(handle.postgresSnapshot)}; ` +
-        `set local jit = off`,
+        READ_BACK_SETTINGS,
     );
     const peer: Query = async (text, params) => (await client.query(text, params)).rows;
     const halves = await Promise.allSettled([
@@ -125,13 +124,24 @@ export async function postgresHashSums(
   }
 }
 
+/**
+ * The read-back's transaction settings. Compiling the expressions (JIT) cost more than a chunk's
+ * whole read. A drill's scratch table on PostgreSQL was made moments ago and has no statistics:
+ * the planner then took a sequential scan and a sort of the whole table for each chunk (9 s a
+ * million entries instead of 2); the primary key walk is the plan in every case.
+ */
+const READ_BACK_SETTINGS =
+  'set local jit = off; set local enable_seqscan = off; set local enable_bitmapscan = off';
+
 interface Conditions {
+  /** The table the tree's entries are in (entries, or a drill's scratch table). */
+  table: string;
   text: string;
   params: unknown[];
 }
 
 /** The tree's live entries under the prefix, as SQL conditions with $-numbered parameters. */
-function scopeConditions(physicalTreeId: string, keyPrefix: string): Conditions {
+function scopeConditions(table: string, physicalTreeId: string, keyPrefix: string): Conditions {
   const params: unknown[] = [physicalTreeId];
   // The id as a sub-select: a drill reads its scratch tree right after loading it, before the
   // planner has statistics of it. Given the id, PostgreSQL expects one row and may walk the
@@ -149,7 +159,7 @@ function scopeConditions(physicalTreeId: string, keyPrefix: string): Conditions 
       conditions.push(`key < $3`);
     }
   }
-  return { text: conditions.join(' and '), params };
+  return { table, text: conditions.join(' and '), params };
 }
 
 /** One statement's sums: up to `limit` entries of the scope within the bounds, in key order. */
@@ -175,7 +185,7 @@ async function hashSumChunk(
   const rows = await query(
     `select count(*)::text as n, max(key) as last_key, string_agg(h, ''::bytea) as hashes from (` +
       `select key, sha256(convert_to(to_json(key)::text || ',"valueJson":' || ` +
-      `to_json(value_json)::text, 'UTF8')) as h from entries ` +
+      `to_json(value_json)::text, 'UTF8')) as h from ${scope.table} ` +
       `where ${conditions.join(' and ')} order by key limit ${Math.trunc(limit)} offset 0` +
       `) as chunk`,
     params,

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import {
+  entriesTableOf,
   newPhysicalTreeId,
   sqliteStatement,
   toStoredEntry,
@@ -8,6 +9,7 @@ import {
   type StoredEntry,
   type TreeDb,
 } from './tree-db.js';
+import { dropScratchEntries } from './scratch-entries.js';
 import { deleteTreeEntriesInSteps } from './stepped-tree-writes.js';
 import { insertLogicalTree, selectTreeForUpdate } from './tree-lock.js';
 
@@ -228,7 +230,7 @@ async function upsertByArrays(
 ): Promise<void> {
   if (rows.length === 0) return;
   await sql`
-    insert into entries
+    insert into ${sql.table(entriesTableOf(tx))}
       (physical_tree_id, key, value_json, tombstone, sequence, schema_version, updated_at)
     select ${physicalTreeId}, k, v, t, s, sv, u
     from unnest(
@@ -409,6 +411,8 @@ export async function dropPhysicalTree(
       .executeTakeFirst();
     if (user) return false;
     await deletePhysicalTreeEntries(tx, physicalTreeId);
+    // A drill's scratch tree has a table of its own on PostgreSQL: it goes with the tree's row.
+    await dropScratchEntries(tx, physicalTreeId);
     const result = await tx.db
       .deleteFrom('physical_trees')
       .where('id', '=', physicalTreeId)

@@ -21,6 +21,19 @@ export interface TreeDb {
    * connection reads exactly what `db` reads (SET TRANSACTION SNAPSHOT).
    */
   postgresSnapshot?: string | undefined;
+  /**
+   * PostgreSQL: the table this handle's tree lives in when it is not `entries` — a drill's
+   * scratch tree has an unlogged table of its own (scratch-entries.ts). Honoured by what a drill
+   * runs: the hidden-tree loader, the upsert of bulkInsertEntries, and the drill's reads.
+   */
+  postgresEntriesTable?: string | undefined;
+}
+
+/** The table `handle`'s entries are in (a name this code made: checked, never quoted input). */
+export function entriesTableOf(handle: TreeDb): string {
+  const table = handle.postgresEntriesTable ?? 'entries';
+  if (!/^[a-z][a-z0-9_]*$/.test(table)) throw new Error(`not an entries table name: ${table}`);
+  return table;
 }
 
 /** A SQLite statement prepared on `handle`'s connection (see TreeDb.sqlitePrepare). */

@@ -3,7 +3,7 @@ import type { Writable } from 'node:stream';
 import { sql } from 'kysely';
 import { from as copyFrom } from 'pg-copy-streams';
 import { raiseLastSequence } from './physical-tree-store.js';
-import { sqliteStatement, type TreeDb } from './tree-db.js';
+import { entriesTableOf, sqliteStatement, type TreeDb } from './tree-db.js';
 
 /**
  * Loads a restore's first (full) backup into its fresh, hidden physical tree: every key once,
@@ -72,7 +72,7 @@ async function openCopyLoader(
   try {
     await client.query('begin');
     await client.query('set local synchronous_commit = off');
-    stream = client.query(copyFrom(`copy entries (${COLUMNS}) from stdin`));
+    stream = client.query(copyFrom(`copy ${entriesTableOf(handle)} (${COLUMNS}) from stdin`));
   } catch (error) {
     client.release(true);
     throw error;

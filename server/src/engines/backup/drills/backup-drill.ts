@@ -5,6 +5,7 @@ import {
 } from '../../../storage/backup/drills/restore-drill-store.js';
 import type { Storage } from '../../../storage/database.js';
 import { createPhysicalTree, dropPhysicalTree } from '../../../storage/data/physical-tree-store.js';
+import { openScratchEntries } from '../../../storage/data/scratch-entries.js';
 import { StoreError } from '../../errors.js';
 import { parseContentDigest } from '../capture/content-digest.js';
 import type { ManifestChain } from '../restore/chain-source.js';
@@ -106,6 +107,9 @@ export async function drillBackup(
     now: deps.clock(),
   });
   try {
+    // PostgreSQL: an unlogged table of the scratch tree's own (scratch-entries.ts), the same
+    // loader writing it; SQLite: the entries table.
+    const scratch = await openScratchEntries(deps.storage, physicalTreeId);
     const sample = new DrillSample(run.sampleSeed, run.sampleSize);
     const keep = deps.seams.keepRecord;
     const total = chain.reduce((n, m) => n + m.entryCount, 0);
@@ -116,19 +120,18 @@ export async function drillBackup(
     let middleKey: string | undefined;
     let applied: number;
     try {
-      applied = await deps.restores.apply(
-        run.restore,
-        chain,
+      applied = await deps.restores.apply(run.restore, chain, {
         physicalTreeId,
-        keyPrefix,
-        APPLY_BATCH,
+        prefix: keyPrefix,
+        batchSize: APPLY_BATCH,
         total,
-        (record) => {
+        keepRecord: (record) => {
           if (seen++ === middleAt) middleKey = record.key;
           sample.see(record);
           return keep ? keep(record) : true;
         },
-      );
+        into: scratch,
+      });
     } catch (error) {
       // Verified bytes that still do not read back (changed since the verify) are unreadable.
       if (error instanceof StoreError && error.code === 'data_loss') {
@@ -136,20 +139,23 @@ export async function drillBackup(
       }
       throw error;
     }
-    await deps.seams.beforeCompare?.(physicalTreeId);
+    await deps.seams.beforeCompare?.(physicalTreeId, scratch);
 
     run.restore.progress(applied, applied, `reading back the restored ${target.treeName}`);
     const sqliteWorkers = readBackWorkers(deps, run, applied);
-    const { restored, differing } = await withReadSnapshot(deps.storage, async (snapshot) => ({
-      differing: await firstDifferingSampled(snapshot, physicalTreeId, sample),
-      restored: await digestOfScratchTree(snapshot, physicalTreeId, keyPrefix, {
-        signal: run.restore.signal,
-        afterChunk: run.paceRead,
-        expectedEntries: applied,
-        middleKey,
-        sqliteWorkers,
-      }),
-    }));
+    const { restored, differing } = await withReadSnapshot(deps.storage, async (snapshot) => {
+      const view: TreeDb = { ...snapshot, postgresEntriesTable: scratch.postgresEntriesTable };
+      return {
+        differing: await firstDifferingSampled(view, physicalTreeId, sample),
+        restored: await digestOfScratchTree(view, physicalTreeId, keyPrefix, {
+          signal: run.restore.signal,
+          afterChunk: run.paceRead,
+          expectedEntries: applied,
+          middleKey,
+          sqliteWorkers,
+        }),
+      };
+    });
     const parts = parseContentDigest(restored.toString());
     if (parts?.count !== captured.count) {
       return failed(

@@ -1,4 +1,5 @@
 /** Restore drills' engine types (issue 36 bullet 2). */
+import type { TreeDb } from '../../../storage/data/tree-db.js';
 
 /** What a drill restores: one backup (with its chain), or every member of a set. */
 export interface RestoreDrillRequest {
@@ -50,6 +51,9 @@ export interface RestoreDrillResult {
 export interface DrillTestSeams {
   /** Returns false for a record the restore is to drop (a restore bug). */
   keepRecord?: (record: { key: string; valueJson: string | null }) => boolean;
-  /** Runs after the restore, before the compare, on the scratch physical tree. */
-  beforeCompare?: (physicalTreeId: string) => Promise<void>;
+  /**
+   * Runs after the restore, before the compare, on the scratch physical tree, given the handle
+   * its entries are written through (its own table on PostgreSQL).
+   */
+  beforeCompare?: (physicalTreeId: string, scratch: TreeDb) => Promise<void>;
 }

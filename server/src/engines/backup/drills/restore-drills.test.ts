@@ -1,4 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { sql } from 'kysely';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import {
   ARTIFACT_STORES,
@@ -14,6 +15,11 @@ import {
 } from '../../../storage/backup/drills/restore-drill-store.js';
 import { leftoverRestoreTrees } from '../../../storage/backup/restore-leftovers-store.js';
 import { createPhysicalTree } from '../../../storage/data/physical-tree-store.js';
+import {
+  scratchEntriesTable,
+  scratchEntriesTables,
+} from '../../../storage/data/scratch-entries.js';
+import { entriesTableOf } from '../../../storage/data/tree-db.js';
 import { TreeDataEngine } from '../../data/tree-data-engine.js';
 import { OperationRunner } from '../../operations/operation-runner.js';
 import type { OperationRecord } from '../../operations/types.js';
@@ -85,6 +91,7 @@ describe.each(DIALECTS)('restore drills on %s', (dialect) => {
       const noScratchLeft = async () => {
         await engine.drills.dropsSettled();
         expect(await allScratchTrees(storage, TENANT)).toEqual([]);
+        expect(await scratchEntriesTables(storage)).toEqual([]);
       };
       return {
         target,
@@ -104,8 +111,26 @@ describe.each(DIALECTS)('restore drills on %s', (dialect) => {
     it('a full and a 5-link incremental chain are PROVEN, recorded in the scope history, and leave no scratch tree', async () => {
       const { storage, data, capture, drill, put, fill, noScratchLeft } = await setUp({
         // The scratch tree exists mid-drill yet no listing shows it and no name reaches it.
-        beforeCompare: async () => {
+        beforeCompare: async (physicalTreeId) => {
           expect(await allScratchTrees(storage, TENANT)).toHaveLength(1);
+          // PostgreSQL: the scratch rows are in an unlogged table of their own, none in entries
+          // (41 live entries, in the full and after the 5-link chain alike).
+          const scratchRows = await storage.db
+            .selectFrom('entries')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('physical_tree_id', '=', physicalTreeId)
+            .where('tombstone', '=', 0)
+            .executeTakeFirstOrThrow();
+          if (dialect === 'postgres') {
+            expect(Number(scratchRows.n)).toBe(0);
+            const [table] = await scratchEntriesTables(storage);
+            expect(table).toBe(scratchEntriesTable(physicalTreeId));
+            const { rows } = await sql<{ persistence: string; n: string }>`
+              select c.relpersistence as persistence,
+                (select count(*) from ${sql.table(table!)} where tombstone = 0)::text as n
+              from pg_class c where c.oid = to_regclass(${table})`.execute(storage.db);
+            expect(rows[0]).toEqual({ persistence: 'u', n: '41' });
+          } else expect(Number(scratchRows.n)).toBe(41);
           // The restore-leftover scrub leaves a live drill's tree alone.
           expect(await leftoverRestoreTrees(storage, TENANT, Date.now())).toEqual([]);
           const listed = await data.listTrees(TENANT, { pageSize: 100, pageToken: '' });
@@ -239,13 +264,10 @@ describe.each(DIALECTS)('restore drills on %s', (dialect) => {
 
     it('a value changed in the scratch tree before the compare fails on the digest, naming the key', async () => {
       const { storage, capture, drill, fill, noScratchLeft } = await setUp({
-        beforeCompare: async (physicalTreeId) => {
-          await storage.db
-            .updateTable('entries')
-            .set({ value_json: '{"i":"changed"}' })
-            .where('physical_tree_id', '=', physicalTreeId)
-            .where('key', '=', 'k021')
-            .execute();
+        beforeCompare: async (physicalTreeId, scratch) => {
+          await sql`update ${sql.table(entriesTableOf(scratch))}
+            set value_json = '{"i":"changed"}'
+            where physical_tree_id = ${physicalTreeId} and key = 'k021'`.execute(scratch.db);
         },
       });
       await fill('ch', 30);

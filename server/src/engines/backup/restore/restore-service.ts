@@ -14,6 +14,7 @@ import {
 } from '../../../storage/backup/restore-install-store.js';
 import { refreshEntryStatistics } from '../../../storage/data/planner-statistics.js';
 import { openHiddenTreeLoader } from '../../../storage/data/tree-loader.js';
+import type { TreeDb } from '../../../storage/data/tree-db.js';
 import { resolveTree } from '../../../storage/data/tree-store.js';
 import { validateTreeName } from '../../data/tree-names.js';
 import { StoreError, failedPrecondition, invalidArgument } from '../../errors.js';
@@ -31,6 +32,19 @@ export interface RestoreContext {
   lockedBy: string | null;
   /** Awaited after each applied batch with the entries applied so far (a drill's throttle). */
   pace?: (applied: number) => Promise<void>;
+}
+
+/** Where and how `RestoreService.apply` writes a chain. */
+export interface ApplyTarget {
+  physicalTreeId: string;
+  /** Only keys under it ('' for all). */
+  prefix: string;
+  batchSize: number;
+  /** The chain's entry count, for progress. */
+  total: number;
+  keepRecord?: ((record: ArtifactRecord) => boolean) | undefined;
+  /** The handle to write through (a drill's scratch table); the restore's storage if absent. */
+  into?: TreeDb | undefined;
 }
 
 /** The restore engine's idempotency key (RestoreRequestMessage.operation_id): its longest form. */
@@ -127,7 +141,7 @@ export class RestoreService {
       lastSequence: current?.lastSequence ?? 0,
     });
     try {
-      const applied = await this.apply(ctx, chain, physicalTreeId, prefix, batchSize, total);
+      const applied = await this.apply(ctx, chain, { physicalTreeId, prefix, batchSize, total });
       // A scoped restore applies only the entries under its prefix: the total was the chain's
       // whole count, so it ends at what it applied rather than short of 100 %.
       if (applied !== total) ctx.progress(applied, applied, `applied ${applied} entries`);
@@ -221,23 +235,18 @@ export class RestoreService {
    * loader (COPY on PostgreSQL, plain inserts on SQLite: one key once, nothing to upsert); each
    * incremental after it is upserted batch by batch, so a later value of a key wins and a
    * tombstone replaces the value. A restore drill passes `keepRecord`, which sees every record
-   * as the artifact holds it (its spot-check sample) and may leave one out (its test seam).
+   * as the artifact holds it (its spot-check sample) and may leave one out (its test seam), and
+   * `into`, the handle of its scratch tree's own table (storage/data/scratch-entries.ts).
    */
-  async apply(
-    ctx: RestoreContext,
-    chain: ManifestChain,
-    physicalTreeId: string,
-    prefix: string,
-    batchSize: number,
-    total: number,
-    keepRecord?: (record: ArtifactRecord) => boolean,
-  ): Promise<number> {
+  async apply(ctx: RestoreContext, chain: ManifestChain, target: ApplyTarget): Promise<number> {
+    const { physicalTreeId, prefix, batchSize, total, keepRecord } = target;
+    const into = target.into ?? this.storage;
     let applied = 0;
     const now = this.clock();
     for (const [position, manifest] of chain.entries()) {
       const loader =
         position === 0 && manifest.baseBackupId === null
-          ? await openHiddenTreeLoader(this.storage, physicalTreeId, now)
+          ? await openHiddenTreeLoader(into, physicalTreeId, now)
           : undefined;
       const toInsert = (record: ArtifactRecord): EntryToInsert => ({
         ...record,
@@ -248,7 +257,7 @@ export class RestoreService {
       const write = async (batch: ArtifactRecord[]) => {
         ctx.signal.throwIfAborted();
         if (loader) await loader.write(batch);
-        else await bulkInsertEntries(this.storage, physicalTreeId, batch.map(toInsert), options);
+        else await bulkInsertEntries(into, physicalTreeId, batch.map(toInsert), options);
         applied += batch.length;
         ctx.progress(applied, total, `applied ${applied} of ${total} entries`);
         await ctx.pace?.(applied);

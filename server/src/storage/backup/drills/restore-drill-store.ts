@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { TreeDb } from '../../data/tree-db.js';
+import { entriesTableOf, type TreeDb } from '../../data/tree-db.js';
 
 /** SQL of restore drills: their results (migration 0029) and their scratch trees. */
 
@@ -216,7 +216,7 @@ export async function liveValuesIn(
     // key: 12 s). The id as a sub-select is a value the planner cannot see, so it estimates a
     // tree's usual size, and only the primary key serves the keys.
     const { rows } = await sql<{ key: string; value_json: string | null }>`
-      select key, value_json from entries
+      select key, value_json from ${sql.table(entriesTableOf(handle))}
       where physical_tree_id = (select ${physicalTreeId}::text)
         and key = any(${keys}::text[]) and tombstone = 0`.execute(handle.db);
     return new Map(rows.flatMap((r) => (r.value_json === null ? [] : [[r.key, r.value_json]])));
