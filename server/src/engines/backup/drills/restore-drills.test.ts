@@ -263,7 +263,7 @@ describe.each(DIALECTS)('restore drills on %s', (dialect) => {
     });
 
     it('a value changed in the scratch tree before the compare fails on the digest, naming the key', async () => {
-      const { storage, capture, drill, fill, noScratchLeft } = await setUp({
+      const { capture, drill, fill, noScratchLeft } = await setUp({
         beforeCompare: async (physicalTreeId, scratch) => {
           await sql`update ${sql.table(entriesTableOf(scratch))}
             set value_json = '{"i":"changed"}'
