@@ -89,11 +89,14 @@ export function TreeProofsSection() {
       {proofs.isPending && <Spinner label="Loading the trees' proofs…" />}
       {proofs.data && (
         <>
-          <p className="muted">
-            {never === 0
-              ? 'Every tree has a backup a drill proved restorable.'
-              : `${counted(never, 'tree')} never proven restorable: run a drill from a backup's page.`}
-          </p>
+          {/* No trees: the empty table says so; "every tree is proven" would be true of none. */}
+          {rows.length > 0 && (
+            <p className="muted">
+              {never === 0
+                ? 'Every tree has a backup a drill proved restorable.'
+                : `${counted(never, 'tree')} never proven restorable: run a drill from a backup's page.`}
+            </p>
+          )}
           <Table
             caption="Trees and their last proof of restore, worst first"
             captionHidden
