@@ -5,9 +5,9 @@ import type { TreeDb } from './tree-db.js';
  * On PostgreSQL a restore drill's scratch tree (issue 36) lives in an UNLOGGED table of its own,
  * made `LIKE entries INCLUDING ALL` (the same columns, defaults, primary key and indexes) when
  * the drill starts, and dropped with the scratch tree. Its rows are thrown away minutes later,
- * so writing them to the write-ahead log bought nothing: a million of them were ≈ 0.4 GB of WAL
- * to flush, to replicate to every standby and to archive, and their delete left a million dead
- * rows in `entries` for autovacuum (or nobody, where it is off). The drill's loader is the
+ * so writing them to the write-ahead log bought nothing: a million of them were 633 MB of WAL,
+ * and their delete 396 MB more, to flush, to replicate to every standby and to archive; the
+ * delete also left a million dead rows in `entries` for autovacuum (or nobody, where it is off). The drill's loader is the
  * restore's loader pointed at this table; without the WAL the apply runs ≈ 20 % faster
  * (docs/performance.md). The entries-count triggers are not copied: nothing counts or lists a
  * scratch tree. A crash of the server leaves the table to the next start's sweep of scratch
