@@ -6,6 +6,7 @@ export type ChildCommand = { id: number } & (
   | { type: 'drop'; physicalTreeId: string }
   | { type: 'delete-entries'; physicalTreeId: string }
   | { type: 'pragmas' }
+  | { type: 'statistics-settled' }
   | { type: 'stop' }
 );
 

@@ -10,6 +10,7 @@ import {
   deletePhysicalTreeEntries,
   dropPhysicalTree,
 } from '../../server/src/storage/data/physical-tree-store.js';
+import { entryStatisticsSettled } from '../../server/src/storage/data/planner-statistics.js';
 import type { TestStorageLocation } from '../../server/test/support/test-storage.js';
 import type {
   ChildCommand,
@@ -120,6 +121,8 @@ async function handle(command: ChildCommand): Promise<unknown> {
       return deletePhysicalTreeEntries(server.storage, command.physicalTreeId);
     case 'pragmas':
       return sqlitePragmas();
+    case 'statistics-settled':
+      return entryStatisticsSettled(server.storage);
     case 'stop':
       await server.stop();
       return null;

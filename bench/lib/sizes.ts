@@ -41,6 +41,11 @@ export interface Sizes {
   metricsScrapes: number;
   /** Rows 29–30: the big tree's entries, one fresh server each (time growth: first → last). */
   bigTreeEntries: number[];
+  /**
+   * Rows 30's capture and restore, and each one's peer, alternating (best kept): the first round
+   * runs under the prober's phases, the others after them.
+   */
+  bigTreeRounds: number;
 }
 
 export const FULL: Sizes = {
@@ -67,6 +72,7 @@ export const FULL: Sizes = {
   metricsScrapes: 30,
   // Issue 37's sizes.
   bigTreeEntries: [1_000_000, 5_000_000],
+  bigTreeRounds: 3,
 };
 
 export const QUICK: Sizes = {
@@ -89,4 +95,6 @@ export const QUICK: Sizes = {
   metricsBackups: 2_000,
   metricsScrapes: 5,
   bigTreeEntries: [5_000],
+  // Two, so the smoke runs the code of the rounds after the first too.
+  bigTreeRounds: 2,
 };
