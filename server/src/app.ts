@@ -45,6 +45,7 @@ import {
 import { AuditTrail, localTokenChange } from './engines/audit/audit-trail.js';
 import { auditTargetNames } from './engines/audit/audit-target-names.js';
 import { AuditStore } from './storage/audit/audit-store.js';
+import { refreshStaleEntryStatistics } from './storage/data/planner-statistics.js';
 import { backupNamesByIds } from './storage/backup/backup-store.js';
 import { operationTargetsByIds } from './storage/operations/operation-store.js';
 
@@ -302,6 +303,9 @@ export async function startStoreServer(
   );
   identity.tokens.cacheWhileRevocationsAreWatched();
   health.setAll(ServingStatus.SERVING);
+  // In the background: statistics an earlier process left stale (killed between a bulk load's
+  // commit and its analyze), which nothing else would refresh with autovacuum off.
+  void refreshStaleEntryStatistics(storage);
 
   const host = config.host === '0.0.0.0' ? '127.0.0.1' : config.host;
   let stopping: Promise<void> | undefined;

@@ -61,8 +61,91 @@ function statisticsOf(handle: TreeDb): EntryStatistics {
 export function noteEntriesWritten(storage: TreeDb, rows: number): void {
   const statistics = statisticsOf(storage);
   statistics.writtenSince += rows;
-  const threshold = Math.max(ANALYZE_AFTER_ROWS, statistics.rowsAtAnalyze * ANALYZE_AFTER_SHARE);
-  if (statistics.writtenSince >= threshold) void refreshEntryStatistics(storage);
+  if (statistics.writtenSince >= analyzeThreshold(statistics.rowsAtAnalyze)) {
+    void refreshEntryStatistics(storage);
+  }
+}
+
+/** Rows written since an analyze that measured `rowsAtAnalyze` rows that call for another. */
+const analyzeThreshold = (rowsAtAnalyze: number) =>
+  Math.max(ANALYZE_AFTER_ROWS, rowsAtAnalyze * ANALYZE_AFTER_SHARE);
+
+/**
+ * At start: statistics left stale by an earlier process. A bulk load's analyze runs after its
+ * commit, in the background, and the count of rows written since is this process's memory: a
+ * process killed between the two, or stopped before its writes reached the threshold, leaves
+ * `entries` measured smaller than it is, and with autovacuum off nothing else would notice. Reads
+ * what the database itself knows (PostgreSQL: never analyzed, or rows changed since the last
+ * analyze, from pg_stat_user_tables; SQLite: the row count sqlite_stat1 holds against the kept
+ * counts), analyzes past the same threshold as noteEntriesWritten, and otherwise takes the size
+ * measured as the base of this process's next threshold. Never rejects; true when it analyzed.
+ */
+export async function refreshStaleEntryStatistics(storage: TreeDb): Promise<boolean> {
+  try {
+    const measured = await measuredEntryStatistics(storage);
+    if (!measured.stale) {
+      const statistics = statisticsOf(storage);
+      if (statistics.rowsAtAnalyze === 0) statistics.rowsAtAnalyze = measured.rowsAtAnalyze;
+      return false;
+    }
+    await refreshEntryStatistics(storage);
+    return true;
+  } catch {
+    // The database closing under a start that failed: nothing to refresh.
+    return false;
+  }
+}
+
+async function measuredEntryStatistics(
+  storage: TreeDb,
+): Promise<{ stale: boolean; rowsAtAnalyze: number }> {
+  const { rows: present } = await sql<{
+    found: boolean | number;
+  }>`select exists (select 1 from entries) as found`.execute(storage.db);
+  // PostgreSQL answers true, SQLite 1.
+  const hasRows = Number(present[0]?.found ?? 0) === 1;
+  if (storage.dialect === 'postgres') {
+    const { rows } = await sql<{
+      reltuples: number | string;
+      changed: number | string | null;
+      analyzed: boolean;
+    }>`select c.reltuples, s.n_mod_since_analyze as changed,
+              (s.last_analyze is not null or s.last_autoanalyze is not null) as analyzed
+         from pg_class c left join pg_stat_user_tables s on s.relid = c.oid
+        where c.oid = 'entries'::regclass`.execute(storage.db);
+    const row = rows[0];
+    // -1: never vacuumed nor analyzed. A crash resets the activity counters, so "never analyzed"
+    // also covers a restart after one.
+    const reltuples = Number(row?.reltuples ?? -1);
+    const rowsAtAnalyze = Math.max(0, reltuples);
+    const stale =
+      hasRows &&
+      (reltuples < 0 ||
+        !row?.analyzed ||
+        Number(row.changed ?? 0) >= analyzeThreshold(rowsAtAnalyze));
+    return { stale, rowsAtAnalyze };
+  }
+  const { rows: tables } = await sql<{
+    name: string;
+  }>`select name from sqlite_master where name = 'sqlite_stat1'`.execute(storage.db);
+  const { rows: kept } = await sql<{
+    n: number | null;
+  }>`select sum(live_entries) as n from physical_trees`.execute(storage.db);
+  const keptRows = Number(kept[0]?.n ?? 0);
+  let statRows: number | undefined;
+  if (tables.length > 0) {
+    const { rows: stats } = await sql<{
+      stat: string;
+    }>`select stat from sqlite_stat1 where tbl = 'entries' and idx = ${SQLITE_ENTRY_INDEXES[0]}`.execute(
+      storage.db,
+    );
+    const first = stats[0]?.stat.split(' ')[0];
+    if (first !== undefined) statRows = Number(first);
+  }
+  const stale =
+    hasRows &&
+    (statRows === undefined || Math.abs(keptRows - statRows) >= analyzeThreshold(statRows));
+  return { stale, rowsAtAnalyze: statRows ?? 0 };
 }
 
 /**
