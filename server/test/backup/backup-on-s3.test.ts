@@ -224,7 +224,10 @@ describe.each(DIALECTS)('backups in S3 on %s', (dialect) => {
     const direct = testObjectStore(s3, prefix);
     const viaProxy = testObjectStore({ ...s3, endpoint: proxy.endpoint }, prefix);
     const env = await engineOver(viaProxy);
-    const entries = bulky(3000, 4000); // ~12 MB of text, ~6.5 MB of gzip: a multipart upload
+    // ~24 MB of text, ~13 MB of gzip: a multipart upload whose first 5 MiB part starts before
+    // half the pages are read. With half as much (6.5 MB of gzip), the part began with a fifth of
+    // the pages left, and on a busy machine the capture could read them all before S3 listed it.
+    const entries = bulky(6000, 4000);
     for (let i = 0; i < entries.length; i += 1000) {
       await env.data.putEntries(TENANT, 'big', entries.slice(i, i + 1000));
     }

@@ -107,10 +107,14 @@ export async function putStream(
     // Ends the part feeder, so done() settles only after its AbortMultipartUpload was sent.
     counted.destroy();
     input.destroy();
-    await Promise.allSettled([feeding, uploading]);
+    const settled = await Promise.allSettled([uploading, feeding]);
     await abortUploadsOfKey(client, bucket, key);
     if (signal?.aborted) throw new StoreError('cancelled', `upload of ${key} cancelled`);
-    throw s3Failure(error, `uploading s3://${bucket}/${key}`, await clientSecrets(client));
+    throw s3Failure(
+      firstCause(error, settled),
+      `uploading s3://${bucket}/${key}`,
+      await clientSecrets(client),
+    );
   }
 
   const sha256 = hash.digest('hex');
@@ -138,6 +142,26 @@ export async function putStream(
     );
   }
   return { key, bytes, sha256, sha256InMetadata: true };
+}
+
+/**
+ * The failure to report when both sides of an upload ended: one side's failure tears the other
+ * down, and that side then fails with an abort or a premature close of its own. With two parts in
+ * flight, S3 cut off mid-upload rejected the feeder with "The operation was aborted" before the
+ * upload's ECONNREFUSED, and the capture was reported as an internal error, not Unavailable.
+ * The upload's own failure first (S3's answer), then the feeder's (the source's), each only when
+ * it is not such a teardown; otherwise whichever came first.
+ */
+function firstCause(first: unknown, settled: PromiseSettledResult<unknown>[]): unknown {
+  for (const side of settled) {
+    if (side.status === 'rejected' && !isTeardown(side.reason)) return side.reason;
+  }
+  return first;
+}
+
+function isTeardown(error: unknown): boolean {
+  const { name, code } = (error ?? {}) as { name?: unknown; code?: unknown };
+  return name === 'AbortError' || code === 'ABORT_ERR' || code === 'ERR_STREAM_PREMATURE_CLOSE';
 }
 
 /**
