@@ -24,12 +24,12 @@ import {
 import { Health } from '@store/contract/gen/grpc/health/v1/health_pb.js';
 import { dropPhysicalTree } from '../server/src/storage/data/physical-tree-store.js';
 import { entryStatisticsSettled } from '../server/src/storage/data/planner-statistics.js';
-import { resolveTree } from '../server/src/storage/data/tree-store.js';
 import type { Dialect } from '../server/src/storage/database.js';
 import { BENCH_TOKEN, startBenchServer, TENANT, type BenchServer } from './lib/bench-server.js';
 import { GrpcH2cUnary } from './lib/grpc-h2c-unary.js';
 import { openRawDb } from './lib/raw-db.js';
 import { seedTree } from './lib/seed-tree.js';
+import { unlinkTree } from './lib/unlink-tree.js';
 
 const { values } = parseArgs({
   options: {
@@ -163,14 +163,7 @@ async function measure(dialect: Dialect): Promise<void> {
     const afterRestore = async () => {
       await entryStatisticsSettled(storage);
       const target = `r${restores - 1}`;
-      const tree = await resolveTree(storage, TENANT, target);
-      if (!tree) throw new Error(`restore ${target} left no tree`);
-      await storage.db
-        .deleteFrom('trees')
-        .where('tenant', '=', TENANT)
-        .where('name', '=', target)
-        .execute();
-      await dropPhysicalTree(storage, tree.physicalTreeId);
+      await dropPhysicalTree(storage, await unlinkTree(storage, TENANT, target));
       // What autovacuum does after a million deleted rows (it may be off, as on the bench
       // machine): without it each restore met the dead rows of all before it (5.4 s, then
       // 8.4 s, 8.5 s). A drill's scratch rows leave none (their table is dropped on PostgreSQL).

@@ -18,7 +18,6 @@ import {
   countLiveEntries,
   createPhysicalTree,
 } from '../../server/src/storage/data/physical-tree-store.js';
-import { resolveTree } from '../../server/src/storage/data/tree-lock.js';
 import { BENCH_TOKEN, TENANT, timedOperation } from '../lib/bench-server.js';
 import { forkBenchServer, type ChildBenchServer } from '../lib/child-bench-server.js';
 import { downloadInWorker } from '../lib/download.js';
@@ -29,6 +28,7 @@ import { openRawDb } from '../lib/raw-db.js';
 import type { BenchRow } from '../lib/results.js';
 import type { Sizes } from '../lib/sizes.js';
 import { seedTree } from '../lib/seed-tree.js';
+import { unlinkTree } from '../lib/unlink-tree.js';
 import { percentile, sorted, timed } from '../lib/stats.js';
 
 const TREE = 'big';
@@ -259,13 +259,13 @@ async function runSize(
       await raw.checkpoint();
     };
     for (let round = 2; round <= rounds; round++) {
-      const peerFirst = round % 2 === 1;
+      const sides = round % 2 === 1 ? (['peer', 'work'] as const) : (['work', 'peer'] as const);
       await settle();
-      for (const side of peerFirst ? ['peer', 'work'] : ['work', 'peer']) {
+      for (const side of sides) {
         if (side === 'peer') capturePeerMs.push(await capturePeer());
         else captureMs.push((await captureOnce()).ms);
       }
-      for (const side of peerFirst ? ['peer', 'work'] : ['work', 'peer']) {
+      for (const side of sides) {
         await settle();
         if (side === 'peer') {
           const peerCopy = await restorePeer();
@@ -279,14 +279,8 @@ async function runSize(
           const target = `${TREE}-restored-${round}`;
           restoreMs.push(await restoreOnce(target));
           await s.call({ type: 'statistics-settled' });
-          const restored = await resolveTree(storage, TENANT, target);
-          if (!restored) throw new Error(`restore ${target} left no tree`);
-          await storage.db
-            .deleteFrom('trees')
-            .where('tenant', '=', TENANT)
-            .where('name', '=', target)
-            .execute();
-          await s.call({ type: 'drop', physicalTreeId: restored.physicalTreeId });
+          const physicalTreeId = await unlinkTree(storage, TENANT, target);
+          await s.call({ type: 'drop', physicalTreeId });
         }
       }
     }

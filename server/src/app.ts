@@ -305,7 +305,9 @@ export async function startStoreServer(
   health.setAll(ServingStatus.SERVING);
   // In the background: statistics an earlier process left stale (killed between a bulk load's
   // commit and its analyze), which nothing else would refresh with autovacuum off.
-  void refreshStaleEntryStatistics(storage);
+  void refreshStaleEntryStatistics(storage).then((analyzed) => {
+    if (analyzed) logger.info('planner statistics of entries were stale at start; analyzed');
+  });
 
   const host = config.host === '0.0.0.0' ? '127.0.0.1' : config.host;
   let stopping: Promise<void> | undefined;
