@@ -118,6 +118,12 @@ export function shots(seeded: Seeded): Shot[] {
       heading: 'Schema',
     },
     { pattern: 'maintenance', name: 'maintenance', url: '/maintenance', heading: 'Maintenance' },
+    {
+      pattern: 'notifications',
+      name: 'notifications',
+      url: '/notifications',
+      heading: 'Notifications',
+    },
     { pattern: 'audit', name: 'audit', url: '/audit', heading: 'Audit' },
     { pattern: '*', name: 'not-found', url: '/no-such-page', heading: /not found/i },
   ];
